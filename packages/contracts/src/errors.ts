@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Every stable error code the API can answer with. Codes are part of the public contract. */
+export const errorCodes = [
+  "validation_failed",
+  "invalid_json",
+  "unsupported_media_type",
+  "payload_too_large",
+  "not_found",
+  "method_not_allowed",
+  "agent_not_found",
+  "source_not_found",
+  "origin_forbidden",
+  "plan_limit_reached",
+  "rate_limited",
+  "missing_token",
+  "invalid_token",
+  "token_expired",
+  "missing_ability",
+  "coupon_not_available",
+  "service_unavailable",
+  "internal_error",
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    fields: z.record(z.string(), z.array(z.string())).optional(),
+  }),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,3 @@
+export * from "./common.js";
+export * from "./errors.js";
+export * from "./widget.js";

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common.js";
+
+export const agentIdSchema = z.string().min(1).max(64);
+
+export const initBodySchema = z.object({
+  agent_id: agentIdSchema,
+  page_url: httpUrlSchema,
+  anon_id: z
+    .string()
+    .min(8)
+    .max(128)
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, '_' and '-' only")
+    .optional(),
+  new_conversation: z.boolean().optional(),
+});
+export type InitBody = z.infer<typeof initBodySchema>;
+
+export const citationSchema = z.object({ id: z.number().int(), url: z.string() });
+export type Citation = z.infer<typeof citationSchema>;
+
+export const messageRoles = ["visitor", "bot", "operator", "system"] as const;
+export const conversationMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(messageRoles),
+  content: z.string(),
+  citations: z.array(citationSchema),
+  created_at: isoTimestampSchema,
+});
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+
+export const brandingDisplayModes = ["logo_and_label", "logo_only", "label_only"] as const;
+export const brandingSchema = z.object({
+  show: z.boolean(),
+  label: z.string(),
+  url: z.string(),
+  logo_url: z.string(),
+  display_mode: z.enum(brandingDisplayModes),
+});
+export type Branding = z.infer<typeof brandingSchema>;
+
+export const widgetAgentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  persona: z.object({ name: z.string(), tone: z.string() }),
+  theme: z.object({ primary: z.string() }),
+  starter_prompts: z.array(z.string()),
+  language_default: z.string(),
+});
+export type WidgetAgent = z.infer<typeof widgetAgentSchema>;
+
+export const reverbSchema = z.object({
+  app_key: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  scheme: z.string(),
+});
+
+export const initResponseSchema = z.object({
+  data: z.object({
+    conversation_id: z.string(),
+    visitor_id: z.string(),
+    anonymous_id: z.string(),
+    jwt: z.string(),
+    expires_at: isoTimestampSchema,
+    agent: widgetAgentSchema,
+    branding: brandingSchema,
+    behavior_rules: z.array(z.record(z.string(), z.unknown())),
+    messages: z.array(conversationMessageSchema),
+    reverb: reverbSchema,
+  }),
+});
+export type InitResponse = z.infer<typeof initResponseSchema>;
+
+export const leadBodySchema = z.object({
+  email: z.string().trim().max(320).pipe(z.email({ message: "must be a valid e-mail address" })),
+  name: z.string().trim().max(200).optional(),
+  phone: z.string().trim().max(50).optional(),
+  fields: boundedObjectSchema(8192, 50).optional(),
+});
+export type LeadBody = z.infer<typeof leadBodySchema>;
+
+export const leadSchema = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  conversation_id: z.string().nullable(),
+  visitor_id: z.string().nullable(),
+  email: z.string(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  fields: z.record(z.string(), z.unknown()),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema,
+});
+export type Lead = z.infer<typeof leadSchema>;
+export const leadResponseSchema = z.object({ data: leadSchema });
+
+export const eventBodySchema = z.object({
+  event: z.string().min(1).max(100),
+  rule_id: z.string().max(100).optional(),
+  metadata: boundedObjectSchema(8192).optional(),
+});
+export type EventBody = z.infer<typeof eventBodySchema>;
+export const eventResponseSchema = z.object({ data: z.object({ id: z.string(), event: z.string() }) });
+
+export const requestHumanBodySchema = z.object({ reason: z.string().max(500).optional() });
+export const requestHumanResponseSchema = z.object({
+  data: z.object({ conversation_id: z.string(), human_requested_at: isoTimestampSchema, reason: z.string().nullable() }),
+});
+
+export const typingBodySchema = z.object({ typing: z.boolean().optional() });
+
+export const satisfactionRatings = ["good", "bad"] as const;
+export const satisfactionBodySchema = z.object({
+  rating: z.enum(satisfactionRatings),
+  comment: z.string().max(500).optional(),
+});
+export const satisfactionResponseSchema = z.object({
+  data: z.object({ conversation_id: z.string(), rating: z.enum(satisfactionRatings), comment: z.string().nullable() }),
+});
+
+export const couponBodySchema = z.object({
+  code: z.string().regex(/^[A-Za-z0-9-]{3,32}$/, "3 to 32 letters, digits and dashes"),
+});
+export const couponResponseSchema = z.object({
+  data: z.object({ conversation_id: z.string(), coupon_code: z.string(), coupon_applied_at: isoTimestampSchema }),
+});
+
+/** Claims of the widget session token (HS256). */
+export const sessionClaimsSchema = z.object({
+  iss: z.string(),
+  iat: z.number().int(),
+  exp: z.number().int(),
+  agent_id: z.string().min(1),
+  visitor_id: z.string().min(1),
+  conversation_id: z.string().min(1),
+});
+export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
