@@ -1,0 +1,68 @@
+import type { ConversationMessage } from "@frontdesk/contracts";
+import type { InboxNotification } from "../inbox/inbox-repository.js";
+import type { Agent } from "../tenants/agent.js";
+import type { ApiToken } from "../tenants/api-token-repository.js";
+import type { Workspace } from "../tenants/workspace-repository.js";
+import type { ConversationRecord } from "../widget/conversation-repository.js";
+
+/** The admin CLI speaks the API's snake_case. */
+
+export const presentWorkspace = (workspace: Workspace) => ({
+  id: workspace.id,
+  name: workspace.name,
+  conversation_quota: workspace.conversationQuota,
+  created_at: workspace.createdAt,
+});
+
+export const presentAdminAgent = (agent: Agent) => ({
+  id: agent.id,
+  workspace_id: agent.workspaceId,
+  name: agent.name,
+  published: agent.published,
+  vertical: agent.vertical,
+  allowed_origins: agent.allowedOrigins,
+  persona: { name: agent.personaName, tone: agent.personaTone },
+  theme: agent.theme,
+  starter_prompts: agent.starterPrompts,
+  language_default: agent.languageDefault,
+  created_at: agent.createdAt,
+  updated_at: agent.updatedAt,
+});
+
+export const presentToken = (token: ApiToken) => ({
+  id: token.id,
+  workspace_id: token.workspaceId,
+  name: token.name,
+  prefix: token.prefix,
+  abilities: token.abilities,
+  last_used_at: token.lastUsedAt,
+  revoked_at: token.revokedAt,
+  created_at: token.createdAt,
+});
+
+export const presentConversation = (conversation: ConversationRecord, messages: ConversationMessage[]) => ({
+  id: conversation.id,
+  workspace_id: conversation.workspaceId,
+  agent_id: conversation.agentId,
+  visitor_id: conversation.visitorId,
+  page_url: conversation.pageUrl,
+  human_requested_at: conversation.humanRequestedAt,
+  human_request_reason: conversation.humanRequestReason,
+  bot_paused: conversation.botPaused,
+  satisfaction: conversation.satisfaction ? { rating: conversation.satisfaction.rating, comment: conversation.satisfaction.comment } : null,
+  coupon_code: conversation.couponCode,
+  coupon_applied_at: conversation.couponAppliedAt,
+  created_at: conversation.createdAt,
+  last_activity_at: conversation.lastActivityAt,
+  messages,
+});
+
+export const presentNotification = (notification: InboxNotification) => ({
+  id: notification.id,
+  operator_id: notification.operatorId,
+  kind: notification.kind,
+  conversation_id: notification.conversationId,
+  payload: notification.payload,
+  read_at: notification.readAt,
+  created_at: notification.createdAt,
+});

@@ -1,0 +1,67 @@
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBodies } from "./http/json-body.js";
+import { registerWidgetCors } from "./http/widget-cors.js";
+import { healthRoutes } from "./observability/health-routes.js";
+import { registerHttpMetrics } from "./observability/http-metrics.js";
+import type { Services } from "./services.js";
+import { logoRoute } from "./widget/logo-route.js";
+import { widgetRoutes } from "./widget/routes.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export const WIDGET_PREFIX = "/api/v1/widget";
+const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions["logger"];
+}
+
+/** The HTTP application, every plugin registered explicitly and in order. Does not listen. */
+export async function buildApp(services: Services, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { trustedProxies } = services.config.http;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: "x-request-id",
+    disableRequestLogging: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate("services", services);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerJsonBodies(app, BODY_LIMIT_BYTES);
+  registerWidgetCors(app, WIDGET_PREFIX);
+  registerHttpMetrics(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "Frontdesk API", version: "1.0.0", description: "Widget API and Sources ingest API." },
+      components: {
+        securitySchemes: {
+          sessionToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          apiToken: { type: "http", scheme: "bearer" },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes);
+  await app.register(logoRoute);
+  await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
+
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return app;
+}

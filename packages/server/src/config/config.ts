@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
+import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
+
+export interface Config {
+  dataDir: string;
+  store: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; poolSize: number };
+  redisUrl: string | undefined;
+  http: { host: string; port: number; trustedProxies: string[] };
+  /** Where browsers reach this service (widget assets, branding logo). */
+  publicUrl: string;
+  logLevel: Env["LOG_LEVEL"];
+  auth: { jwtSecret: string | undefined; jwtIssuer: string };
+  conversationIdleHours: number;
+  rateLimits: RateLimits;
+  realtime: { host: string; port: number; scheme: string; appKey: string };
+  branding: { label: string; url: string };
+  workers: { concurrency: number };
+  adminSocket: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads FRONTDESK_* variables once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(environment: Record<string, string | undefined>): Config {
+  const raw: Record<string, string> = {};
+  for (const [name, value] of Object.entries(environment)) {
+    if (name.startsWith(ENV_PREFIX) && value !== undefined && value !== "") raw[name.slice(ENV_PREFIX.length)] = value;
+  }
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  const env = parsed.data;
+  return {
+    dataDir: env.DATA_DIR,
+    store: env.DATABASE_URL
+      ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: "pglite", dataDir: env.DATA_DIR },
+    redisUrl: env.REDIS_URL,
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      trustedProxies: env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean),
+    },
+    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
+    logLevel: env.LOG_LEVEL,
+    auth: { jwtSecret: env.JWT_SECRET, jwtIssuer: env.JWT_ISSUER },
+    conversationIdleHours: env.CONVERSATION_IDLE_HOURS,
+    rateLimits: rateLimitsFor(env),
+    realtime: { host: env.REALTIME_HOST, port: env.REALTIME_PORT, scheme: env.REALTIME_SCHEME, appKey: env.REALTIME_APP_KEY },
+    branding: { label: env.BRANDING_LABEL, url: env.BRANDING_URL },
+    workers: { concurrency: env.WORKER_CONCURRENCY },
+    adminSocket: env.ADMIN_SOCKET,
+  };
+}
+
+function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${ENV_PREFIX}${issue.path.join(".")}: ${issue.message}`);
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().min(0);
+
+function urlWithProtocols(protocols: string[]) {
+  return z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL with scheme ${protocols.join(" or ")}`);
+}
+
+/**
+ * Every environment variable the service reads, without the FRONTDESK_ prefix.
+ * Nothing else in the code base reads process.env.
+ */
+export const envSchema = z.object({
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port.default(8080),
+  PUBLIC_URL: urlWithProtocols(["http:", "https:"]).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  JWT_ISSUER: z.string().min(1).default("frontdesk"),
+  TRUSTED_PROXIES: z.string().default(""),
+  CONVERSATION_IDLE_HOURS: z.coerce.number().positive().default(24),
+  RATE_LIMIT_PROFILE: z.enum(["standard", "high"]).default("standard"),
+  RATE_LIMIT_INIT_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_INIT_PER_HOUR_PER_IP: nonNegativeInt.optional(),
+  RATE_LIMIT_SESSION_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_LEADS_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_TYPING_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_SATISFACTION_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_COUPON_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_SOURCES_PER_MINUTE: positiveInt.optional(),
+  REALTIME_HOST: z.string().min(1).default("127.0.0.1"),
+  REALTIME_PORT: port.default(8081),
+  REALTIME_SCHEME: z.enum(["ws", "wss", "http", "https"]).default("ws"),
+  REALTIME_APP_KEY: z.string().min(1).default("frontdesk"),
+  BRANDING_LABEL: z.string().default("Powered by Frontdesk"),
+  BRANDING_URL: z.string().default("https://github.com/frontdesk/frontdesk"),
+  WORKER_CONCURRENCY: positiveInt.default(2),
+  ADMIN_SOCKET: booleanFromEnv.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+export const ENV_PREFIX = "FRONTDESK_";

@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+const SECRET_FILE = "jwt-secret";
+
+/**
+ * The configured secret, or the one generated on first start and kept in the data dir
+ * (mode 0600), so tokens survive restarts.
+ */
+export async function resolveJwtSecret(configured: string | undefined, dataDir: string): Promise<string> {
+  if (configured) return configured;
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, SECRET_FILE);
+  try {
+    const existing = (await readFile(path, "utf8")).trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const secret = randomBytes(48).toString("base64url");
+  try {
+    await writeFile(path, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readFile(path, "utf8")).trim();
+    throw error;
+  }
+}

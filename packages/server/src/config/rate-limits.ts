@@ -1,0 +1,64 @@
+import type { Env } from "./env-schema.js";
+
+export interface WindowLimit {
+  points: number;
+  windowSeconds: number;
+}
+
+/** Every limiter of the service, by name; a `null` limit is switched off. */
+export interface RateLimits {
+  initPerIpAndAgent: WindowLimit;
+  initPerIp: WindowLimit | null;
+  session: WindowLimit;
+  leads: WindowLimit;
+  typing: WindowLimit;
+  satisfaction: WindowLimit;
+  coupon: WindowLimit;
+  sources: WindowLimit;
+}
+
+const minute = (points: number): WindowLimit => ({ points, windowSeconds: 60 });
+
+/** Set A of the spec (section 8) is `standard`, set B is `high`. */
+const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
+  standard: {
+    initPerIpAndAgent: minute(60),
+    initPerIp: null,
+    session: minute(30),
+    leads: minute(5),
+    typing: minute(600),
+    satisfaction: minute(60),
+    coupon: minute(120),
+    sources: minute(120),
+  },
+  high: {
+    initPerIpAndAgent: minute(1000),
+    initPerIp: { points: 30000, windowSeconds: 3600 },
+    session: minute(300),
+    leads: minute(30),
+    typing: minute(600),
+    satisfaction: minute(60),
+    coupon: minute(120),
+    sources: minute(120),
+  },
+};
+
+export function rateLimitsFor(env: Env): RateLimits {
+  const base = profiles[env.RATE_LIMIT_PROFILE];
+  const override = (limit: WindowLimit, points: number | undefined): WindowLimit =>
+    points === undefined ? limit : { ...limit, points };
+  let initPerIp = base.initPerIp;
+  if (env.RATE_LIMIT_INIT_PER_HOUR_PER_IP !== undefined) {
+    initPerIp = env.RATE_LIMIT_INIT_PER_HOUR_PER_IP === 0 ? null : { points: env.RATE_LIMIT_INIT_PER_HOUR_PER_IP, windowSeconds: 3600 };
+  }
+  return {
+    initPerIpAndAgent: override(base.initPerIpAndAgent, env.RATE_LIMIT_INIT_PER_MINUTE),
+    initPerIp,
+    session: override(base.session, env.RATE_LIMIT_SESSION_PER_MINUTE),
+    leads: override(base.leads, env.RATE_LIMIT_LEADS_PER_MINUTE),
+    typing: override(base.typing, env.RATE_LIMIT_TYPING_PER_MINUTE),
+    satisfaction: override(base.satisfaction, env.RATE_LIMIT_SATISFACTION_PER_MINUTE),
+    coupon: override(base.coupon, env.RATE_LIMIT_COUPON_PER_MINUTE),
+    sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
+  };
+}

@@ -1,0 +1,21 @@
+/** A parameter value the store accepts; objects must be JSON.stringify'd and cast with ::jsonb. */
+export type SqlValue = string | number | boolean | null | Date;
+
+export interface QueryResult<Row> {
+  rows: Row[];
+}
+
+/** Something SQL can be run on: the database itself or an open transaction. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>>;
+}
+
+/** The one store: PGlite in-process or Postgres over a pool. Same SQL for both. */
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `work` in a transaction, committing when it resolves and rolling back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}

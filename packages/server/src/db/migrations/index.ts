@@ -1,0 +1,5 @@
+import { foundation } from "./0001-foundation.js";
+import type { Migration } from "./migration.js";
+
+/** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
+export const migrations: Migration[] = [foundation];

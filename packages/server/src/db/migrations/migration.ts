@@ -1,0 +1,5 @@
+/** One schema change: statements run in order, in one transaction, once. */
+export interface Migration {
+  name: string;
+  statements: string[];
+}

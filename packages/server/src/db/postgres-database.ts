@@ -1,0 +1,40 @@
+import pg from "pg";
+import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
+
+/** Any Postgres with pgvector, through a connection pool. */
+export async function openPostgresDatabase(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A broken idle connection must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
+  const client = await pool.connect();
+  client.release();
+
+  const query = async <Row>(runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly SqlValue[]) => {
+    const result = await runner.query(sql, params ? [...params] : undefined);
+    return { rows: result.rows as Row[] } satisfies QueryResult<Row>;
+  };
+
+  return {
+    kind: "postgres",
+    query: (sql, params) => query(pool, sql, params),
+    transaction: async (work) => {
+      const connection = await pool.connect();
+      try {
+        await connection.query("BEGIN");
+        const scoped: Queryable = { query: (sql, params) => query(connection, sql, params) };
+        const result = await work(scoped);
+        await connection.query("COMMIT");
+        return result;
+      } catch (error) {
+        await connection.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

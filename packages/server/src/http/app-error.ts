@@ -1,0 +1,38 @@
+import type { ErrorCode } from "@frontdesk/contracts";
+
+/** The HTTP status of every error code: one map for the whole API. */
+export const statusOfCode: Record<ErrorCode, number> = {
+  validation_failed: 422,
+  invalid_json: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  agent_not_found: 404,
+  source_not_found: 404,
+  origin_forbidden: 403,
+  plan_limit_reached: 429,
+  rate_limited: 429,
+  missing_token: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  missing_ability: 403,
+  coupon_not_available: 403,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+/** The one error class of the service. Its code and message are what the client sees. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string[]>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = statusOfCode[code];
+  }
+}

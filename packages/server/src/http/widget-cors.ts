@@ -1,0 +1,27 @@
+import type { FastifyInstance } from "fastify";
+
+const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+
+/**
+ * CORS for the widget API, which is embedded cross-origin: preflights answer 204 and every
+ * answer echoes the caller's origin. Which origins may *start* a session is checked by init.
+ */
+export function registerWidgetCors(app: FastifyInstance, prefix: string): void {
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith(prefix)) return;
+    const origin = request.headers.origin;
+    if (origin) {
+      reply.header("Access-Control-Allow-Origin", origin);
+      reply.header("Vary", "Origin");
+      reply.header("Access-Control-Expose-Headers", "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After");
+    }
+    if (request.method === "OPTIONS") {
+      reply
+        .header("Access-Control-Allow-Methods", "POST, OPTIONS")
+        .header("Access-Control-Allow-Headers", "Authorization, Content-Type")
+        .header("Access-Control-Max-Age", String(PREFLIGHT_MAX_AGE_SECONDS))
+        .code(204)
+        .send();
+    }
+  });
+}

@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from "fastify";
+
+/** GET /healthz: 200 once the store answers, 503 otherwise. */
+export const healthRoutes: FastifyPluginAsync = async (app) => {
+  app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
+    const { db, limiter } = app.services;
+    try {
+      await db.query("SELECT 1");
+    } catch {
+      return reply.code(503).send({ status: "unavailable", store: { kind: db.kind, ok: false } });
+    }
+    return { status: "ok", store: { kind: db.kind, ok: true }, rate_limiter: limiter.backend };
+  });
+};

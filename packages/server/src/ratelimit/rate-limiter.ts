@@ -1,0 +1,23 @@
+import type { RateLimits, WindowLimit } from "../config/rate-limits.js";
+
+export type LimitName = keyof RateLimits;
+
+/** What one counted request learns about its window; enough to write the X-RateLimit-* headers. */
+export interface RateLimitOutcome {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  resetAt: number;
+  /** Whole seconds to wait, when refused. */
+  retryAfterSeconds: number;
+}
+
+/** Fixed-window counters keyed by limiter name and key; memory or Redis behind it. */
+export interface RateLimiter {
+  readonly backend: "memory" | "redis";
+  consume(name: LimitName, key: string): Promise<RateLimitOutcome | null>;
+  close(): Promise<void>;
+}
+
+export type LimitTable = { [Name in LimitName]: WindowLimit | null };

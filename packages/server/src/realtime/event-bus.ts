@@ -1,0 +1,29 @@
+import { EventEmitter } from "node:events";
+
+/** What the service tells operators in real time. One union, shared by every carrier. */
+export type BusEvent =
+  | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; reason: string | null; requestedAt: string }
+  | { type: "visitor.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; at: string }
+  | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string };
+
+export type BusListener = (event: BusEvent) => void;
+
+/** Publish/subscribe inside one process; the realtime server carries these events to operators. */
+export interface EventBus {
+  publish(event: BusEvent): void;
+  subscribe(listener: BusListener): () => void;
+}
+
+export function createInProcessEventBus(): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish(event) {
+      emitter.emit("event", event);
+    },
+    subscribe(listener) {
+      emitter.on("event", listener);
+      return () => emitter.off("event", listener);
+    },
+  };
+}

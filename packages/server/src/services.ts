@@ -1,0 +1,16 @@
+import type { Config } from "./config/config.js";
+import type { Database } from "./db/database.js";
+import type { EventBus } from "./realtime/event-bus.js";
+import type { RateLimiter } from "./ratelimit/rate-limiter.js";
+import type { SessionTokens } from "./auth/session-token.js";
+
+/** What the use cases are given: built once by the entry point, injected everywhere. */
+export interface Services {
+  config: Config;
+  db: Database;
+  limiter: RateLimiter;
+  bus: EventBus;
+  sessionTokens: SessionTokens;
+  /** The time; tests move it. */
+  now: () => Date;
+}

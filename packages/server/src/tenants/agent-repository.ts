@@ -1,0 +1,99 @@
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import { iso } from "../db/timestamps.js";
+import type { Agent, Vertical } from "./agent.js";
+
+interface AgentRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  published: boolean;
+  vertical: Vertical;
+  allowed_origins: string[];
+  persona_name: string;
+  persona_tone: string;
+  theme: { primary?: string };
+  starter_prompts: string[];
+  language_default: string;
+  branding: Agent["branding"];
+  behavior_rules: Record<string, unknown>[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const DEFAULT_PRIMARY_COLOR = "#2563eb";
+
+function toAgent(row: AgentRow): Agent {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    published: row.published,
+    vertical: row.vertical,
+    allowedOrigins: row.allowed_origins,
+    personaName: row.persona_name,
+    personaTone: row.persona_tone,
+    theme: { primary: row.theme.primary ?? DEFAULT_PRIMARY_COLOR },
+    starterPrompts: row.starter_prompts,
+    languageDefault: row.language_default,
+    branding: row.branding,
+    behaviorRules: row.behavior_rules,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export interface NewAgent {
+  workspaceId: string;
+  name: string;
+  allowedOrigins: string[];
+  published: boolean;
+  vertical: Vertical;
+  personaName: string;
+  personaTone: string;
+  primaryColor: string;
+  starterPrompts: string[];
+  languageDefault: string;
+}
+
+export async function insertAgent(db: Queryable, agent: NewAgent): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(
+    `INSERT INTO agents (id, workspace_id, name, published, vertical, allowed_origins, persona_name, persona_tone,
+       theme, starter_prompts, language_default)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11)
+     RETURNING *`,
+    [
+      newId("agt"),
+      agent.workspaceId,
+      agent.name,
+      agent.published,
+      agent.vertical,
+      JSON.stringify(agent.allowedOrigins),
+      agent.personaName,
+      agent.personaTone,
+      JSON.stringify({ primary: agent.primaryColor }),
+      JSON.stringify(agent.starterPrompts),
+      agent.languageDefault,
+    ],
+  );
+  return toAgent(rows[0]!);
+}
+
+export async function findAgent(db: Queryable, agentId: string): Promise<Agent | null> {
+  const { rows } = await db.query<AgentRow>(`SELECT * FROM agents WHERE id = $1`, [agentId]);
+  return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** The agent, only when it belongs to `workspaceId`. */
+export async function findWorkspaceAgent(db: Queryable, workspaceId: string, agentId: string): Promise<Agent | null> {
+  const { rows } = await db.query<AgentRow>(`SELECT * FROM agents WHERE id = $1 AND workspace_id = $2`, [agentId, workspaceId]);
+  return rows[0] ? toAgent(rows[0]) : null;
+}
+
+export async function setAgentPublished(db: Queryable, agentId: string, published: boolean): Promise<Agent | null> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET published = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+    [agentId, published],
+  );
+  return rows[0] ? toAgent(rows[0]) : null;
+}

@@ -1,0 +1,24 @@
+import type { LeadBody } from "@frontdesk/contracts";
+import type { Services } from "../services.js";
+import type { WidgetSession } from "./authenticate-session.js";
+import { upsertLead } from "./lead-repository.js";
+import { touchConversation } from "./session-repository.js";
+
+/** POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail. */
+export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
+  const { conversation } = session;
+  return services.db.transaction(async (tx) => {
+    const result = await upsertLead(tx, {
+      workspaceId: conversation.workspaceId,
+      agentId: conversation.agentId,
+      conversationId: conversation.id,
+      visitorId: conversation.visitorId,
+      email: body.email,
+      name: body.name ?? null,
+      phone: body.phone ?? null,
+      fields: body.fields ?? {},
+    });
+    await touchConversation(tx, conversation.id);
+    return result;
+  });
+}

@@ -1,0 +1,111 @@
+import type { Queryable } from "../db/database.js";
+import { iso, isoOrNull } from "../db/timestamps.js";
+
+export interface ConversationRecord {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+  visitorId: string;
+  pageUrl: string | null;
+  humanRequestedAt: string | null;
+  humanRequestReason: string | null;
+  botPaused: boolean;
+  satisfaction: { rating: "good" | "bad"; comment: string | null; ratedAt: string } | null;
+  couponCode: string | null;
+  couponAppliedAt: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+interface ConversationRow {
+  id: string;
+  workspace_id: string;
+  agent_id: string;
+  visitor_id: string;
+  page_url: string | null;
+  human_requested_at: Date | null;
+  human_request_reason: string | null;
+  bot_paused: boolean;
+  satisfaction_rating: "good" | "bad" | null;
+  satisfaction_comment: string | null;
+  satisfaction_at: Date | null;
+  coupon_code: string | null;
+  coupon_applied_at: Date | null;
+  created_at: Date;
+  last_activity_at: Date;
+}
+
+function toConversation(row: ConversationRow): ConversationRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    agentId: row.agent_id,
+    visitorId: row.visitor_id,
+    pageUrl: row.page_url,
+    humanRequestedAt: isoOrNull(row.human_requested_at),
+    humanRequestReason: row.human_request_reason,
+    botPaused: row.bot_paused,
+    satisfaction:
+      row.satisfaction_rating && row.satisfaction_at
+        ? { rating: row.satisfaction_rating, comment: row.satisfaction_comment, ratedAt: iso(row.satisfaction_at) }
+        : null,
+    couponCode: row.coupon_code,
+    couponAppliedAt: isoOrNull(row.coupon_applied_at),
+    createdAt: iso(row.created_at),
+    lastActivityAt: iso(row.last_activity_at),
+  };
+}
+
+export async function findConversation(db: Queryable, conversationId: string): Promise<ConversationRecord | null> {
+  const { rows } = await db.query<ConversationRow>(`SELECT * FROM conversations WHERE id = $1`, [conversationId]);
+  return rows[0] ? toConversation(rows[0]) : null;
+}
+
+/**
+ * Marks the conversation as wanting a human and pauses the bot. The first request time is kept;
+ * a newer reason replaces an older one. `first` tells whether this call set it.
+ */
+export async function markHumanRequested(
+  db: Queryable,
+  conversationId: string,
+  reason: string | null,
+): Promise<{ conversation: ConversationRecord; first: boolean }> {
+  const before = await db.query<{ human_requested_at: Date | null }>(
+    `SELECT human_requested_at FROM conversations WHERE id = $1 FOR UPDATE`,
+    [conversationId],
+  );
+  const { rows } = await db.query<ConversationRow>(
+    `UPDATE conversations SET
+       human_requested_at = COALESCE(human_requested_at, now()),
+       human_request_reason = COALESCE($2, human_request_reason),
+       bot_paused = true,
+       last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [conversationId, reason],
+  );
+  return { conversation: toConversation(rows[0]!), first: before.rows[0]?.human_requested_at === null };
+}
+
+export async function rateConversation(
+  db: Queryable,
+  conversationId: string,
+  rating: "good" | "bad",
+  comment: string | null,
+): Promise<ConversationRecord> {
+  const { rows } = await db.query<ConversationRow>(
+    `UPDATE conversations SET satisfaction_rating = $2, satisfaction_comment = $3, satisfaction_at = now(),
+       last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [conversationId, rating, comment],
+  );
+  return toConversation(rows[0]!);
+}
+
+export async function stampCoupon(db: Queryable, conversationId: string, code: string): Promise<ConversationRecord> {
+  const { rows } = await db.query<ConversationRow>(
+    `UPDATE conversations SET coupon_code = $2, coupon_applied_at = now(), last_activity_at = now()
+     WHERE id = $1 RETURNING *`,
+    [conversationId, code],
+  );
+  return toConversation(rows[0]!);
+}

@@ -1,0 +1,83 @@
+import type { Lead } from "@frontdesk/contracts";
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import { iso } from "../db/timestamps.js";
+
+interface LeadRow {
+  id: string;
+  agent_id: string;
+  conversation_id: string | null;
+  visitor_id: string | null;
+  email: string;
+  name: string | null;
+  phone: string | null;
+  fields: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toLead = (row: LeadRow): Lead => ({
+  id: row.id,
+  agent_id: row.agent_id,
+  conversation_id: row.conversation_id,
+  visitor_id: row.visitor_id,
+  email: row.email,
+  name: row.name,
+  phone: row.phone,
+  fields: row.fields,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface LeadInput {
+  workspaceId: string;
+  agentId: string;
+  conversationId: string;
+  visitorId: string;
+  email: string;
+  name: string | null;
+  phone: string | null;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * One lead per (agent, e-mail): a repeat updates name and phone where given and merges
+ * `fields` over the stored ones. `created` tells whether the row is new.
+ */
+export async function upsertLead(db: Queryable, lead: LeadInput): Promise<{ lead: Lead; created: boolean }> {
+  const { rows } = await db.query<LeadRow & { created: boolean }>(
+    `INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
+     ON CONFLICT (agent_id, email_normalized) DO UPDATE SET
+       name = COALESCE(EXCLUDED.name, leads.name),
+       phone = COALESCE(EXCLUDED.phone, leads.phone),
+       fields = leads.fields || EXCLUDED.fields,
+       conversation_id = EXCLUDED.conversation_id,
+       visitor_id = EXCLUDED.visitor_id,
+       updated_at = now()
+     RETURNING *, (xmax = 0) AS created`,
+    [
+      newId("lead"),
+      lead.workspaceId,
+      lead.agentId,
+      lead.conversationId,
+      lead.visitorId,
+      lead.email.trim(),
+      normalizeEmail(lead.email),
+      lead.name,
+      lead.phone,
+      JSON.stringify(lead.fields),
+    ],
+  );
+  const row = rows[0]!;
+  return { lead: toLead(row), created: row.created };
+}
+
+export async function listAgentLeads(db: Queryable, agentId: string): Promise<Lead[]> {
+  const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id`, [agentId]);
+  return rows.map(toLead);
+}

@@ -1,0 +1,127 @@
+import type { ConversationMessage } from "@frontdesk/contracts";
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import { iso } from "../db/timestamps.js";
+import type { Vertical } from "../tenants/agent.js";
+
+export interface Visitor {
+  id: string;
+  anonId: string;
+}
+
+export interface ConversationSummary {
+  id: string;
+  lastActivityAt: Date;
+}
+
+/** The conversation a session token points at, with what every widget call needs of its agent. */
+export interface SessionConversation {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+  visitorId: string;
+  agentPublished: boolean;
+  vertical: Vertical;
+}
+
+export async function upsertVisitor(db: Queryable, agentId: string, anonId: string): Promise<Visitor> {
+  const { rows } = await db.query<{ id: string; anon_id: string }>(
+    `INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $3)
+     ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
+     RETURNING id, anon_id`,
+    [newId("vis"), agentId, anonId],
+  );
+  const row = rows[0]!;
+  return { id: row.id, anonId: row.anon_id };
+}
+
+export async function findLatestConversation(db: Queryable, visitorId: string): Promise<ConversationSummary | null> {
+  const { rows } = await db.query<{ id: string; last_activity_at: Date }>(
+    `SELECT id, last_activity_at FROM conversations WHERE visitor_id = $1 ORDER BY created_at DESC LIMIT 1`,
+    [visitorId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, lastActivityAt: new Date(row.last_activity_at) } : null;
+}
+
+/**
+ * Counts one more conversation for the workspace's month, unless that would pass `quota`.
+ * Atomic under concurrency: the counter row is locked by the upsert and its condition re-checked.
+ */
+export async function countConversation(db: Queryable, workspaceId: string, month: string, quota: number | null): Promise<boolean> {
+  if (quota !== null && quota <= 0) return false;
+  const { rows } = await db.query(
+    `INSERT INTO conversation_counters (workspace_id, month, count) VALUES ($1, $2::date, 1)
+     ON CONFLICT (workspace_id, month) DO UPDATE SET count = conversation_counters.count + 1
+       WHERE $3::integer IS NULL OR conversation_counters.count < $3::integer
+     RETURNING count`,
+    [workspaceId, month, quota],
+  );
+  return rows.length === 1;
+}
+
+export async function insertConversation(
+  db: Queryable,
+  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string },
+): Promise<string> {
+  const id = newId("cnv");
+  await db.query(
+    `INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url) VALUES ($1, $2, $3, $4, $5)`,
+    [id, conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl],
+  );
+  return id;
+}
+
+export async function touchConversation(db: Queryable, conversationId: string): Promise<void> {
+  await db.query(`UPDATE conversations SET last_activity_at = now() WHERE id = $1`, [conversationId]);
+}
+
+interface MessageRow {
+  id: string;
+  role: ConversationMessage["role"];
+  content: string;
+  citations: ConversationMessage["citations"];
+  created_at: Date;
+}
+
+/** The last `limit` messages of the conversation, oldest first. */
+export async function listRecentMessages(db: Queryable, conversationId: string, limit: number): Promise<ConversationMessage[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT id, role, content, citations, created_at FROM messages
+     WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2`,
+    [conversationId, limit],
+  );
+  return rows.reverse().map((row) => ({
+    id: row.id,
+    role: row.role,
+    content: row.content,
+    citations: row.citations,
+    created_at: iso(row.created_at),
+  }));
+}
+
+export async function findSessionConversation(db: Queryable, conversationId: string): Promise<SessionConversation | null> {
+  const { rows } = await db.query<{
+    id: string;
+    workspace_id: string;
+    agent_id: string;
+    visitor_id: string;
+    published: boolean;
+    vertical: Vertical;
+  }>(
+    `SELECT c.id, c.workspace_id, c.agent_id, c.visitor_id, a.published, a.vertical
+     FROM conversations c JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
+    [conversationId],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        workspaceId: row.workspace_id,
+        agentId: row.agent_id,
+        visitorId: row.visitor_id,
+        agentPublished: row.published,
+        vertical: row.vertical,
+      }
+    : null;
+}

@@ -1,0 +1,91 @@
+import type { InitBody, InitResponse } from "@frontdesk/contracts";
+import { randomBase62 } from "../db/ids.js";
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import { findAgent } from "../tenants/agent-repository.js";
+import { findWorkspace } from "../tenants/workspace-repository.js";
+import { isOriginAllowed } from "../tenants/origin-policy.js";
+import { presentAgent, presentBranding } from "./present-agent.js";
+import {
+  countConversation,
+  findLatestConversation,
+  insertConversation,
+  listRecentMessages,
+  touchConversation,
+  upsertVisitor,
+} from "./session-repository.js";
+
+export const INIT_MESSAGE_COUNT = 30;
+
+/** `YYYY-MM-01` of the UTC calendar month: the key of the monthly conversation quota. */
+export function quotaMonth(at: Date): string {
+  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
+}
+
+/**
+ * POST /init: admits the visitor (by origin), resumes their latest conversation or starts a new
+ * one (counted against the monthly quota), and issues a session token for it.
+ */
+export async function startSession(
+  services: Services,
+  input: { body: InitBody; origin: string | undefined },
+): Promise<InitResponse["data"]> {
+  const { db, config, sessionTokens, bus } = services;
+  const agent = await findAgent(db, input.body.agent_id);
+  if (!agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
+  if (!isOriginAllowed(agent.allowedOrigins, input.origin)) {
+    throw new AppError("origin_forbidden", "This page's origin is not allowed to use this agent.");
+  }
+  const now = services.now();
+  const idleCutoff = now.getTime() - config.conversationIdleHours * 3_600_000;
+  const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
+
+  const session = await db.transaction(async (tx) => {
+    const visitor = await upsertVisitor(tx, agent.id, anonId);
+    const latest = input.body.new_conversation ? null : await findLatestConversation(tx, visitor.id);
+    if (latest && latest.lastActivityAt.getTime() >= idleCutoff) {
+      await touchConversation(tx, latest.id);
+      return { visitor, conversationId: latest.id, resumed: true };
+    }
+    const workspace = await findWorkspace(tx, agent.workspaceId);
+    const counted = await countConversation(tx, agent.workspaceId, quotaMonth(now), workspace?.conversationQuota ?? null);
+    if (!counted) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
+    const conversationId = await insertConversation(tx, {
+      workspaceId: agent.workspaceId,
+      agentId: agent.id,
+      visitorId: visitor.id,
+      pageUrl: input.body.page_url,
+    });
+    return { visitor, conversationId, resumed: false };
+  });
+
+  const messages = session.resumed ? await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT) : [];
+  const token = await sessionTokens.issue({ agentId: agent.id, visitorId: session.visitor.id, conversationId: session.conversationId });
+  if (!session.resumed) {
+    bus.publish({
+      type: "conversation.started",
+      workspaceId: agent.workspaceId,
+      agentId: agent.id,
+      conversationId: session.conversationId,
+      visitorId: session.visitor.id,
+      at: now.toISOString(),
+    });
+  }
+  return {
+    conversation_id: session.conversationId,
+    visitor_id: session.visitor.id,
+    anonymous_id: session.visitor.anonId,
+    jwt: token.jwt,
+    expires_at: token.expiresAt.toISOString(),
+    agent: presentAgent(agent),
+    branding: presentBranding(agent, config),
+    behavior_rules: agent.behaviorRules,
+    messages,
+    reverb: {
+      app_key: config.realtime.appKey,
+      host: config.realtime.host,
+      port: config.realtime.port,
+      scheme: config.realtime.scheme,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.js";
+import { SessionTokens } from "../../src/auth/session-token.js";
+import { loadConfig, type Config } from "../../src/config/config.js";
+import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
+import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
+import type { Services } from "../../src/services.js";
+import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
+
+export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  database: TestDatabase;
+  /** Every event published on the bus, in order. */
+  published: BusEvent[];
+  /** Moves the service's clock. */
+  clock: { offsetMs: number };
+  close(): Promise<void>;
+}
+
+/** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
+export async function createTestApp(kind: StoreKind, environment: Record<string, string> = {}): Promise<TestApp> {
+  const config: Config = loadConfig({ FRONTDESK_JWT_SECRET: TEST_JWT_SECRET, FRONTDESK_LOG_LEVEL: "silent", ...environment });
+  const database = await createTestDatabase(kind);
+  const clock = { offsetMs: 0 };
+  const now = () => new Date(Date.now() + clock.offsetMs);
+  const bus: EventBus = createInProcessEventBus();
+  const published: BusEvent[] = [];
+  bus.subscribe((event) => published.push(event));
+  const limiter = createRateLimiter(config.rateLimits, config.redisUrl);
+  const services: Services = {
+    config,
+    db: database.db,
+    limiter,
+    bus,
+    sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
+    now,
+  };
+  const app = await buildApp(services);
+  return {
+    app,
+    services,
+    database,
+    published,
+    clock,
+    async close() {
+      await app.close();
+      await limiter.close();
+      await database.drop();
+    },
+  };
+}
