@@ -1,11 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "./app-error.js";
 
+/** Postgres cannot store U+0000 in text or jsonb: refuse it up front rather than fail on insert. */
+function rejectNul(key: string, value: unknown): unknown {
+  if ((typeof value === "string" && value.includes("\u0000")) || key.includes("\u0000")) {
+    throw new AppError("validation_failed", "Strings may not contain the NUL character (U+0000).", {
+      [key || "body"]: ["must not contain U+0000"],
+    });
+  }
+  return value;
+}
+
 function parseJson(text: string): unknown {
   if (text.trim() === "") return {};
   try {
-    return JSON.parse(text);
-  } catch {
+    return JSON.parse(text, text.includes("\\u0000") ? rejectNul : undefined);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
 }

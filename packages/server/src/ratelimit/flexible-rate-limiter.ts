@@ -25,11 +25,15 @@ function outcomeOf(limit: WindowLimit, result: RateLimiterRes, allowed: boolean,
  * Fixed-window limits counted by rate-limiter-flexible: in process memory, or in Redis
  * (atomic, shared by every process) with an in-memory insurance limiter if Redis is unreachable.
  */
-export function createRateLimiter(limits: LimitTable, redisUrl?: string): RateLimiter {
+export async function createRateLimiter(limits: LimitTable, redisUrl?: string): Promise<RateLimiter> {
   const redis = redisUrl
-    ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : null;
-  redis?.on("error", () => undefined);
+  if (redis) {
+    redis.on("error", () => undefined);
+    // Until Redis answers, the insurance limiter counts in memory; ioredis keeps reconnecting.
+    await redis.connect().catch(() => undefined);
+  }
 
   const limiters = new Map<LimitName, { limit: WindowLimit; counter: RateLimiterAbstract }>();
   for (const [name, limit] of Object.entries(limits) as [LimitName, WindowLimit | null][]) {

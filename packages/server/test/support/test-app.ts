@@ -29,7 +29,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const bus: EventBus = createInProcessEventBus();
   const published: BusEvent[] = [];
   bus.subscribe((event) => published.push(event));
-  const limiter = createRateLimiter(config.rateLimits, config.redisUrl);
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
   const services: Services = {
     config,
     db: database.db,

@@ -1,0 +1,123 @@
+import path from "node:path";
+import type { Embedder, EmbeddingBatchListener, EmbeddingProvider } from "./embedder.js";
+import { DegradedEmbedder } from "./degraded-embedder.js";
+import { EmbeddingError } from "./embedding-error.js";
+import { DEFAULT_HASHING_DIMENSIONS, HashingEmbedder } from "./hashing-embedder.js";
+import { DEFAULT_LOCAL_MODEL, LocalEmbedder } from "./local-embedder.js";
+import { OpenAiCompatibleEmbedder } from "./openai-compatible-embedder.js";
+
+/** The embedding part of the service configuration (FRONTDESK_EMBEDDINGS_*). */
+export interface EmbedderConfig {
+  /** Default in the service config: `local`. */
+  provider: EmbeddingProvider;
+  /** `local` only: a directory of hand-placed models, `<modelDir>/<org>/<name>/…`. */
+  modelDir?: string;
+  /** `local` only: where downloaded models are cached, e.g. `<dataDir>/models`. */
+  cacheDir: string;
+  /** `local` only: whether the Hugging Face Hub may be asked for a missing model. */
+  allowRemoteModels: boolean;
+  /** `openai` only: the server, with or without `/v1`. */
+  baseUrl?: string;
+  /** `openai` only. */
+  apiKey?: string;
+  /** `local`: a Hugging Face model id (default Xenova/all-MiniLM-L6-v2); `openai`: the model name (required). */
+  model?: string;
+  /** `openai`: sent to the server; `hashing` (and the hashing fallback): the vector size. Default 384. */
+  dimensions?: number;
+  /** Texts per batch; each provider has its own default. */
+  batchSize?: number;
+  /** Worker threads for `local` and `hashing`. Default 1. */
+  workerCount?: number;
+}
+
+/** The part of a pino logger the factory uses. */
+export interface EmbeddingLogger {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface CreateEmbedderOptions {
+  /** Override the compiled worker scripts (tests run from source and point at `dist/`). */
+  localWorkerUrl?: URL;
+  hashingWorkerUrl?: URL;
+  onBatch?: EmbeddingBatchListener;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined || value === "") {
+    throw new EmbeddingError("invalid_config", `The openai embedding provider needs ${name}`);
+  }
+  return value;
+}
+
+function createHashing(config: EmbedderConfig, options: CreateEmbedderOptions): HashingEmbedder {
+  return new HashingEmbedder({
+    dimensions: config.dimensions ?? DEFAULT_HASHING_DIMENSIONS,
+    workerCount: config.workerCount,
+    workerUrl: options.hashingWorkerUrl,
+    onBatch: options.onBatch,
+  });
+}
+
+async function createLocal(config: EmbedderConfig, logger: EmbeddingLogger, options: CreateEmbedderOptions): Promise<Embedder> {
+  const modelId = config.model ?? DEFAULT_LOCAL_MODEL;
+  try {
+    const embedder = await LocalEmbedder.open({
+      modelId,
+      cacheDir: config.cacheDir,
+      allowRemoteModels: config.allowRemoteModels,
+      modelDir: config.modelDir,
+      batchSize: config.batchSize,
+      workerCount: config.workerCount,
+      workerUrl: options.localWorkerUrl,
+      onBatch: options.onBatch,
+    });
+    logger.info({ embedder: embedder.id, dimensions: embedder.dimensions }, "Local embedding model loaded");
+    return embedder;
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    const fallback = createHashing(config, options);
+    const reason = `local embedding model ${modelId} unavailable, using ${fallback.id}: ${cause}`;
+    logger.error(
+      {
+        err: error,
+        model: modelId,
+        modelDir: config.modelDir === undefined ? undefined : path.resolve(config.modelDir),
+        cacheDir: path.resolve(config.cacheDir),
+        allowRemoteModels: config.allowRemoteModels,
+        fallback: fallback.id,
+      },
+      `EMBEDDINGS DEGRADED: the local embedding model ${modelId} could not be loaded, so the keyword-hashing ` +
+        "embedder is used instead and answers will be less relevant. Place the model files in " +
+        "FRONTDESK_EMBEDDINGS_MODEL_DIR, or allow the download once, then restart and reindex.",
+    );
+    return new DegradedEmbedder(fallback, reason);
+  }
+}
+
+/**
+ * Builds the configured embedder. `local` never fails: without its model the service keeps
+ * working on the hashing embedder, logs an error and reports itself degraded. A malformed
+ * `openai` configuration throws EmbeddingError `invalid_config`.
+ */
+export async function createEmbedder(
+  config: EmbedderConfig,
+  logger: EmbeddingLogger,
+  options: CreateEmbedderOptions = {},
+): Promise<Embedder> {
+  switch (config.provider) {
+    case "local":
+      return createLocal(config, logger, options);
+    case "hashing":
+      return createHashing(config, options);
+    case "openai":
+      return new OpenAiCompatibleEmbedder({
+        baseUrl: required(config.baseUrl, "a base URL (FRONTDESK_EMBEDDINGS_BASE_URL)"),
+        model: required(config.model, "a model (FRONTDESK_EMBEDDINGS_MODEL)"),
+        apiKey: config.apiKey,
+        dimensions: config.dimensions,
+        batchSize: config.batchSize,
+        onBatch: options.onBatch,
+      });
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { resolveJwtSecret } from "../../src/config/jwt-secret.js";
+
+describe("configuration", () => {
+  it("happy: embedded defaults with no variables set", () => {
+    const config = loadConfig({});
+    expect(config.store).toEqual({ kind: "pglite", dataDir: "./data" });
+    expect(config.http).toEqual({ host: "127.0.0.1", port: 8080, trustedProxies: [] });
+    expect(config.auth.jwtIssuer).toBe("frontdesk");
+    expect(config.conversationIdleHours).toBe(24);
+    expect(config.rateLimits.initPerIpAndAgent).toEqual({ points: 60, windowSeconds: 60 });
+    expect(config.rateLimits.initPerIp).toBeNull();
+    expect(config.rateLimits.session.points).toBe(30);
+    expect(config.rateLimits.leads.points).toBe(5);
+    expect(config.rateLimits.typing.points).toBe(600);
+    expect(config.rateLimits.satisfaction.points).toBe(60);
+    expect(config.rateLimits.coupon.points).toBe(120);
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.publicUrl).toBe("http://127.0.0.1:8080");
+  });
+
+  it("happy: a database URL selects Postgres; profile high is Set B; single limits override", () => {
+    const config = loadConfig({
+      FRONTDESK_DATABASE_URL: "postgres://u@db:5432/frontdesk",
+      FRONTDESK_RATE_LIMIT_PROFILE: "high",
+      FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "7",
+      FRONTDESK_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1",
+      FRONTDESK_REALTIME_PORT: "6001",
+      OTHER_VARIABLE: "ignored",
+    });
+    expect(config.store).toEqual({ kind: "postgres", url: "postgres://u@db:5432/frontdesk", poolSize: 10 });
+    expect(config.rateLimits.initPerIpAndAgent.points).toBe(1000);
+    expect(config.rateLimits.initPerIp).toEqual({ points: 30000, windowSeconds: 3600 });
+    expect(config.rateLimits.leads.points).toBe(7);
+    expect(config.http.trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1"]);
+    expect(config.realtime.port).toBe(6001);
+  });
+
+  it.each([
+    ["FRONTDESK_PORT", "eighty"],
+    ["FRONTDESK_PORT", "70000"],
+    ["FRONTDESK_DATABASE_URL", "mysql://x"],
+    ["FRONTDESK_REDIS_URL", "http://x"],
+    ["FRONTDESK_RATE_LIMIT_PROFILE", "turbo"],
+    ["FRONTDESK_JWT_SECRET", "short"],
+    ["FRONTDESK_CONVERSATION_IDLE_HOURS", "-1"],
+    ["FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE", "0"],
+    ["FRONTDESK_REALTIME_SCHEME", "ftp"],
+  ])("error: a bad %s=%s stops the start with a message naming the variable", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it("security: without JWT_SECRET a strong secret is generated once, kept 0600 in the data dir and reused", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "frontdesk-secret-"));
+    const first = await resolveJwtSecret(undefined, dir);
+    const second = await resolveJwtSecret(undefined, dir);
+    expect(first).toBe(second);
+    expect(first.length).toBeGreaterThanOrEqual(64);
+    expect((await readFile(join(dir, "jwt-secret"), "utf8")).trim()).toBe(first);
+    expect((await stat(join(dir, "jwt-secret"))).mode & 0o777).toBe(0o600);
+    expect(await resolveJwtSecret("configured-secret-configured-secret-1234", dir)).toBe("configured-secret-configured-secret-1234");
+  });
+});
