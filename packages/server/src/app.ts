@@ -1,5 +1,5 @@
 import swagger from "@fastify/swagger";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodies } from "./http/json-body.js";
@@ -20,19 +20,19 @@ export const WIDGET_PREFIX = "/api/v1/widget";
 const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 export interface BuildAppOptions {
-  logger?: FastifyServerOptions["logger"];
+  /** A pino logger for request logs; silent when absent. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** The HTTP application, every plugin registered explicitly and in order. Does not listen. */
 export async function buildApp(services: Services, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { trustedProxies } = services.config.http;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
     trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: "x-request-id",
-    disableRequestLogging: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate("services", services);

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 
-/** GET /healthz: 200 once the store answers, 503 otherwise. */
+/** GET /healthz: 200 once the store answers, 503 otherwise. GET /livez: the process answers (touches nothing). */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
+  app.get("/livez", { schema: { hide: true } }, async () => ({ status: "ok" }));
+
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
     const { db, limiter } = app.services;
     try {

@@ -118,6 +118,10 @@ describe.each(storeKinds)("HTTP surface on %s", (kind) => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("happy: GET /livez answers without touching anything", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/livez" })).json()).toEqual({ status: "ok" });
+  });
+
   it("happy: GET /healthz is 200 with the store reachable", async () => {
     const response = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(response.statusCode).toBe(200);

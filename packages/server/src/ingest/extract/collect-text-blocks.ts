@@ -20,7 +20,7 @@ const SKIPPED_ELEMENTS = new Set([
   "video", "audio", "map", "button", "select", "textarea", "input", "img", "picture",
 ]);
 const BLOCK_ELEMENTS = new Set([
-  "address", "article", "blockquote", "body", "caption", "center", "details", "dialog", "div", "dl", "fieldset",
+  "address", "article", "blockquote", "body", "caption", "center", "details", "dialog", "div", "fieldset",
   "figcaption", "figure", "footer", "form", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "main",
   "menu", "nav", "p", "pre", "section", "summary", "tbody", "tfoot", "thead", "aside",
 ]);

@@ -2,6 +2,7 @@ import { Readability } from "@mozilla/readability";
 import { assembleSections } from "./assemble-sections.js";
 import type { AssembledText } from "./assemble-sections.js";
 import { collectTextBlocks } from "./collect-text-blocks.js";
+import { demoteTopHeadings } from "./demote-top-headings.js";
 import type { ExtractedDocument, ExtractInput } from "./extracted-document.js";
 import { parseHtmlDocument } from "./html-dom.js";
 import type { DomDocument, DomElement } from "./html-dom.js";
@@ -10,10 +11,12 @@ import { clampTitle, findPageTitle, titleFromUrl } from "./page-title.js";
 import { removeBoilerplate } from "./remove-boilerplate.js";
 
 /**
- * Readability's article must hold at least this share of the page's boilerplate-free text to be
- * trusted. On short pages (a few FAQ entries, a contact page) Readability often settles on one
- * block and drops its siblings; the page text is then the better answer.
+ * Readability's own bar for a successful parse (its default `charThreshold`). Below it Readability
+ * returns its best failed attempt, which on short pages (a few FAQ entries in a grid, a contact page)
+ * is often one block without its siblings; the page text is then the better answer.
  */
+const MIN_ARTICLE_CHARACTERS = 500;
+/** On longer pages the article must still hold this share of the boilerplate-free page text. */
 const MIN_ARTICLE_SHARE = 0.4;
 
 interface ReadabilityArticle {
@@ -48,7 +51,9 @@ export function extractHtml(input: ExtractInput): ExtractedDocument {
 /** Runs Readability on a copy (it rewrites the tree it reads). Undefined when it gives up or fails. */
 function readArticle(document: DomDocument): ReadabilityArticle | undefined {
   try {
-    const reader = new Readability<DomElement>(document.cloneNode(true), { serializer: (node: DomElement) => node });
+    const copy = document.cloneNode(true);
+    demoteTopHeadings(copy);
+    const reader = new Readability<DomElement>(copy, { serializer: (node: DomElement) => node });
     const article = reader.parse();
     if (article === null) return undefined;
     return { title: article.title ?? undefined, content: article.content ?? undefined };
@@ -70,5 +75,5 @@ function extractPageText(document: DomDocument): AssembledText {
 }
 
 function isUseful(article: AssembledText, page: AssembledText): boolean {
-  return article.text !== "" && article.text.length >= MIN_ARTICLE_SHARE * page.text.length;
+  return article.text.length >= MIN_ARTICLE_CHARACTERS && article.text.length >= MIN_ARTICLE_SHARE * page.text.length;
 }

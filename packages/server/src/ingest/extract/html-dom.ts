@@ -15,10 +15,15 @@ export interface DomElement extends DomNode {
   readonly outerHTML: string;
   readonly children: Iterable<DomElement>;
   readonly parentElement: DomElement | null;
+  readonly attributes: Iterable<{ readonly name: string; readonly value: string }>;
+  readonly firstChild: DomNode | null;
   getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
   querySelector(selectors: string): DomElement | null;
   querySelectorAll(selectors: string): Iterable<DomElement>;
   closest(selectors: string): DomElement | null;
+  appendChild(node: DomNode): void;
+  replaceWith(node: DomNode): void;
   remove(): void;
 }
 
@@ -30,6 +35,8 @@ export interface DomDocument {
   querySelector(selectors: string): DomElement | null;
   querySelectorAll(selectors: string): Iterable<DomElement>;
   cloneNode(deep: boolean): DomDocument;
+  /** linkedom declares the options parameter as required; pass `undefined`. */
+  createElement(localName: string, options: undefined): DomElement;
 }
 
 export const ELEMENT_NODE = 1;

@@ -61,12 +61,25 @@ export const defaultCrawlerSettings: CrawlerSettings = {
 
 /** Fills in defaults; the robots cache TTL is clamped to 24 hours as RFC 9309 asks. */
 export function resolveCrawlerSettings(options: CrawlerOptions = {}): CrawlerSettings {
-  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const settings: CrawlerSettings = { ...defaultCrawlerSettings, ...defined };
+  const d = defaultCrawlerSettings;
+  const robotsCacheTtlMs = Math.min(options.robotsCacheTtlMs ?? d.robotsCacheTtlMs, dayMs);
   return {
-    ...settings,
-    robotsCacheTtlMs: Math.min(settings.robotsCacheTtlMs, dayMs),
-    robotsUnreachableTtlMs: Math.min(settings.robotsUnreachableTtlMs, settings.robotsCacheTtlMs, dayMs),
+    userAgent: options.userAgent ?? d.userAgent,
+    robotsUserAgent: options.robotsUserAgent ?? d.robotsUserAgent,
+    connectTimeoutMs: options.connectTimeoutMs ?? d.connectTimeoutMs,
+    responseTimeoutMs: options.responseTimeoutMs ?? d.responseTimeoutMs,
+    sitemapTimeoutMs: options.sitemapTimeoutMs ?? d.sitemapTimeoutMs,
+    maxRedirects: options.maxRedirects ?? d.maxRedirects,
+    maxPageBytes: options.maxPageBytes ?? d.maxPageBytes,
+    maxSitemapBytes: options.maxSitemapBytes ?? d.maxSitemapBytes,
+    allowPrivateNetworks: options.allowPrivateNetworks ?? d.allowPrivateNetworks,
+    allowedNetworks: options.allowedNetworks ?? d.allowedNetworks,
+    resolve: options.resolve ?? d.resolve,
+    maxConcurrentPerHost: options.maxConcurrentPerHost ?? d.maxConcurrentPerHost,
+    robotsCacheTtlMs,
+    robotsUnreachableTtlMs: Math.min(options.robotsUnreachableTtlMs ?? d.robotsUnreachableTtlMs, robotsCacheTtlMs),
+    maxCrawlDelayMs: options.maxCrawlDelayMs ?? d.maxCrawlDelayMs,
+    now: options.now ?? d.now,
   };
 }
 

@@ -1,0 +1,94 @@
+import { headerValue, parseContentType } from "./content-type.js";
+import { parseCrawlUrl } from "./crawl-url.js";
+import type { CrawlerServices } from "./crawler-settings.js";
+import { FetchError } from "./fetch-error.js";
+import type { GuardedResponse } from "./guarded-fetcher.js";
+import { detectCharset } from "./page-charset.js";
+import { collectBody } from "./response-body.js";
+import { robotsRefusal } from "./robots-policy.js";
+
+export type PageContentType = "text/html" | "application/xhtml+xml" | "text/plain";
+
+/** A fetched page, decoded to text. The caller hashes and extracts it. */
+export interface FetchedPage {
+  /** The final URL, after redirects, without fragment. */
+  url: string;
+  status: number;
+  contentType: PageContentType;
+  /** The WHATWG name of the encoding the body was decoded with. */
+  charset: string;
+  body: string;
+  /** Size of the (content-decoded) body in bytes. */
+  bytes: number;
+  redirects: number;
+}
+
+const pageAccept = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.1";
+
+/**
+ * Fetches one page politely and safely: robots.txt first (for the URL and every redirect
+ * target), then a slot of the host scheduler honouring Crawl-delay, then the guarded
+ * fetch. Throws FetchError.
+ */
+export async function fetchPage(input: string, services: CrawlerServices): Promise<FetchedPage> {
+  const { fetcher, robots, scheduler, settings } = services;
+  const url = parseCrawlUrl(input);
+  const verdict = await robots.check(url);
+  const refusal = robotsRefusal(url, verdict);
+  if (refusal !== undefined) throw refusal;
+
+  return scheduler.run(url.hostname, verdict.crawlDelayMs, async () => {
+    const response = await fetcher.fetch(url, {
+      maxBytes: settings.maxPageBytes,
+      accept: pageAccept,
+      beforeRedirect: async (target) => {
+        const targetRefusal = robotsRefusal(target, await robots.check(target));
+        if (targetRefusal !== undefined) throw targetRefusal;
+      },
+    });
+    return readPage(response);
+  });
+}
+
+async function readPage(response: GuardedResponse): Promise<FetchedPage> {
+  const url = response.url.href;
+  if (response.status < 200 || response.status > 299) {
+    await response.discard();
+    throw new FetchError("http_status", `${url} answered HTTP ${response.status}`, {
+      status: response.status,
+      transient: response.status === 408 || response.status === 429 || response.status >= 500,
+    });
+  }
+  const declared = parseContentType(headerValue(response.headers, "content-type"));
+  let contentType: PageContentType | undefined;
+  if (declared !== undefined) {
+    if (!isPageContentType(declared.mediaType)) {
+      await response.discard();
+      throw new FetchError("not_html", `${url} is ${declared.mediaType}, not an HTML or text page`);
+    }
+    contentType = declared.mediaType;
+  }
+  const bytes = await collectBody(response.body);
+  contentType ??= sniffPageContentType(bytes, url);
+  const charset = detectCharset(declared?.charset, bytes, contentType !== "text/plain");
+  return {
+    url,
+    status: response.status,
+    contentType,
+    charset,
+    body: new TextDecoder(charset).decode(bytes),
+    bytes: bytes.length,
+    redirects: response.redirects,
+  };
+}
+
+function isPageContentType(mediaType: string): mediaType is PageContentType {
+  return mediaType === "text/html" || mediaType === "application/xhtml+xml" || mediaType === "text/plain";
+}
+
+/** Without a Content-Type, only a body that plainly starts as HTML is taken. */
+function sniffPageContentType(bytes: Buffer, url: string): PageContentType {
+  const start = bytes.subarray(0, 512).toString("latin1").replace(/^\xEF\xBB\xBF/, "").trimStart().toLowerCase();
+  if (/^<(!doctype html|html|head|body)[\s>]/.test(start)) return "text/html";
+  throw new FetchError("not_html", `${url} has no Content-Type and does not look like HTML`);
+}

@@ -1,0 +1,43 @@
+import type { Logger } from "pino";
+import { SessionTokens } from "./auth/session-token.js";
+import type { Config } from "./config/config.js";
+import { resolveJwtSecret } from "./config/jwt-secret.js";
+import type { Database } from "./db/database.js";
+import { migrate } from "./db/migrate.js";
+import { openDatabase } from "./db/open-database.js";
+import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
+import { createInProcessEventBus } from "./realtime/event-bus.js";
+import type { Services } from "./services.js";
+
+/** Opens the store and applies pending migrations. */
+export async function openMigratedDatabase(config: Config, logger?: Logger): Promise<Database> {
+  const db = await openDatabase(config.store);
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) logger?.info({ applied }, "migrations applied");
+    return db;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/** Everything the use cases need, built from the configuration. */
+export async function createServices(config: Config, logger?: Logger): Promise<Services> {
+  const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
+  const db = await openMigratedDatabase(config, logger);
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
+  return {
+    config,
+    db,
+    limiter,
+    bus: createInProcessEventBus(),
+    sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
+    now: () => new Date(),
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.limiter.close();
+  await services.db.close();
+}

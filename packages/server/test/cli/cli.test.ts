@@ -1,0 +1,188 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, stat } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type StoreKind, type TestDatabase } from "../support/test-database.js";
+
+const BIN = fileURLToPath(new URL("../../../../bin/frontdesk", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The admin CLI prints exactly one JSON value on stdout. */
+function json(result: Run): Record<string, unknown> & { id: string } {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown> & { id: string };
+}
+
+async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("serve did not become healthy");
+}
+
+describe.each<StoreKind>(["pglite", "postgres"])("bin/frontdesk on %s", (kind) => {
+  let env: Record<string, string>;
+  let database: TestDatabase | null = null;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "frontdesk-cli-"));
+    env = { FRONTDESK_DATA_DIR: dataDir, FRONTDESK_LOG_LEVEL: "warn" };
+    if (kind === "postgres") {
+      database = await createTestDatabase("postgres");
+      env.FRONTDESK_DATABASE_URL = database.url!;
+    }
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("happy: migrate applies the schema once and reports what it applied", async () => {
+    const first = json(await run(env, "migrate"));
+    expect(Array.isArray(first.applied)).toBe(true);
+    expect(json(await run(env, "migrate")).applied).toEqual([]);
+  });
+
+  it("happy: admin commands work with no server running, and again through a running server", async () => {
+    const workspace = json(await run(env, "admin", "workspace", "create", "--name", "Acme", "--conversation-quota", "500"));
+    expect(workspace).toMatchObject({ id: expect.stringMatching(/^ws_/), name: "Acme", conversation_quota: 500 });
+
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let serverLog = "";
+    server.stderr?.on("data", (chunk) => (serverLog += chunk));
+    server.stdout?.on("data", (chunk) => (serverLog += chunk));
+    try {
+      await waitForHealth(port, server);
+      if (kind === "pglite") {
+        expect((await stat(join(dataDir, "admin.sock"))).mode & 0o777).toBe(0o600);
+      }
+      const agent = json(
+        await run(env, "admin", "agent", "create", "--workspace", workspace.id, "--name", "Shop bot", "--origin", "https://shop.test",
+          "--origin", "https://*.shop.test", "--vertical", "ecommerce", "--draft", "--persona-name", "Sam", "--tone", "upbeat",
+          "--primary-color", "#ff6600", "--starter-prompt", "Track my order", "--starter-prompt", "Returns?", "--language", "fr"),
+      );
+      expect(agent).toMatchObject({
+        published: false,
+        vertical: "ecommerce",
+        allowed_origins: ["https://shop.test", "https://*.shop.test"],
+        persona: { name: "Sam", tone: "upbeat" },
+        theme: { primary: "#ff6600" },
+        starter_prompts: ["Track my order", "Returns?"],
+        language_default: "fr",
+      });
+      const init = () =>
+        fetch(`http://127.0.0.1:${port}/api/v1/widget/init`, {
+          method: "POST",
+          headers: { origin: "https://shop.test", "content-type": "application/json" },
+          body: JSON.stringify({ agent_id: agent.id, page_url: "https://shop.test/" }),
+        });
+      expect((await init()).status).toBe(404);
+      expect(json(await run(env, "admin", "agent", "publish", agent.id)).published).toBe(true);
+      const session = (await (await init()).json()) as { data: { conversation_id: string; jwt: string } };
+      expect(session.data.conversation_id).toMatch(/^cnv_/);
+
+      const operator = json(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "ops@shop.test", "--name", "Ops"));
+      const widget = (path: string, body: unknown) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/widget${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${session.data.jwt}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      expect((await widget("/leads", { email: "buyer@example.com", name: "Buyer" })).status).toBe(201);
+      expect((await widget("/request-human", { reason: "help" })).status).toBe(200);
+      expect((await widget("/satisfaction", { rating: "good", comment: "great" })).status).toBe(200);
+      expect((await widget("/coupon/apply", { code: "WELCOME-10" })).status).toBe(200);
+
+      const leads = JSON.parse((await run(env, "admin", "lead", "list", "--agent", agent.id)).stdout) as unknown[];
+      expect(leads).toHaveLength(1);
+      expect(leads[0]).toMatchObject({ email: "buyer@example.com", name: "Buyer" });
+      const conversation = json(await run(env, "admin", "conversation", "show", session.data.conversation_id));
+      expect(conversation).toMatchObject({
+        human_requested_at: expect.any(String),
+        coupon_code: "WELCOME-10",
+        satisfaction: { rating: "good", comment: "great" },
+        messages: [],
+      });
+      const inbox = JSON.parse((await run(env, "admin", "inbox", "list", "--operator", operator.id)).stdout) as unknown[];
+      expect(inbox).toEqual([expect.objectContaining({ kind: "human_requested", conversation_id: session.data.conversation_id })]);
+
+      const token = json(await run(env, "admin", "token", "create", "--workspace", workspace.id, "--name", "CMS sync"));
+      expect(token.token).toMatch(/^fdk_[A-Za-z0-9]{48}$/);
+      expect(token.abilities).toEqual(["sources:write"]);
+      const revoked = json(await run(env, "admin", "token", "revoke", token.id));
+      expect(revoked.revoked_at).toEqual(expect.any(String));
+      expect(revoked).not.toHaveProperty("token");
+
+      const missing = await run(env, "admin", "agent", "publish", "agt_missing");
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe("");
+      expect(JSON.parse(missing.stderr).error.code).toBe("not_found");
+    } finally {
+      server.kill("SIGTERM");
+      await new Promise((resolve) => server.once("exit", resolve));
+    }
+    expect(server.exitCode, serverLog).toBe(0);
+    // After the server stopped, the same store answers directly.
+    const after = JSON.parse((await run(env, "admin", "lead", "list", "--agent", (JSON.parse(
+      (await run(env, "admin", "agent", "create", "--workspace", workspace.id, "--name", "B", "--origin", "https://b.test")).stdout,
+    ) as { id: string }).id)).stdout);
+    expect(after).toEqual([]);
+  });
+
+  it("error: usage and validation errors go to stderr with a non-zero exit and nothing on stdout", async () => {
+    const unknown = await run(env, "admin", "nonsense");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    const badOrigin = await run(env, "admin", "agent", "create", "--workspace", "ws_x", "--name", "x", "--origin", "not a url");
+    expect(badOrigin.code).toBe(1);
+    expect(badOrigin.stdout).toBe("");
+    expect(JSON.parse(badOrigin.stderr).error.code).toMatch(/not_found|validation_failed/);
+    const noOrigin = await run(env, "admin", "agent", "create", "--workspace", "ws_x", "--name", "x");
+    expect(JSON.parse(noOrigin.stderr).error).toMatchObject({ code: "validation_failed", fields: { origins: expect.any(Array) } });
+    const badQuota = await run(env, "admin", "workspace", "create", "--name", "x", "--conversation-quota", "-3");
+    expect(badQuota.code).toBe(2);
+  });
+
+  it("error: a bad configuration value stops the start naming the variable", async () => {
+    const result = await run({ ...env, FRONTDESK_PORT: "not-a-port" }, "serve");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("FRONTDESK_PORT");
+  });
+});
