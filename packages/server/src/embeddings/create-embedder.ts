@@ -16,6 +16,8 @@ export interface EmbedderConfig {
   cacheDir: string;
   /** `local` only: whether the Hugging Face Hub may be asked for a missing model. */
   allowRemoteModels: boolean;
+  /** `local` only: a Hugging Face Hub mirror, default https://huggingface.co/. */
+  remoteHost?: string;
   /** `openai` only: the server, with or without `/v1`. */
   baseUrl?: string;
   /** `openai` only. */
@@ -66,6 +68,7 @@ async function createLocal(config: EmbedderConfig, logger: EmbeddingLogger, opti
       modelId,
       cacheDir: config.cacheDir,
       allowRemoteModels: config.allowRemoteModels,
+      remoteHost: config.remoteHost,
       modelDir: config.modelDir,
       batchSize: config.batchSize,
       workerCount: config.workerCount,
@@ -77,7 +80,7 @@ async function createLocal(config: EmbedderConfig, logger: EmbeddingLogger, opti
   } catch (error) {
     const cause = error instanceof Error ? error.message : String(error);
     const fallback = createHashing(config, options);
-    const reason = `local embedding model ${modelId} unavailable, using ${fallback.id}: ${cause}`;
+    const reason = `${cause}; embedding with ${fallback.id} instead`;
     logger.error(
       {
         err: error,

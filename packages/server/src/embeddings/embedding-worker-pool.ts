@@ -49,14 +49,14 @@ export class EmbeddingWorkerPool {
 
   /** Starts the workers and waits until every one has loaded; resolves with the vector size. */
   async start(): Promise<{ dimensions: number }> {
-    this.assertOpen();
+    if (this.closed) throw this.closedError();
     this.fillSlots();
     const dimensions = await Promise.all([...this.slots].map((slot) => slot.ready));
     return { dimensions: dimensions[0] ?? 0 };
   }
 
   run(texts: string[]): Promise<PooledBatchResult> {
-    this.assertOpen();
+    if (this.closed) return Promise.reject(this.closedError());
     this.fillSlots();
     return new Promise((resolve, reject) => {
       this.queue.push({ taskId: this.nextTaskId++, texts, resolve, reject });
@@ -67,12 +67,12 @@ export class EmbeddingWorkerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.rejectQueue(new EmbeddingError("closed", `The ${this.options.description} was closed`));
+    this.rejectQueue(this.closedError());
     await Promise.all([...this.slots].map((slot) => this.stop(slot)));
   }
 
-  private assertOpen(): void {
-    if (this.closed) throw new EmbeddingError("closed", `The ${this.options.description} was closed`);
+  private closedError(): EmbeddingError {
+    return new EmbeddingError("closed", `The ${this.options.description} was closed`);
   }
 
   private fillSlots(): void {

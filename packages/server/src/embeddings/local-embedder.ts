@@ -17,6 +17,8 @@ export interface LocalEmbedderOptions {
   cacheDir: string;
   /** Whether the Hugging Face Hub may be asked for files not found locally. */
   allowRemoteModels: boolean;
+  /** A Hugging Face Hub mirror to download from instead of https://huggingface.co/. */
+  remoteHost?: string;
   /** Texts per worker batch. Default 32. */
   batchSize?: number;
   /** Worker threads, each with its own copy of the model. Default 1. */
@@ -64,6 +66,7 @@ export class LocalEmbedder implements Embedder {
       localModelPath: path.resolve(modelRoot),
       cacheDir: path.resolve(options.cacheDir),
       allowRemoteModels: options.allowRemoteModels,
+      remoteHost: options.remoteHost,
       dtype,
       intraOpThreads: options.intraOpThreads,
     };
@@ -79,7 +82,12 @@ export class LocalEmbedder implements Embedder {
       return new LocalEmbedder(id, dimensions, pool, options.batchSize ?? 32, options.onBatch);
     } catch (error) {
       await pool.close();
-      throw error;
+      if (found !== undefined || !(error instanceof Error)) throw error;
+      throw new EmbeddingError(
+        "model_unavailable",
+        `Embedding model ${modelId} was not found in ${roots.join(" or ")} and downloading it failed: ${error.message}`,
+        { cause: error },
+      );
     }
   }
 

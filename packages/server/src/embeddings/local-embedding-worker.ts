@@ -14,6 +14,8 @@ const workerDataSchema = z.object({
   /** Where downloaded models are cached, with the same layout. */
   cacheDir: z.string().min(1),
   allowRemoteModels: z.boolean(),
+  /** A Hub mirror; transformers.js' default is https://huggingface.co/. */
+  remoteHost: z.url().optional(),
   dtype: z.enum(["fp32", "q8"]),
   /** ONNX Runtime threads per worker; its default is one per core. */
   intraOpThreads: z.number().int().positive().optional(),
@@ -30,6 +32,7 @@ async function loadModel(): Promise<WorkerBatchEmbedder> {
   env.useFSCache = true;
   env.cacheDir = options.cacheDir;
   env.allowRemoteModels = options.allowRemoteModels;
+  if (options.remoteHost !== undefined) env.remoteHost = options.remoteHost;
   env.logLevel = LogLevel.ERROR;
 
   const extractor = await pipeline("feature-extraction", options.modelId, {

@@ -40,6 +40,11 @@ function embeddingsUrl(baseUrl: string): string {
   return /\/v1$/.test(trimmed) ? `${trimmed}/embeddings` : `${trimmed}/v1/embeddings`;
 }
 
+type PostOutcome =
+  | { kind: "ok"; body: unknown }
+  | { kind: "rejected"; error: EmbeddingError }
+  | { kind: "retryable"; error: EmbeddingError; retryAfter: string | null };
+
 function isRetryable(status: number): boolean {
   return status === 429 || status >= 500;
 }
@@ -105,20 +110,11 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     }
   }
 
-  private async post(
-    texts: string[],
-  ): Promise<
-    | { kind: "ok"; body: unknown }
-    | { kind: "rejected"; error: EmbeddingError }
-    | { kind: "retryable"; error: EmbeddingError; retryAfter: string | null }
-  > {
+  private async post(texts: string[]): Promise<PostOutcome> {
     const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const payload = {
-      model: this.options.model,
-      input: texts,
-      ...(this.options.dimensions === undefined ? {} : { dimensions: this.options.dimensions }),
-    };
+    // JSON.stringify leaves `dimensions` out when it is not configured.
+    const payload = { model: this.options.model, input: texts, dimensions: this.options.dimensions };
     let response: Response;
     try {
       response = await fetch(this.url, {

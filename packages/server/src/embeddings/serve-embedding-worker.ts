@@ -25,7 +25,7 @@ export function serveEmbeddingWorker(load: () => Promise<WorkerBatchEmbedder>): 
   // Requests are handled strictly in order, so `close` waits for the batch in flight.
   let previous: Promise<unknown> = loading;
 
-  loading.then(
+  void loading.then(
     (embedder) => reply({ type: "ready", dimensions: embedder.dimensions }),
     (error: unknown) => {
       reply({ type: "load_failed", message: messageOf(error) });

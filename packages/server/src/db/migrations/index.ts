@@ -1,5 +1,6 @@
 import { foundation } from "./0001-foundation.js";
+import { sources } from "./0002-sources.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation];
+export const migrations: Migration[] = [foundation, sources];
