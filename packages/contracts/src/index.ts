@@ -1,3 +1,4 @@
 export * from "./common.js";
 export * from "./errors.js";
 export * from "./widget.js";
+export * from "./sources.js";

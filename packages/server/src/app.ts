@@ -7,6 +7,7 @@ import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
 import type { Services } from "./services.js";
+import { sourcesRoutes } from "./sources/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { widgetRoutes } from "./widget/routes.js";
 
@@ -17,6 +18,7 @@ declare module "fastify" {
 }
 
 export const WIDGET_PREFIX = "/api/v1/widget";
+export const SOURCES_PREFIX = "/api/v1/workspace/sources";
 const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 export interface BuildAppOptions {
@@ -60,6 +62,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(healthRoutes);
   await app.register(logoRoute);
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -5,6 +5,8 @@ import { resolveJwtSecret } from "./config/jwt-secret.js";
 import type { Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { openDatabase } from "./db/open-database.js";
+import { createEmbedder } from "./embeddings/create-embedder.js";
+import { startJobQueue } from "./jobs/job-queue.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
@@ -23,21 +25,27 @@ export async function openMigratedDatabase(config: Config, logger?: Logger): Pro
 }
 
 /** Everything the use cases need, built from the configuration. */
-export async function createServices(config: Config, logger?: Logger): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const db = await openMigratedDatabase(config, logger);
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
+  const jobs = await startJobQueue(db, { onError: (error) => logger.error({ err: error }, "job queue error") });
+  const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
   return {
     config,
     db,
     limiter,
     bus: createInProcessEventBus(),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
+    jobs,
+    embedder,
     now: () => new Date(),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.jobs.stop();
+  await services.embedder.close();
   await services.limiter.close();
   await services.db.close();
 }

@@ -3,6 +3,8 @@ import type { Database } from "./db/database.js";
 import type { EventBus } from "./realtime/event-bus.js";
 import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
+import type { Embedder } from "./embeddings/embedder.js";
+import type { JobQueue } from "./jobs/job-queue.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -11,6 +13,8 @@ export interface Services {
   limiter: RateLimiter;
   bus: EventBus;
   sessionTokens: SessionTokens;
+  jobs: JobQueue;
+  embedder: Embedder;
   /** The time; tests move it. */
   now: () => Date;
 }

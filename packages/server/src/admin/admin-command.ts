@@ -6,6 +6,7 @@ const id = z.string().min(1).max(64);
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("migrate") }),
+  z.object({ command: z.literal("reindex"), agentId: id.optional() }),
   z.object({
     command: z.literal("workspace.create"),
     name: z.string().trim().min(1).max(200),

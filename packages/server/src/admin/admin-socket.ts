@@ -3,10 +3,9 @@ import { connect, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { ErrorBody } from "@frontdesk/contracts";
-import type { Database } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import type { AdminCommandInput } from "./admin-command.js";
-import { runAdminCommand } from "./run-admin-command.js";
+import { runAdminCommand, type AdminContext } from "./run-admin-command.js";
 
 /**
  * PGlite is single-process, so while `serve` runs, admin commands reach the store through it:
@@ -38,7 +37,7 @@ export function isSocketLive(path: string): Promise<boolean> {
   });
 }
 
-export async function listenAdminSocket(db: Database, dataDir: string): Promise<Server> {
+export async function listenAdminSocket(context: AdminContext, dataDir: string): Promise<Server> {
   const path = adminSocketPath(dataDir);
   if (await isSocketLive(path)) throw new Error(`Another Frontdesk server is already running on ${dataDir} (${path}).`);
   await unlink(path).catch(() => undefined);
@@ -48,7 +47,7 @@ export async function listenAdminSocket(db: Database, dataDir: string): Promise<
       void (async () => {
         let reply: AdminReply;
         try {
-          reply = { ok: true, result: await runAdminCommand(db, JSON.parse(line) as AdminCommandInput) };
+          reply = { ok: true, result: await runAdminCommand(context, JSON.parse(line) as AdminCommandInput) };
         } catch (error) {
           reply = errorReply(error);
         }

@@ -1,5 +1,7 @@
 import type { Database } from "../db/database.js";
 import { migrate } from "../db/migrate.js";
+import { scheduleReembedding } from "../ingest/schedule-reembedding.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import { AppError } from "../http/app-error.js";
 import { listOperatorInbox } from "../inbox/inbox-repository.js";
 import { findAgent, setAgentPublished } from "../tenants/agent-repository.js";
@@ -16,8 +18,15 @@ import { presentAdminAgent, presentConversation, presentNotification, presentTok
 
 const notFound = (what: string, id: string) => new AppError("not_found", `No ${what} ${id}.`);
 
+/** What admin commands run against: the store, and the job queue for commands that schedule work. */
+export interface AdminContext {
+  db: Database;
+  jobs: () => Promise<JobQueue>;
+}
+
 /** Runs one admin command against the store and returns the one JSON value the CLI prints. */
-export async function runAdminCommand(db: Database, input: AdminCommandInput): Promise<unknown> {
+export async function runAdminCommand(context: AdminContext, input: AdminCommandInput): Promise<unknown> {
+  const { db } = context;
   const parsed = adminCommandSchema.safeParse(input);
   if (!parsed.success) {
     const fields: Record<string, string[]> = {};
@@ -28,6 +37,8 @@ export async function runAdminCommand(db: Database, input: AdminCommandInput): P
   switch (command.command) {
     case "migrate":
       return { applied: await migrate(db) };
+    case "reindex":
+      return { scheduled: await scheduleReembedding(db, await context.jobs(), command.agentId ?? null) };
     case "workspace.create":
       return presentWorkspace(await insertWorkspace(db, command.name, command.conversationQuota));
     case "agent.create":

@@ -6,11 +6,15 @@ import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { AppError } from "../http/app-error.js";
 import { openMigratedDatabase } from "../runtime.js";
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from "./admin-arguments.js";
-import { serve } from "./serve.js";
+import { pino } from "pino";
+import { startJobQueue, type JobQueue } from "../jobs/job-queue.js";
+import { serve, work } from "./serve.js";
 
 const USAGE = `Usage: frontdesk <command>
   serve [--host H] [--port P]   run the HTTP API and the background workers
+  worker                        background workers only (needs FRONTDESK_DATABASE_URL)
   migrate                       apply pending database migrations
+  reindex [--agent A]           re-embed stored chunks made by another embedder (runs on the workers)
   admin …                       manage workspaces, agents, operators, tokens (prints JSON)
 
 ${ADMIN_USAGE}
@@ -33,8 +37,9 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     return 0;
   }
   const db = await openMigratedDatabase(config);
+  let jobs: JobQueue | null = null;
   try {
-    const result = await runAdminCommand(db, command);
+    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db)) }, command);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
@@ -42,6 +47,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     printError({ code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
     return 1;
   } finally {
+    await (jobs as JobQueue | null)?.stop();
     await db.close();
   }
 }
@@ -61,8 +67,17 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           ...(values.host ? { FRONTDESK_HOST: values.host } : {}),
           ...(values.port ? { FRONTDESK_PORT: values.port } : {}),
         });
-        await serve(config);
+        await serve(config, pino({ level: config.logLevel, name: "frontdesk" }));
         return -1;
+      }
+      case "worker": {
+        const config = loadConfig(environment);
+        await work(config, pino({ level: config.logLevel, name: "frontdesk-worker" }));
+        return -1;
+      }
+      case "reindex": {
+        const { values } = parseArgs({ args: rest, options: { agent: { type: "string" } }, strict: true });
+        return admin(loadConfig(environment), { command: "reindex", ...(values.agent ? { agentId: values.agent } : {}) });
       }
       case "migrate":
         return admin(loadConfig(environment), { command: "migrate" });

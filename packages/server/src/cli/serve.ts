@@ -1,42 +1,66 @@
 import type { Server } from "node:net";
-import { pino } from "pino";
+import type { Logger } from "pino";
 import { listenAdminSocket } from "../admin/admin-socket.js";
 import { buildApp } from "../app.js";
 import type { Config } from "../config/config.js";
+import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { closeServices, createServices } from "../runtime.js";
+import { startWorkers } from "./start-workers.js";
+
+/** Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. */
+export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    await stop();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
 
 /** `frontdesk serve`: the HTTP API, the admin socket and the background workers, in one process. */
-export async function serve(config: Config): Promise<void> {
-  const logger = pino({ level: config.logLevel, name: "frontdesk" });
+export async function serve(config: Config, logger: Logger): Promise<void> {
   const services = await createServices(config, logger);
   let adminSocket: Server | null = null;
+  let pipeline: IngestPipeline | null = null;
   try {
-    if (config.adminSocket) adminSocket = await listenAdminSocket(services.db, config.dataDir);
+    if (config.adminSocket) adminSocket = await listenAdminSocket({ db: services.db, jobs: async () => services.jobs }, config.dataDir);
+    pipeline = await startWorkers(services, logger);
     const app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) });
     await app.listen({ host: config.http.host, port: config.http.port });
     logger.info(
       { url: `http://${config.http.host}:${config.http.port}`, store: services.db.kind, rateLimiter: services.limiter.backend },
       "Frontdesk is listening",
     );
-
-    let closing = false;
-    const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
-      logger.info({ signal }, "shutting down");
-      const force = setTimeout(() => process.exit(1), 15_000);
-      force.unref();
+    onShutdown(logger, async () => {
       adminSocket?.close();
       await app.close();
+      await pipeline?.close();
       await closeServices(services);
-      logger.info("stopped");
-      process.exit(0);
-    };
-    process.once("SIGINT", () => void shutdown("SIGINT"));
-    process.once("SIGTERM", () => void shutdown("SIGTERM"));
+    });
   } catch (error) {
     adminSocket?.close();
+    await pipeline?.close();
     await closeServices(services);
     throw error;
   }
+}
+
+/** `frontdesk worker`: background workers only, so more machines can share the indexing load (Postgres only). */
+export async function work(config: Config, logger: Logger): Promise<void> {
+  if (config.store.kind === "pglite") {
+    throw new Error("`frontdesk worker` needs FRONTDESK_DATABASE_URL: the embedded PGlite store belongs to one process (use `serve`).");
+  }
+  const services = await createServices(config, logger);
+  const pipeline = await startWorkers(services, logger);
+  onShutdown(logger, async () => {
+    await pipeline.close();
+    await closeServices(services);
+  });
 }

@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import { z } from "zod";
+import type { EmbedderConfig } from "../embeddings/create-embedder.js";
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 
@@ -16,6 +18,9 @@ export interface Config {
   realtime: { host: string; port: number; scheme: string; appKey: string };
   branding: { label: string; url: string };
   workers: { concurrency: number };
+  embeddings: EmbedderConfig;
+  crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
+  ingest: { sitemapMaxPages: number };
   adminSocket: boolean;
 }
 
@@ -54,6 +59,21 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     realtime: { host: env.REALTIME_HOST, port: env.REALTIME_PORT, scheme: env.REALTIME_SCHEME, appKey: env.REALTIME_APP_KEY },
     branding: { label: env.BRANDING_LABEL, url: env.BRANDING_URL },
     workers: { concurrency: env.WORKER_CONCURRENCY },
+    embeddings: {
+      provider: env.EMBEDDINGS_PROVIDER,
+      modelDir: env.EMBEDDINGS_MODEL_DIR,
+      cacheDir: join(env.DATA_DIR, "models"),
+      allowRemoteModels: env.EMBEDDINGS_ALLOW_DOWNLOAD,
+      remoteHost: env.EMBEDDINGS_MODEL_HOST,
+      baseUrl: env.EMBEDDINGS_BASE_URL,
+      apiKey: env.EMBEDDINGS_API_KEY,
+      model: env.EMBEDDINGS_MODEL,
+      dimensions: env.EMBEDDINGS_DIMENSIONS,
+      batchSize: env.EMBEDDINGS_BATCH_SIZE,
+      workerCount: env.EMBEDDINGS_WORKERS,
+    },
+    crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
+    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES },
     adminSocket: env.ADMIN_SOCKET,
   };
 }

@@ -15,7 +15,7 @@ export interface Database extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** Runs `work` in a transaction, committing when it resolves and rolling back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs a multi-statement script (migrations). */
-  exec(sql: string): Promise<void>;
+  /** Runs a multi-statement script (migrations); returns the rows of its last statement. */
+  exec(sql: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }

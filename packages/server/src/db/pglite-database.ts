@@ -24,7 +24,8 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
         return work(scoped);
       }),
     exec: async (sql) => {
-      await pglite.exec(sql);
+      const results = await pglite.exec(sql);
+      return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
     },
     close: () => pglite.close(),
   };

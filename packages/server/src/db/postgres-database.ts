@@ -33,7 +33,9 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
       }
     },
     exec: async (sql) => {
-      await pool.query(sql);
+      const result = (await pool.query(sql)) as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return (last?.rows ?? []) as Record<string, unknown>[];
     },
     close: () => pool.end(),
   };

@@ -60,7 +60,7 @@ describe.each<StoreKind>(["pglite", "postgres"])("bin/frontdesk on %s", (kind) =
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "frontdesk-cli-"));
-    env = { FRONTDESK_DATA_DIR: dataDir, FRONTDESK_LOG_LEVEL: "warn" };
+    env = { FRONTDESK_DATA_DIR: dataDir, FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");
       env.FRONTDESK_DATABASE_URL = database.url!;

@@ -12,7 +12,7 @@ describe.each(storeKinds)("HTTP surface on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services.db);
+    tenant = await seedTenant(t.services);
   });
   afterAll(() => t.close());
 

@@ -29,7 +29,7 @@ describe.each(storeKinds.flatMap((kind) => backends.map((backend) => ({ kind, ba
         FRONTDESK_RATE_LIMIT_SATISFACTION_PER_MINUTE: "2",
         FRONTDESK_RATE_LIMIT_COUPON_PER_MINUTE: "2",
       });
-      tenant = await seedTenant(t.services.db);
+      tenant = await seedTenant(t.services);
     });
     afterAll(() => t.close());
 
@@ -65,7 +65,7 @@ describe.each(storeKinds.flatMap((kind) => backends.map((backend) => ({ kind, ba
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      const other = await seedTenant(t.services.db);
+      const other = await seedTenant(t.services);
       expect((await initFrom(ip, other.agentId)).statusCode).toBe(200);
       expect((await initFrom(randomIp())).statusCode).toBe(200);
     });
@@ -121,7 +121,7 @@ describe.each(storeKinds.flatMap((kind) => backends.map((backend) => ({ kind, ba
     });
 
     it("happy: satisfaction and coupon are limited per IP", async () => {
-      const shop = await seedTenant(t.services.db, { vertical: "ecommerce" });
+      const shop = await seedTenant(t.services, { vertical: "ecommerce" });
       const session = await startSession(t.app, shop.agentId);
       const ip = randomIp();
       for (const [path, payload] of [["/satisfaction", { rating: "good" }], ["/coupon/apply", { code: "SAVE-10" }]] as const) {
@@ -144,7 +144,7 @@ describe("high profile (Set B)", () => {
       FRONTDESK_RATE_LIMIT_INIT_PER_HOUR_PER_IP: "2",
       FRONTDESK_TRUSTED_PROXIES: "127.0.0.1",
     });
-    tenant = await seedTenant(t.services.db);
+    tenant = await seedTenant(t.services);
   });
   afterAll(() => t.close());
 
@@ -152,7 +152,7 @@ describe("high profile (Set B)", () => {
     expect(t.services.config.rateLimits.initPerIpAndAgent).toEqual({ points: 1000, windowSeconds: 60 });
     expect(t.services.config.rateLimits.leads.points).toBe(30);
     expect(t.services.config.rateLimits.session.points).toBe(300);
-    const other = await seedTenant(t.services.db);
+    const other = await seedTenant(t.services);
     const ip = randomIp();
     const initFrom = (agentId: string) =>
       t.app.inject({

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { runAdminCommand } from "../../src/admin/run-admin-command.js";
-import type { Database } from "../../src/db/database.js";
+import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
+import type { Services } from "../../src/services.js";
 
 export const SITE_ORIGIN = "https://shop.example.com";
 
@@ -10,16 +10,20 @@ export interface Tenant {
 }
 
 /** A workspace with one published agent, through the same commands the admin CLI runs. */
+/** The admin command context of a test app's services. */
+export const adminOf = (services: Services): AdminContext => ({ db: services.db, jobs: async () => services.jobs });
+
 export async function seedTenant(
-  db: Database,
+  services: Services,
   options: { quota?: number | null; vertical?: "general" | "ecommerce"; origins?: string[]; draft?: boolean } = {},
 ): Promise<Tenant> {
-  const workspace = (await runAdminCommand(db, {
+  const admin = adminOf(services);
+  const workspace = (await runAdminCommand(admin, {
     command: "workspace.create",
     name: "Acme",
     conversationQuota: options.quota ?? null,
   })) as { id: string };
-  const agent = (await runAdminCommand(db, {
+  const agent = (await runAdminCommand(admin, {
     command: "agent.create",
     workspaceId: workspace.id,
     name: "Acme Assistant",

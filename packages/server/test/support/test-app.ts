@@ -5,6 +5,8 @@ import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { Services } from "../../src/services.js";
+import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
+import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
@@ -30,12 +32,16 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const published: BusEvent[] = [];
   bus.subscribe((event) => published.push(event));
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
+  const jobs = await startJobQueue(database.db);
+  const embedder = new HashingEmbedder();
   const services: Services = {
     config,
     db: database.db,
     limiter,
     bus,
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
+    jobs,
+    embedder,
     now,
   };
   const app = await buildApp(services);
@@ -47,6 +53,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     clock,
     async close() {
       await app.close();
+      await jobs.stop();
+      await embedder.close();
       await limiter.close();
       await database.drop();
     },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { storeKinds } from "../support/test-database.js";
-import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
+import { adminOf, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const W = "/api/v1/widget";
 
@@ -14,17 +14,17 @@ describe.each(storeKinds)("request-human, typing, satisfaction, coupon on %s", (
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services.db);
-    shop = await seedTenant(t.services.db, { vertical: "ecommerce" });
+    tenant = await seedTenant(t.services);
+    shop = await seedTenant(t.services, { vertical: "ecommerce" });
     for (const email of ["ann@acme.test", "bob@acme.test"]) {
-      const operator = (await runAdminCommand(t.services.db, { command: "operator.create", workspaceId: tenant.workspaceId, email, name: email })) as { id: string };
+      const operator = (await runAdminCommand(adminOf(t.services), { command: "operator.create", workspaceId: tenant.workspaceId, email, name: email })) as { id: string };
       operators.push(operator.id);
     }
   });
   afterAll(() => t.close());
 
   const show = (conversationId: string) =>
-    runAdminCommand(t.services.db, { command: "conversation.show", conversationId }) as Promise<Record<string, unknown>>;
+    runAdminCommand(adminOf(t.services), { command: "conversation.show", conversationId }) as Promise<Record<string, unknown>>;
   const post = (path: string, jwt: string | null, payload?: unknown) =>
     t.app.inject({ method: "POST", url: `${W}${path}`, headers: jwt ? bearer(jwt) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 
@@ -42,7 +42,7 @@ describe.each(storeKinds)("request-human, typing, satisfaction, coupon on %s", (
     expect(repeat.json().data.human_requested_at).toBe(first.human_requested_at);
 
     for (const operatorId of operators) {
-      const inbox = (await runAdminCommand(t.services.db, { command: "inbox.list", operatorId })) as Record<string, unknown>[];
+      const inbox = (await runAdminCommand(adminOf(t.services), { command: "inbox.list", operatorId })) as Record<string, unknown>[];
       const mine = inbox.filter((item) => item.conversation_id === session.conversationId);
       expect(mine).toHaveLength(1);
       expect(mine[0]).toMatchObject({ kind: "human_requested", payload: { reason: "I want to talk about a refund" } });
@@ -147,9 +147,9 @@ describe.each(storeKinds)("request-human, typing, satisfaction, coupon on %s", (
   });
 
   it("error: an unpublished agent's session token stops working (404 agent_not_found)", async () => {
-    const draft = await seedTenant(t.services.db);
+    const draft = await seedTenant(t.services);
     const session = await startSession(t.app, draft.agentId);
-    await runAdminCommand(t.services.db, { command: "agent.unpublish", agentId: draft.agentId });
+    await runAdminCommand(adminOf(t.services), { command: "agent.unpublish", agentId: draft.agentId });
     const response = await post("/satisfaction", session.jwt, { rating: "good" });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.code).toBe("agent_not_found");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { storeKinds } from "../support/test-database.js";
-import { SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
+import { adminOf, SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 
 const INIT = "/api/v1/widget/init";
@@ -12,7 +12,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: "100000" });
-    tenant = await seedTenant(t.services.db);
+    tenant = await seedTenant(t.services);
   });
   afterAll(() => t.close());
 
@@ -92,7 +92,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("happy: the same anon_id is a different visitor for another agent", async () => {
-    const other = await seedTenant(t.services.db);
+    const other = await seedTenant(t.services);
     const a = await startSession(t.app, tenant.agentId, { anon_id: "shared-anon-id" });
     const b = await startSession(t.app, other.agentId, { anon_id: "shared-anon-id" });
     expect(a.visitorId).not.toBe(b.visitorId);
@@ -105,11 +105,11 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("error: an unpublished agent is 404 agent_not_found, and publishing brings it back", async () => {
-    const draft = await seedTenant(t.services.db, { draft: true });
+    const draft = await seedTenant(t.services, { draft: true });
     expect((await init({ agent_id: draft.agentId })).json().error.code).toBe("agent_not_found");
-    await runAdminCommand(t.services.db, { command: "agent.publish", agentId: draft.agentId });
+    await runAdminCommand(adminOf(t.services), { command: "agent.publish", agentId: draft.agentId });
     expect((await init({ agent_id: draft.agentId })).statusCode).toBe(200);
-    await runAdminCommand(t.services.db, { command: "agent.unpublish", agentId: draft.agentId });
+    await runAdminCommand(adminOf(t.services), { command: "agent.unpublish", agentId: draft.agentId });
     expect((await init({ agent_id: draft.agentId })).statusCode).toBe(404);
   });
 
@@ -127,7 +127,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("happy: a wildcard entry admits subdomains but not the apex; ports must match", async () => {
-    const wild = await seedTenant(t.services.db, { origins: ["https://*.example.org", "http://localhost:3000"] });
+    const wild = await seedTenant(t.services, { origins: ["https://*.example.org", "http://localhost:3000"] });
     expect((await init({ agent_id: wild.agentId }, "https://blog.example.org")).statusCode).toBe(200);
     expect((await init({ agent_id: wild.agentId }, "https://a.b.example.org")).statusCode).toBe(200);
     expect((await init({ agent_id: wild.agentId }, "https://example.org")).statusCode).toBe(403);
@@ -153,7 +153,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("error: plan_limit_reached past the monthly quota, while resuming still works", async () => {
-    const limited = await seedTenant(t.services.db, { quota: 2 });
+    const limited = await seedTenant(t.services, { quota: 2 });
     const first = await startSession(t.app, limited.agentId, { anon_id: "quota-visitor-1" });
     await startSession(t.app, limited.agentId, { anon_id: "quota-visitor-2" });
     const refused = await init({ agent_id: limited.agentId, anon_id: "quota-visitor-3" });
@@ -169,7 +169,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("happy: the quota resets with the UTC calendar month", async () => {
-    const limited = await seedTenant(t.services.db, { quota: 1 });
+    const limited = await seedTenant(t.services, { quota: 1 });
     await startSession(t.app, limited.agentId);
     expect((await init({ agent_id: limited.agentId })).statusCode).toBe(429);
     t.clock.offsetMs = 32 * 24 * 3_600_000;
@@ -181,7 +181,7 @@ describe.each(storeKinds)("POST /init on %s", (kind) => {
   });
 
   it("concurrency: the monthly count stays exact under 40 concurrent inits", async () => {
-    const limited = await seedTenant(t.services.db, { quota: 25 });
+    const limited = await seedTenant(t.services, { quota: 25 });
     const responses = await Promise.all(Array.from({ length: 40 }, () => init({ agent_id: limited.agentId })));
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(25);

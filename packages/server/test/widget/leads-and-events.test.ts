@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { storeKinds } from "../support/test-database.js";
-import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
+import { adminOf, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const LEADS = "/api/v1/widget/leads";
 const EVENTS = "/api/v1/widget/events";
@@ -13,7 +13,7 @@ describe.each(storeKinds)("POST /leads and /events on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "1000", FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000" });
-    tenant = await seedTenant(t.services.db);
+    tenant = await seedTenant(t.services);
   });
   afterAll(() => t.close());
 
@@ -45,12 +45,12 @@ describe.each(storeKinds)("POST /leads and /events on %s", (kind) => {
     expect(second.json().data).toMatchObject({ id: first.json().data.id, name: "Linus T.", phone: "2", fields: { a: 1, b: 3, c: 4 } });
     const third = await post(LEADS, { email: "linus@example.com" });
     expect(third.json().data).toMatchObject({ name: "Linus T.", phone: "2", fields: { a: 1, b: 3, c: 4 } });
-    const leads = (await runAdminCommand(t.services.db, { command: "lead.list", agentId: tenant.agentId })) as { email: string }[];
+    const leads = (await runAdminCommand(adminOf(t.services), { command: "lead.list", agentId: tenant.agentId })) as { email: string }[];
     expect(leads.filter((lead) => lead.email.toLowerCase() === "linus@example.com")).toHaveLength(1);
   });
 
   it("happy: the same e-mail for another agent is another lead", async () => {
-    const other = await seedTenant(t.services.db);
+    const other = await seedTenant(t.services);
     const otherSession = await startSession(t.app, other.agentId);
     await post(LEADS, { email: "shared@example.com" });
     const response = await post(LEADS, { email: "shared@example.com" }, otherSession.jwt);

@@ -14,7 +14,7 @@ describe.each(storeKinds)("session token verification on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services.db);
+    tenant = await seedTenant(t.services);
     session = await startSession(t.app, tenant.agentId);
   });
   afterAll(() => t.close());
@@ -108,7 +108,7 @@ describe.each(storeKinds)("session token verification on %s", (kind) => {
   });
 
   it("security: a validly signed token whose conversation belongs to another agent is invalid_token", async () => {
-    const other = await seedTenant(t.services.db);
+    const other = await seedTenant(t.services);
     const mismatched = await sign({ ...claims(), agent_id: other.agentId });
     expect((await callWith(bearer(mismatched))).json().error.code).toBe("invalid_token");
   });

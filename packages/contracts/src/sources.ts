@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { httpUrlSchema, isoTimestampSchema } from "./common.js";
+import { agentIdSchema } from "./widget.js";
+
+export const MAX_TEXT_SOURCE_BYTES = 2 * 1024 * 1024;
+export const sourceKinds = ["url", "sitemap", "text"] as const;
+export const sourceStatuses = ["pending", "indexed", "failed"] as const;
+
+const urlSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("url"), url: httpUrlSchema });
+const sitemapSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("sitemap"), url: httpUrlSchema });
+const textSourceBodySchema = z.object({
+  agent_id: agentIdSchema,
+  kind: z.literal("text"),
+  title: z.string().trim().max(500).optional(),
+  content: z
+    .string()
+    .refine((value) => value.trim().length > 0, "must not be empty")
+    .refine((value) => Buffer.byteLength(value, "utf8") <= MAX_TEXT_SOURCE_BYTES, "must be at most 2 MB"),
+  source_url: httpUrlSchema.optional(),
+});
+
+/** POST /api/v1/workspace/sources: one body shape per kind; unknown members are ignored. */
+export const createSourceBodySchema = z.discriminatedUnion("kind", [urlSourceBodySchema, sitemapSourceBodySchema, textSourceBodySchema], {
+  error: (issue) => (issue.code === "invalid_union" ? "must be one of url, sitemap, text" : undefined),
+});
+export type CreateSourceBody = z.infer<typeof createSourceBodySchema>;
+
+export const sourceErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+export const sourceSchema = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  kind: z.enum(sourceKinds),
+  status: z.enum(sourceStatuses),
+  config: z.record(z.string(), z.unknown()),
+  error: sourceErrorSchema.nullable(),
+  last_synced_at: isoTimestampSchema.nullable(),
+  created_at: isoTimestampSchema,
+});
+export type Source = z.infer<typeof sourceSchema>;
+
+export const sourceResponseSchema = z.object({ data: sourceSchema });
+export const sourceListResponseSchema = z.object({ data: z.array(sourceSchema) });
+export const sourceIdParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,166 @@
+import type { Queryable } from "../db/database.js";
+import { iso } from "../db/timestamps.js";
+
+export type DocumentStatus = "pending" | "indexed" | "failed";
+
+/** A page (or pushed text) of a source, with what indexing it needs to know. */
+export interface DocumentRecord {
+  id: number;
+  sourceId: string;
+  agentId: string;
+  url: string;
+  status: DocumentStatus;
+  contentHash: string | null;
+  /** The embedder that made the document's current vectors, if it has any. */
+  embedder: string | null;
+  languageDefault: string;
+  updatedAt: string;
+}
+
+export interface ChunkToStore {
+  index: number;
+  title: string;
+  heading: string | null;
+  content: string;
+  tokenEstimate: number;
+  embedding: Float32Array;
+}
+
+/** The document for each URL of a source, created when missing; returns their ids in URL order. */
+export async function upsertDocuments(
+  db: Queryable,
+  source: { id: string; workspaceId: string; agentId: string },
+  urls: string[],
+): Promise<number[]> {
+  if (urls.length === 0) return [];
+  const { rows } = await db.query<{ id: number; url: string }>(
+    `INSERT INTO documents (source_id, workspace_id, agent_id, url, status)
+     SELECT $1, $2, $3, url, 'pending' FROM jsonb_array_elements_text($4::jsonb) AS url
+     ON CONFLICT (source_id, url) DO UPDATE SET status = 'pending', error = NULL, updated_at = now()
+     RETURNING id::int AS id, url`,
+    [source.id, source.workspaceId, source.agentId, JSON.stringify(urls)],
+  );
+  const byUrl = new Map(rows.map((row) => [row.url, row.id]));
+  return urls.map((url) => byUrl.get(url)!);
+}
+
+/** Drops the source's documents (and, by cascade, their chunks) whose URL is no longer listed. */
+export async function deleteDocumentsNotIn(db: Queryable, sourceId: string, urls: string[]): Promise<number> {
+  const { rows } = await db.query(
+    `DELETE FROM documents WHERE source_id = $1 AND NOT (url = ANY (SELECT jsonb_array_elements_text($2::jsonb))) RETURNING id`,
+    [sourceId, JSON.stringify(urls)],
+  );
+  return rows.length;
+}
+
+export async function findDocument(db: Queryable, documentId: number): Promise<DocumentRecord | null> {
+  const { rows } = await db.query<{
+    id: number;
+    source_id: string;
+    agent_id: string;
+    url: string;
+    status: DocumentStatus;
+    content_hash: string | null;
+    embedder: string | null;
+    language_default: string;
+    updated_at: Date;
+  }>(
+    `SELECT d.id::int AS id, d.source_id, d.agent_id, d.url, d.status, d.content_hash, a.language_default, d.updated_at,
+       (SELECT c.embedder FROM chunks c WHERE c.document_id = d.id LIMIT 1) AS embedder
+     FROM documents d JOIN agents a ON a.id = d.agent_id WHERE d.id = $1`,
+    [documentId],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        sourceId: row.source_id,
+        agentId: row.agent_id,
+        url: row.url,
+        status: row.status,
+        contentHash: row.content_hash,
+        embedder: row.embedder,
+        languageDefault: row.language_default,
+        updatedAt: iso(row.updated_at),
+      }
+    : null;
+}
+
+const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector, (value) => (Number.isFinite(value) ? value : 0)).join(",")}]`;
+
+/**
+ * Swaps the document's chunks for new ones in one transaction (the caller's): answers see
+ * either every old chunk or every new one, never a mix or none.
+ */
+export async function replaceDocumentChunks(
+  tx: Queryable,
+  document: { id: number; agentId: string },
+  content: { title: string; contentHash: string; embedder: string; dimensions: number; textSearchConfig: string },
+  chunks: ChunkToStore[],
+): Promise<void> {
+  await tx.query(`DELETE FROM chunks WHERE document_id = $1`, [document.id]);
+  const perRow = 8;
+  for (let start = 0; start < chunks.length; start += 200) {
+    const batch = chunks.slice(start, start + 200);
+    const params: (string | number | null)[] = [document.id, document.agentId, content.embedder, content.dimensions, content.textSearchConfig];
+    const values = batch.map((chunk, i) => {
+      const at = 6 + i * perRow;
+      params.push(chunk.index, chunk.title, chunk.heading, chunk.content, chunk.tokenEstimate, vectorLiteral(chunk.embedding), chunk.heading ?? "", chunk.title);
+      return `($1, $2, $${at}, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $3, $4, $${at + 5}::vector,
+        setweight(to_tsvector($5::regconfig, $${at + 7}::text), 'A') || setweight(to_tsvector($5::regconfig, $${at + 6}::text), 'B')
+          || to_tsvector($5::regconfig, $${at + 3}::text))`;
+    });
+    await tx.query(
+      `INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector)
+       VALUES ${values.join(", ")}`,
+      params,
+    );
+  }
+  await tx.query(
+    `UPDATE documents SET status = 'indexed', title = $2, content_hash = $3, error = NULL, chunk_count = $4,
+       indexed_at = now(), updated_at = now()
+     WHERE id = $1`,
+    [document.id, content.title, content.contentHash, chunks.length],
+  );
+}
+
+/** The page was fetched again and its content is unchanged: nothing is re-embedded. */
+export async function markDocumentUnchanged(db: Queryable, documentId: number): Promise<void> {
+  await db.query(`UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now() WHERE id = $1`, [documentId]);
+}
+
+/**
+ * The page could not be indexed this time. A document that was indexed before keeps its chunks
+ * (and its `indexed` status) and records the error; one never indexed becomes `failed`.
+ */
+export async function markDocumentFailed(db: Queryable, documentId: number, error: { code: string; message: string }): Promise<void> {
+  await db.query(
+    `UPDATE documents SET status = CASE WHEN chunk_count > 0 THEN 'indexed' ELSE 'failed' END, error = $2::jsonb, updated_at = now()
+     WHERE id = $1`,
+    [documentId, JSON.stringify(error)],
+  );
+}
+
+export interface DocumentCounts {
+  found: number;
+  pending: number;
+  indexed: number;
+  failed: number;
+}
+
+export async function countSourceDocuments(db: Queryable, sourceId: string): Promise<DocumentCounts> {
+  const { rows } = await db.query<DocumentCounts>(
+    `SELECT count(*)::int AS found,
+       count(*) FILTER (WHERE status = 'pending')::int AS pending,
+       count(*) FILTER (WHERE status = 'indexed' AND error IS NULL)::int AS indexed,
+       count(*) FILTER (WHERE status = 'failed' OR error IS NOT NULL)::int AS failed
+     FROM documents WHERE source_id = $1`,
+    [sourceId],
+  );
+  return rows[0]!;
+}
+
+export async function listSourceDocumentIds(db: Queryable, sourceId: string): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id::int AS id FROM documents WHERE source_id = $1 ORDER BY id`, [sourceId]);
+  return rows.map((row) => row.id);
+}

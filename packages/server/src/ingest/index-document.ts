@@ -1,0 +1,59 @@
+import type { Database } from "../db/database.js";
+import { chunkDocument } from "./chunk/chunk-document.js";
+import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
+import { sha256Hex } from "./content-hash.js";
+import { findDocument, markDocumentUnchanged, replaceDocumentChunks } from "./document-repository.js";
+import type { ExtractInput } from "./extract/extracted-document.js";
+import { isEmptyExtraction } from "./extract/extracted-document.js";
+import { IngestFailure } from "./ingest-failure.js";
+import type { IngestPipeline } from "./ingest-pipeline.js";
+import { textSearchConfigFor } from "./text-search-config.js";
+
+export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
+
+/**
+ * Extract → chunk → embed → store for one document's content. When the extracted content hash
+ * and the embedder are unchanged since the last index, nothing is re-embedded.
+ */
+export async function indexDocumentContent(
+  db: Database,
+  pipeline: IngestPipeline,
+  documentId: number,
+  content: ExtractInput,
+): Promise<IndexOutcome> {
+  const document = await findDocument(db, documentId);
+  if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
+  const extracted = await pipeline.extraction.extract(content);
+  if (isEmptyExtraction(extracted)) throw new IngestFailure("empty_content", "No readable text was found on the page.");
+  const contentHash = await sha256Hex(`${extracted.title}\n\n${extracted.text}`);
+  const embedderId = pipeline.embedder.id;
+  if (document.contentHash === contentHash && document.embedder === embedderId) {
+    await markDocumentUnchanged(db, document.id);
+    return { kind: "unchanged" };
+  }
+  const chunks = chunkDocument(extracted);
+  if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
+  const vectors = await pipeline.embedder.embed(chunks.map(chunkEmbeddingText));
+  await db.transaction((tx) =>
+    replaceDocumentChunks(
+      tx,
+      { id: document.id, agentId: document.agentId },
+      {
+        title: extracted.title,
+        contentHash,
+        embedder: embedderId,
+        dimensions: pipeline.embedder.dimensions,
+        textSearchConfig: textSearchConfigFor(document.languageDefault),
+      },
+      chunks.map((chunk, i) => ({
+        index: chunk.index,
+        title: chunk.title,
+        heading: chunk.heading,
+        content: chunk.text,
+        tokenEstimate: chunk.tokenEstimate,
+        embedding: vectors[i]!,
+      })),
+    ),
+  );
+  return { kind: "indexed", chunks: chunks.length };
+}

@@ -1,0 +1,91 @@
+import type { Logger } from "pino";
+import type { Database } from "../db/database.js";
+import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
+import {
+  findSource,
+  findSourceText,
+  patchSourceConfig,
+  setSourceOutcome,
+  type SourceRecord,
+} from "../sources/source-repository.js";
+import { deleteDocumentsNotIn, markDocumentFailed, upsertDocuments } from "./document-repository.js";
+import { indexDocumentContent } from "./index-document.js";
+import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
+import type { IngestPipeline } from "./ingest-pipeline.js";
+import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
+
+export interface IngestJobContext {
+  db: Database;
+  jobs: JobQueue;
+  pipeline: IngestPipeline;
+  logger: Logger;
+}
+
+/** The URL a text source's document is cited by. */
+export function textDocumentUrl(source: SourceRecord): string {
+  const sourceUrl = source.config.source_url;
+  return typeof sourceUrl === "string" && sourceUrl !== "" ? sourceUrl : `urn:frontdesk:source:${source.id}`;
+}
+
+async function indexSingleDocument(context: IngestJobContext, source: SourceRecord): Promise<void> {
+  const { db, pipeline } = context;
+  if (source.kind === "text") {
+    const [documentId] = await upsertDocuments(db, source, [textDocumentUrl(source)]);
+    const content = await findSourceText(db, source.id);
+    if (content === null) throw new IngestFailure("empty_content", "The pushed text is missing.");
+    const title = typeof source.config.title === "string" ? source.config.title : undefined;
+    await indexDocumentContent(db, pipeline, documentId!, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
+    return;
+  }
+  const [documentId] = await upsertDocuments(db, source, [source.targetUrl!]);
+  try {
+    const page = await pipeline.crawler.fetchPage(source.targetUrl!);
+    await indexDocumentContent(db, pipeline, documentId!, { body: page.body, contentType: page.contentType, url: page.url });
+  } catch (error) {
+    const failure = toIngestFailure(error);
+    if (!failure.transient) await markDocumentFailed(db, documentId!, failure.detail);
+    throw failure;
+  }
+}
+
+/** Reads the sitemap, reconciles its documents and fans out one `index-page` job per page. */
+async function startSitemapSync(context: IngestJobContext, source: SourceRecord): Promise<void> {
+  const { db, jobs, pipeline } = context;
+  const discovery = await pipeline.crawler.discoverSitemapUrls(source.targetUrl!, { maxPages: pipeline.sitemapMaxPages });
+  if (discovery.urls.length === 0) throw new IngestFailure("empty_sitemap", "The sitemap lists no pages on its own host.");
+  await db.transaction(async (tx) => {
+    await deleteDocumentsNotIn(tx, source.id, discovery.urls);
+    const documentIds = await upsertDocuments(tx, source, discovery.urls);
+    await patchSourceConfig(tx, source.id, {
+      pages_found: discovery.urls.length,
+      pages_indexed: 0,
+      pages_failed: 0,
+      truncated: discovery.truncated,
+      skipped_foreign_host: discovery.skippedForeignHost,
+    });
+    await jobs.sendMany("index-page", documentIds.map((documentId) => ({ sourceId: source.id, documentId })), tx);
+  });
+}
+
+/** Job `index-source`: indexes a url or text source, or starts a sitemap's fan-out. */
+export async function runIndexSourceJob(context: IngestJobContext, sourceId: string, attempt: JobAttempt): Promise<void> {
+  const source = await findSource(context.db, sourceId);
+  if (!source) return;
+  try {
+    if (source.kind === "sitemap") {
+      await startSitemapSync(context, source);
+      await refreshSitemapProgress(context.db, source.id);
+      return;
+    }
+    await indexSingleDocument(context, source);
+    await setSourceOutcome(context.db, source.id, { status: "indexed" });
+  } catch (error) {
+    const failure = toIngestFailure(error);
+    if (failure.transient && !attempt.isLastAttempt) {
+      context.logger.warn({ sourceId, code: failure.code, err: failure.message }, "indexing failed; will retry");
+      throw failure;
+    }
+    context.logger.info({ sourceId, code: failure.code }, "source failed");
+    await setSourceOutcome(context.db, source.id, { status: "failed", error: failure.detail });
+  }
+}

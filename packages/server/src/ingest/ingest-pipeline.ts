@@ -1,0 +1,41 @@
+import type { Config } from "../config/config.js";
+import type { Embedder } from "../embeddings/embedder.js";
+import { createExtractionPool, type ExtractionPool } from "./extract/extraction-pool.js";
+import { createCrawler, type Crawler } from "./fetch/crawler.js";
+
+/** The long-lived parts the indexing jobs share: a crawler, extraction workers, the embedder. */
+export interface IngestPipeline {
+  crawler: Crawler;
+  extraction: ExtractionPool;
+  embedder: Embedder;
+  sitemapMaxPages: number;
+  close(): Promise<void>;
+}
+
+export interface IngestPipelineOptions {
+  /** Overrides for tests: shorter timeouts, a worker file from dist, … */
+  crawler?: Parameters<typeof createCrawler>[0];
+  extractionWorkerUrl?: URL;
+}
+
+export function createIngestPipeline(config: Config, embedder: Embedder, options: IngestPipelineOptions = {}): IngestPipeline {
+  const crawler = createCrawler({
+    allowPrivateNetworks: config.crawler.allowPrivateNetworks,
+    ...(config.crawler.userAgent ? { userAgent: config.crawler.userAgent } : {}),
+    ...options.crawler,
+  });
+  const extraction = createExtractionPool({
+    size: Math.max(1, config.workers.concurrency),
+    ...(options.extractionWorkerUrl ? { workerUrl: options.extractionWorkerUrl } : {}),
+  });
+  return {
+    crawler,
+    extraction,
+    embedder,
+    sitemapMaxPages: config.ingest.sitemapMaxPages,
+    async close() {
+      await crawler.close();
+      await extraction.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
+import type { IngestJobContext } from "./index-source-job.js";
+
+/** Job `reembed-document`: replaces the vectors of a document made by another embedder, from the stored chunk text. */
+export async function runReembedDocumentJob(context: IngestJobContext, documentId: number): Promise<void> {
+  const { db, pipeline } = context;
+  const embedder = pipeline.embedder;
+  const { rows } = await db.query<{ id: number; title: string; heading: string | null; content: string; embedder: string }>(
+    `SELECT id::int AS id, title, heading, content, embedder FROM chunks WHERE document_id = $1 ORDER BY chunk_index`,
+    [documentId],
+  );
+  if (rows.length === 0 || rows.every((row) => row.embedder === embedder.id)) return;
+  const vectors = await embedder.embed(rows.map((row) => chunkEmbeddingText({ title: row.title, heading: row.heading, text: row.content })));
+  await db.transaction(async (tx) => {
+    for (const [i, row] of rows.entries()) {
+      await tx.query(`UPDATE chunks SET embedding = $2::vector, embedder = $3, dimensions = $4 WHERE id = $1`, [
+        row.id,
+        `[${Array.from(vectors[i]!).join(",")}]`,
+        embedder.id,
+        embedder.dimensions,
+      ]);
+    }
+  });
+  context.logger.info({ documentId, chunks: rows.length, embedder: embedder.id }, "document re-embedded");
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** Retry policy of a job: pg-boss retries with exponential back-off from `retryDelaySeconds`. */
+export interface RetryPolicy {
+  retryLimit: number;
+  retryDelaySeconds: number;
+  expireInSeconds: number;
+}
+
+/** Every background job: its name, its payload schema (parsed when a worker picks it) and its retry policy. */
+export const jobCatalog = {
+  "index-source": {
+    payload: z.object({ sourceId: z.string().min(1) }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 15 * 60 },
+  },
+  "index-page": {
+    payload: z.object({ sourceId: z.string().min(1), documentId: z.number().int().positive() }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+  },
+  "reembed-document": {
+    payload: z.object({ documentId: z.number().int().positive() }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+  },
+} as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobPayload<Name extends JobName> = z.infer<(typeof jobCatalog)[Name]["payload"]>;

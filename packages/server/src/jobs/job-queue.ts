@@ -1,0 +1,87 @@
+import PgBoss from "pg-boss";
+import type { Database, Queryable, SqlValue } from "../db/database.js";
+import { jobCatalog, type JobName, type JobPayload } from "./job-catalog.js";
+
+/** What a handler learns about the attempt it runs in. */
+export interface JobAttempt {
+  id: string;
+  /** True when a thrown error will not be retried: the handler should record the failure itself. */
+  isLastAttempt: boolean;
+}
+
+export type JobHandler<Name extends JobName> = (payload: JobPayload<Name>, attempt: JobAttempt) => Promise<void>;
+
+export interface JobQueue {
+  /** Enqueues a job; pass the open transaction so the job exists exactly when the row that needs it does. */
+  send<Name extends JobName>(name: Name, payload: JobPayload<Name>, tx?: Queryable): Promise<void>;
+  /** Enqueues many jobs of one kind in one statement. */
+  sendMany<Name extends JobName>(name: Name, payloads: JobPayload<Name>[], tx?: Queryable): Promise<void>;
+  /** Starts `concurrency` workers for the job. */
+  work<Name extends JobName>(name: Name, concurrency: number, handler: JobHandler<Name>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const asBossDb = (runner: Queryable | Database): PgBoss.Db => ({
+  async executeSql(text: string, values: unknown[]) {
+    if (values && values.length > 0) return runner.query(text, values as SqlValue[]);
+    if ("exec" in runner) return { rows: await runner.exec(text) };
+    return runner.query(text);
+  },
+});
+
+/** pg-boss on the service's own store (PGlite or Postgres): jobs survive restarts and are retried with back-off. */
+export async function startJobQueue(
+  db: Database,
+  options: { pollingIntervalSeconds?: number; onError?: (error: Error) => void } = {},
+): Promise<JobQueue> {
+  const boss = new PgBoss({ db: asBossDb(db), schema: "pgboss", supervise: true, schedule: false });
+  boss.on("error", (error: Error) => options.onError?.(error));
+  await boss.start();
+  for (const [name, definition] of Object.entries(jobCatalog)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) {
+      await boss.createQueue(name, {
+        name,
+        retryLimit: definition.retry.retryLimit,
+        retryDelay: definition.retry.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: definition.retry.expireInSeconds,
+      });
+    }
+  }
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+
+  return {
+    async send(name, payload, tx) {
+      const parsed = jobCatalog[name].payload.parse(payload);
+      await boss.send(name, parsed, tx ? { db: asBossDb(tx) } : {});
+    },
+    async sendMany(name, payloads, tx) {
+      const { retry, payload: schema } = jobCatalog[name];
+      const jobs = payloads.map((payload) => ({
+        name,
+        data: schema.parse(payload),
+        retryLimit: retry.retryLimit,
+        retryDelay: retry.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: retry.expireInSeconds,
+      }));
+      for (let start = 0; start < jobs.length; start += 1000) {
+        await boss.insert(jobs.slice(start, start + 1000), tx ? { db: asBossDb(tx) } : {});
+      }
+    },
+    async work(name, concurrency, handler) {
+      for (let worker = 0; worker < concurrency; worker += 1) {
+        await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+          for (const job of jobs) {
+            const payload = jobCatalog[name].payload.parse(job.data) as JobPayload<typeof name>;
+            await handler(payload, { id: job.id, isLastAttempt: job.retryCount >= job.retryLimit });
+          }
+        });
+      }
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

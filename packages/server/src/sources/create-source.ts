@@ -1,0 +1,74 @@
+import type { CreateSourceBody } from "@frontdesk/contracts";
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import { findWorkspaceAgent } from "../tenants/agent-repository.js";
+import { sha256Hex } from "../ingest/content-hash.js";
+import {
+  findDuplicateSource,
+  insertSourceText,
+  insertSourceUnlessDuplicate,
+  requestResync,
+  type NewSource,
+  type SourceRecord,
+} from "./source-repository.js";
+
+/** A URL as sources are keyed by it: no fragment. */
+export function canonicalSourceUrl(value: string): string {
+  const url = new URL(value);
+  url.hash = "";
+  return url.toString();
+}
+
+async function describeSource(workspaceId: string, body: CreateSourceBody): Promise<NewSource> {
+  if (body.kind === "text") {
+    return {
+      workspaceId,
+      agentId: body.agent_id,
+      kind: "text",
+      config: { title: body.title ?? null, source_url: body.source_url ?? null, content_bytes: Buffer.byteLength(body.content, "utf8") },
+      targetUrl: null,
+      contentHash: await sha256Hex(body.content),
+    };
+  }
+  const url = canonicalSourceUrl(body.url);
+  return {
+    workspaceId,
+    agentId: body.agent_id,
+    kind: body.kind,
+    config: body.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0 } : { url },
+    targetUrl: url,
+    contentHash: null,
+  };
+}
+
+/**
+ * POST /sources: records the source and enqueues its indexing in the same transaction. A text
+ * with a known hash returns the existing source; a known URL or sitemap returns the existing
+ * source and schedules a re-sync; a failed source pushed again is retried.
+ */
+export async function createSource(
+  services: Services,
+  workspaceId: string,
+  body: CreateSourceBody,
+): Promise<{ source: SourceRecord; created: boolean }> {
+  const agent = await findWorkspaceAgent(services.db, workspaceId, body.agent_id);
+  if (!agent) throw new AppError("agent_not_found", "No agent with this id in the token's workspace.");
+  const description = await describeSource(workspaceId, body);
+
+  return services.db.transaction(async (tx) => {
+    const inserted = await insertSourceUnlessDuplicate(tx, description);
+    if (inserted) {
+      if (body.kind === "text") await insertSourceText(tx, inserted.id, body.content);
+      await services.jobs.send("index-source", { sourceId: inserted.id }, tx);
+      return { source: inserted, created: true };
+    }
+    const existing = await findDuplicateSource(tx, description);
+    if (!existing) throw new AppError("service_unavailable", "The source changed while it was being created; retry.");
+    if (existing.kind !== "text" || existing.status === "failed") {
+      const resynced = await requestResync(tx, existing.id);
+      await services.jobs.send("index-source", { sourceId: existing.id }, tx);
+      return { source: resynced, created: false };
+    }
+    return { source: existing, created: false };
+  });
+}

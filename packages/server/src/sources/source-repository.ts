@@ -1,0 +1,175 @@
+import type { Source } from "@frontdesk/contracts";
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import { iso, isoOrNull } from "../db/timestamps.js";
+
+export type SourceKind = Source["kind"];
+export type SourceStatus = Source["status"];
+
+export interface SourceRecord {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+  kind: SourceKind;
+  status: SourceStatus;
+  config: Record<string, unknown>;
+  targetUrl: string | null;
+  contentHash: string | null;
+  error: { code: string; message: string } | null;
+  lastSyncedAt: string | null;
+  createdAt: string;
+}
+
+interface SourceRow {
+  id: string;
+  workspace_id: string;
+  agent_id: string;
+  kind: SourceKind;
+  status: SourceStatus;
+  config: Record<string, unknown>;
+  target_url: string | null;
+  content_hash: string | null;
+  error: { code: string; message: string } | null;
+  last_synced_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = "id, workspace_id, agent_id, kind, status, config, target_url, content_hash, error, last_synced_at, created_at";
+
+const toSource = (row: SourceRow): SourceRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  agentId: row.agent_id,
+  kind: row.kind,
+  status: row.status,
+  config: row.config,
+  targetUrl: row.target_url,
+  contentHash: row.content_hash,
+  error: row.error,
+  lastSyncedAt: isoOrNull(row.last_synced_at),
+  createdAt: iso(row.created_at),
+});
+
+export function presentSource(source: SourceRecord): Source {
+  return {
+    id: source.id,
+    agent_id: source.agentId,
+    kind: source.kind,
+    status: source.status,
+    config: source.config,
+    error: source.error,
+    last_synced_at: source.lastSyncedAt,
+    created_at: source.createdAt,
+  };
+}
+
+export interface NewSource {
+  workspaceId: string;
+  agentId: string;
+  kind: SourceKind;
+  config: Record<string, unknown>;
+  targetUrl: string | null;
+  contentHash: string | null;
+}
+
+/** Inserts the source unless the agent already has it (same text hash, or same URL of the same kind): then null. */
+export async function insertSourceUnlessDuplicate(db: Queryable, source: NewSource): Promise<SourceRecord | null> {
+  const conflict =
+    source.kind === "text"
+      ? "(agent_id, content_hash) WHERE kind = 'text'"
+      : "(agent_id, kind, target_url) WHERE kind IN ('url', 'sitemap')";
+  const { rows } = await db.query<SourceRow>(
+    `INSERT INTO sources (id, workspace_id, agent_id, kind, config, target_url, content_hash)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+     ON CONFLICT ${conflict} DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [newId("src"), source.workspaceId, source.agentId, source.kind, JSON.stringify(source.config), source.targetUrl, source.contentHash],
+  );
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+export async function findDuplicateSource(db: Queryable, source: NewSource): Promise<SourceRecord | null> {
+  const { rows } =
+    source.kind === "text"
+      ? await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 AND kind = 'text' AND content_hash = $2`, [
+          source.agentId,
+          source.contentHash,
+        ])
+      : await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 AND kind = $2 AND target_url = $3`, [
+          source.agentId,
+          source.kind,
+          source.targetUrl,
+        ]);
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+export async function insertSourceText(db: Queryable, sourceId: string, content: string): Promise<void> {
+  await db.query(`INSERT INTO source_texts (source_id, content) VALUES ($1, $2)`, [sourceId, content]);
+}
+
+export async function findSourceText(db: Queryable, sourceId: string): Promise<string | null> {
+  const { rows } = await db.query<{ content: string }>(`SELECT content FROM source_texts WHERE source_id = $1`, [sourceId]);
+  return rows[0]?.content ?? null;
+}
+
+/** Asks for a new sync: a failed source goes back to pending; an indexed one stays indexed until the sync ends. */
+export async function requestResync(db: Queryable, sourceId: string): Promise<SourceRecord> {
+  const { rows } = await db.query<SourceRow>(
+    `UPDATE sources SET sync_requested_at = now(), updated_at = now(),
+       status = CASE WHEN status = 'failed' THEN 'pending' ELSE status END,
+       error = CASE WHEN status = 'failed' THEN NULL ELSE error END
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [sourceId],
+  );
+  return toSource(rows[0]!);
+}
+
+export async function findSource(db: Queryable, sourceId: string): Promise<SourceRecord | null> {
+  const { rows } = await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE id = $1`, [sourceId]);
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+export async function findWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<SourceRecord | null> {
+  const { rows } = await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE id = $1 AND workspace_id = $2`, [sourceId, workspaceId]);
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+export async function listWorkspaceSources(db: Queryable, workspaceId: string, limit: number): Promise<SourceRecord[]> {
+  const { rows } = await db.query<SourceRow>(
+    `SELECT ${COLUMNS} FROM sources WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [workspaceId, limit],
+  );
+  return rows.map(toSource);
+}
+
+export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<boolean> {
+  const { rows } = await db.query(`DELETE FROM sources WHERE id = $1 AND workspace_id = $2 RETURNING id`, [sourceId, workspaceId]);
+  return rows.length > 0;
+}
+
+/**
+ * Records the outcome of a sync. `indexed` stamps last_synced_at and clears the error. A failed
+ * re-sync of a source that was indexed before keeps it `indexed` (its chunks still answer) and
+ * records the error; a source never indexed becomes `failed`.
+ */
+export async function setSourceOutcome(
+  db: Queryable,
+  sourceId: string,
+  outcome: { status: "indexed" } | { status: "failed"; error: { code: string; message: string } },
+  configPatch: Record<string, unknown> = {},
+): Promise<void> {
+  await db.query(
+    `UPDATE sources SET
+       status = CASE WHEN $2 = 'failed' AND last_synced_at IS NOT NULL THEN 'indexed' ELSE $2 END,
+       error = $3::jsonb,
+       last_synced_at = CASE WHEN $2 = 'indexed' THEN now() ELSE last_synced_at END,
+       config = config || $4::jsonb,
+       updated_at = now()
+     WHERE id = $1`,
+    [sourceId, outcome.status, outcome.status === "failed" ? JSON.stringify(outcome.error) : null, JSON.stringify(configPatch)],
+  );
+}
+
+export async function patchSourceConfig(db: Queryable, sourceId: string, configPatch: Record<string, unknown>): Promise<void> {
+  await db.query(`UPDATE sources SET config = config || $2::jsonb, updated_at = now() WHERE id = $1`, [sourceId, JSON.stringify(configPatch)]);
+}
