@@ -30,6 +30,8 @@ const CONSENT_PATTERN =
   /cookie|consent|gdpr|ccpa|onetrust|cookiebot|didomi|usercentrics|truste|qc-cmp|cmp-container|cc-window|cc-banner/;
 
 const MAIN_CONTENT = 'main, article, [role="main"]';
+/** Consent banners say a few sentences; an element named "cookie…" with more text than this is content. */
+const MAX_BANNER_CHARACTERS = 2000;
 
 type Verdict = "keep" | "remove";
 
@@ -38,7 +40,8 @@ type Verdict = "keep" | "remove";
  * sidebars, the page header and footer, dialogs and cookie/consent banners.
  * An element that wraps the main content (`<main>`, `<article>`, `role="main"`; for banners and forms
  * also a top heading) is kept whatever its name says, so a page wrapped in one `<form>` (ASP.NET)
- * or a cookie-policy page keeps its text. A `<header>`/`<footer>` inside the main content is the
+ * or a cookie-policy page keeps its text; so is an element only named like a consent banner
+ * (not a dialog) that holds far more text than a banner. A `<header>`/`<footer>` inside the main content is the
  * article's own and is kept.
  */
 export function removeBoilerplate(document: DomDocument): void {
@@ -55,13 +58,12 @@ function judge(element: DomElement): Verdict {
   const role = (element.getAttribute("role") ?? "").trim().toLowerCase();
   const tokens = classAndIdTokens(element);
 
-  if (
-    OVERLAY_ELEMENTS.has(name) ||
-    OVERLAY_ROLES.has(role) ||
-    element.getAttribute("aria-modal") === "true" ||
-    CONSENT_PATTERN.test(labelText(element, tokens))
-  ) {
-    return wrapsContent(element, `${MAIN_CONTENT}, h1`) ? "keep" : "remove";
+  const isOverlay = OVERLAY_ELEMENTS.has(name) || OVERLAY_ROLES.has(role) || element.getAttribute("aria-modal") === "true";
+  if (isOverlay || CONSENT_PATTERN.test(labelText(element, tokens))) {
+    if (wrapsContent(element, `${MAIN_CONTENT}, h1`)) return "keep";
+    // A page wrapper carrying a state class ("cookies-accepted") is far longer than any banner.
+    if (!isOverlay && (element.textContent ?? "").length > MAX_BANNER_CHARACTERS) return "keep";
+    return "remove";
   }
   if (name === "form") {
     return wrapsContent(element, `${MAIN_CONTENT}, h1, h2`) ? "keep" : "remove";
