@@ -29,7 +29,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const db = await openMigratedDatabase(config, logger);
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
-  const jobs = await startJobQueue(db, { onError: (error) => logger.error({ err: error }, "job queue error") });
+  const jobs = await startJobQueue(db, {
+    retry: config.jobs,
+    singleProcess: config.store.kind === "pglite",
+    onError: (error) => logger.error({ err: error }, "job queue error"),
+  });
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
   return {
     config,

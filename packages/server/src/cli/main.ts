@@ -39,7 +39,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   const db = await openMigratedDatabase(config);
   let jobs: JobQueue | null = null;
   try {
-    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db)) }, command);
+    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })) }, command);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

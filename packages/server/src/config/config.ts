@@ -18,6 +18,8 @@ export interface Config {
   realtime: { host: string; port: number; scheme: string; appKey: string };
   branding: { label: string; url: string };
   workers: { concurrency: number };
+  /** Overrides of every job's retry policy; unset members keep the job catalog's. */
+  jobs: { expireInSeconds?: number; retryLimit?: number; retryDelaySeconds?: number };
   embeddings: EmbedderConfig;
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
   ingest: { sitemapMaxPages: number };
@@ -59,6 +61,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     realtime: { host: env.REALTIME_HOST, port: env.REALTIME_PORT, scheme: env.REALTIME_SCHEME, appKey: env.REALTIME_APP_KEY },
     branding: { label: env.BRANDING_LABEL, url: env.BRANDING_URL },
     workers: { concurrency: env.WORKER_CONCURRENCY },
+    jobs: {
+      ...(env.JOB_TIMEOUT_SECONDS === undefined ? {} : { expireInSeconds: env.JOB_TIMEOUT_SECONDS }),
+      ...(env.JOB_RETRY_LIMIT === undefined ? {} : { retryLimit: env.JOB_RETRY_LIMIT }),
+      ...(env.JOB_RETRY_DELAY_SECONDS === undefined ? {} : { retryDelaySeconds: env.JOB_RETRY_DELAY_SECONDS }),
+    },
     embeddings: {
       provider: env.EMBEDDINGS_PROVIDER,
       modelDir: env.EMBEDDINGS_MODEL_DIR,

@@ -1,6 +1,6 @@
 import PgBoss from "pg-boss";
 import type { Database, Queryable, SqlValue } from "../db/database.js";
-import { jobCatalog, type JobName, type JobPayload } from "./job-catalog.js";
+import { jobCatalog, type JobName, type JobPayload, type RetryPolicy } from "./job-catalog.js";
 
 /** What a handler learns about the attempt it runs in. */
 export interface JobAttempt {
@@ -29,25 +29,45 @@ const asBossDb = (runner: Queryable | Database): PgBoss.Db => ({
   },
 });
 
+export interface JobQueueOptions {
+  pollingIntervalSeconds?: number;
+  /** Overrides every job's retry policy (tests use short delays; deployments a job timeout). */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * The store belongs to this process alone (PGlite): jobs left `active` by a process that died
+   * are orphans and are retried at once instead of waiting for their timeout.
+   */
+  singleProcess?: boolean;
+  onError?: (error: Error) => void;
+}
+
 /** pg-boss on the service's own store (PGlite or Postgres): jobs survive restarts and are retried with back-off. */
-export async function startJobQueue(
-  db: Database,
-  options: { pollingIntervalSeconds?: number; onError?: (error: Error) => void } = {},
-): Promise<JobQueue> {
-  const boss = new PgBoss({ db: asBossDb(db), schema: "pgboss", supervise: true, schedule: false });
+export async function startJobQueue(db: Database, options: JobQueueOptions = {}): Promise<JobQueue> {
+  const policyOf = (name: JobName): RetryPolicy => ({ ...jobCatalog[name].retry, ...options.retry });
+  const shortestTimeout = Math.min(...(Object.keys(jobCatalog) as JobName[]).map((name) => policyOf(name).expireInSeconds));
+  const boss = new PgBoss({
+    db: asBossDb(db),
+    schema: "pgboss",
+    supervise: true,
+    schedule: false,
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(shortestTimeout / 2))),
+  });
   boss.on("error", (error: Error) => options.onError?.(error));
   await boss.start();
-  for (const [name, definition] of Object.entries(jobCatalog)) {
-    const existing = await boss.getQueue(name);
-    if (!existing) {
-      await boss.createQueue(name, {
-        name,
-        retryLimit: definition.retry.retryLimit,
-        retryDelay: definition.retry.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: definition.retry.expireInSeconds,
-      });
-    }
+  for (const name of Object.keys(jobCatalog) as JobName[]) {
+    const policy = policyOf(name);
+    const queue = {
+      name,
+      retryLimit: policy.retryLimit,
+      retryDelay: policy.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: policy.expireInSeconds,
+    };
+    if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
+    else await boss.createQueue(name, queue);
+  }
+  if (options.singleProcess) {
+    await db.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
   }
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
 
@@ -57,7 +77,8 @@ export async function startJobQueue(
       await boss.send(name, parsed, tx ? { db: asBossDb(tx) } : {});
     },
     async sendMany(name, payloads, tx) {
-      const { retry, payload: schema } = jobCatalog[name];
+      const retry = policyOf(name);
+      const schema = jobCatalog[name].payload;
       const jobs = payloads.map((payload) => ({
         name,
         data: schema.parse(payload),

@@ -7,6 +7,12 @@ import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js"
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
+import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
+import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
+import type { Embedder } from "../../src/embeddings/embedder.js";
+import { pino } from "pino";
+import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
@@ -22,8 +28,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The compiled extraction worker (`npm test` builds before running). */
+export function compiledWorkerUrl(relative: string): URL {
+  const url = new URL(`../../dist/${relative}`, import.meta.url);
+  if (!existsSync(fileURLToPath(url))) throw new Error(`${fileURLToPath(url)} is missing: run \`npm run build\` first.`);
+  return url;
+}
+
+export interface TestAppOptions {
+  /** Start the indexing workers, with these crawler overrides. */
+  workers?: IngestPipelineOptions["crawler"];
+  /** The embedder the service uses; the hashing embedder by default. */
+  embedder?: Embedder;
+}
+
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
-export async function createTestApp(kind: StoreKind, environment: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(kind: StoreKind, environment: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config: Config = loadConfig({ FRONTDESK_JWT_SECRET: TEST_JWT_SECRET, FRONTDESK_LOG_LEVEL: "silent", ...environment });
   const database = await createTestDatabase(kind);
   const clock = { offsetMs: 0 };
@@ -32,8 +52,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const published: BusEvent[] = [];
   bus.subscribe((event) => published.push(event));
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
-  const jobs = await startJobQueue(database.db);
-  const embedder = new HashingEmbedder();
+  const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
+  const embedder = options.embedder ?? new HashingEmbedder();
   const services: Services = {
     config,
     db: database.db,
@@ -45,6 +65,11 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     now,
   };
   const app = await buildApp(services);
+  let pipeline: IngestPipeline | null = null;
+  if (options.workers) {
+    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
+    await registerIngestWorkers({ db: database.db, jobs, pipeline, logger: pino({ level: "silent" }) }, config.workers.concurrency);
+  }
   return {
     app,
     services,
@@ -54,6 +79,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     async close() {
       await app.close();
       await jobs.stop();
+      await pipeline?.close();
       await embedder.close();
       await limiter.close();
       await database.drop();

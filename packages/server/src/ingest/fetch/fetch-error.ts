@@ -33,3 +33,11 @@ export class FetchError extends Error {
     this.status = options.status;
   }
 }
+
+/** A non-2xx final status; 408, 429 and 5xx are worth retrying later. */
+export function httpStatusError(url: string, status: number): FetchError {
+  return new FetchError("http_status", `${url} answered HTTP ${status}`, {
+    status,
+    transient: status === 408 || status === 429 || status >= 500,
+  });
+}

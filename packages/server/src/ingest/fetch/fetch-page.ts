@@ -1,11 +1,12 @@
 import { headerValue, parseContentType } from "./content-type.js";
 import { parseCrawlUrl } from "./crawl-url.js";
 import type { CrawlerServices } from "./crawler-settings.js";
-import { FetchError } from "./fetch-error.js";
+import { FetchError, httpStatusError } from "./fetch-error.js";
 import type { GuardedResponse } from "./guarded-fetcher.js";
 import { detectCharset } from "./page-charset.js";
 import { collectBody } from "./response-body.js";
-import { robotsRefusal } from "./robots-policy.js";
+import { requireRobotsAllowed } from "./robots-policy.js";
+import { decodeText } from "./text-decoding.js";
 
 export type PageContentType = "text/html" | "application/xhtml+xml" | "text/plain";
 
@@ -33,17 +34,14 @@ const pageAccept = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q
 export async function fetchPage(input: string, services: CrawlerServices): Promise<FetchedPage> {
   const { fetcher, robots, scheduler, settings } = services;
   const url = parseCrawlUrl(input);
-  const verdict = await robots.check(url);
-  const refusal = robotsRefusal(url, verdict);
-  if (refusal !== undefined) throw refusal;
+  const crawlDelayMs = await requireRobotsAllowed(robots, url);
 
-  return scheduler.run(url.hostname, verdict.crawlDelayMs, async () => {
+  return scheduler.run(url.hostname, crawlDelayMs, async () => {
     const response = await fetcher.fetch(url, {
       maxBytes: settings.maxPageBytes,
       accept: pageAccept,
       beforeRedirect: async (target) => {
-        const targetRefusal = robotsRefusal(target, await robots.check(target));
-        if (targetRefusal !== undefined) throw targetRefusal;
+        await requireRobotsAllowed(robots, target);
       },
     });
     return readPage(response);
@@ -54,10 +52,7 @@ async function readPage(response: GuardedResponse): Promise<FetchedPage> {
   const url = response.url.href;
   if (response.status < 200 || response.status > 299) {
     await response.discard();
-    throw new FetchError("http_status", `${url} answered HTTP ${response.status}`, {
-      status: response.status,
-      transient: response.status === 408 || response.status === 429 || response.status >= 500,
-    });
+    throw httpStatusError(url, response.status);
   }
   const declared = parseContentType(headerValue(response.headers, "content-type"));
   let contentType: PageContentType | undefined;
@@ -76,7 +71,7 @@ async function readPage(response: GuardedResponse): Promise<FetchedPage> {
     status: response.status,
     contentType,
     charset,
-    body: new TextDecoder(charset).decode(bytes),
+    body: decodeText(bytes, charset),
     bytes: bytes.length,
     redirects: response.redirects,
   };

@@ -59,7 +59,7 @@ export function createGuardedFetcher(options: GuardedFetcherOptions): GuardedFet
   const guard = createAddressGuard(options);
   const agent = createGuardedAgent({ ...options, guard });
   return {
-    fetch: (url, request) => fetchFollowingRedirects(agent, guard, options, parseCrawlUrl(url), request),
+    fetch: async (url, request) => fetchFollowingRedirects(agent, guard, options, parseCrawlUrl(url), request),
     close: () => agent.close(),
   };
 }

@@ -49,8 +49,8 @@ export async function* readCappedBody(options: BodyReadOptions): AsyncGenerator<
     throw error instanceof FetchError ? error : options.describeFailure(error);
   } finally {
     if (!finished) {
-      stream.destroy();
-      raw.destroy();
+      destroyQuietly(stream);
+      destroyQuietly(raw);
     }
   }
 }
@@ -69,6 +69,12 @@ function decoderFor(contentEncoding: string | undefined, url: string): Transform
   if (encoding === "deflate") return createInflate();
   if (encoding === "br") return createBrotliDecompress();
   throw new FetchError("fetch_failed", `unsupported Content-Encoding "${encoding}" from ${url}`);
+}
+
+/** undici turns a plain destroy() into an "aborted" error event; nobody is listening any more. */
+function destroyQuietly(stream: Readable): void {
+  stream.on("error", () => {});
+  stream.destroy();
 }
 
 function toBuffer(chunk: unknown): Buffer {

@@ -33,7 +33,7 @@ const robotsParser: typeof robotsParserExport.default =
 type Robots = ReturnType<typeof robotsParser>;
 
 type RobotsRules =
-  | { kind: "parsed"; robots: Robots; robotsUrl: string }
+  | { kind: "parsed"; robots: Robots }
   | { kind: "allow-all" }
   | { kind: "unreachable" };
 
@@ -46,9 +46,11 @@ interface CacheEntry {
 const maxRobotsBytes = 512 * 1024;
 
 /**
- * robots.txt per origin, per RFC 9309: 2xx is parsed, 4xx allows everything, 5xx, 429 or a
- * network failure disallows everything (for a shorter while), redirects are followed by
- * the fetcher. A refused address or URL is not "unreachable": that error is rethrown.
+ * robots.txt per origin, per RFC 9309: 2xx is parsed, 4xx allows everything, 5xx or 429
+ * disallows everything (remembered for a shorter while), redirects are followed by the
+ * fetcher. When robots.txt cannot be fetched at all (network failure, timeout, refused
+ * address) its FetchError is thrown: nothing on the origin is fetched, and the caller sees
+ * the real cause.
  */
 export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
   const cache = new Map<string, CacheEntry>();
@@ -90,33 +92,33 @@ export function createRobotsPolicy(options: RobotsPolicyOptions): RobotsPolicy {
   };
 }
 
-/** Turns a verdict into the error a fetch raises; unreachable robots.txt is worth a retry. */
-export function robotsRefusal(url: URL, verdict: RobotsVerdict): FetchError | undefined {
-  if (verdict.allowed) return undefined;
-  return verdict.reason === "unreachable"
-    ? new FetchError("robots_disallowed", `robots.txt of ${url.origin} is unreachable; not fetching ${url.href}`, {
+/**
+ * Resolves with the Crawl-delay (ms) when robots.txt allows fetching `url`; otherwise throws
+ * `robots_disallowed` (transient when robots.txt answered 5xx/429, so a later retry may pass).
+ */
+export async function requireRobotsAllowed(robots: RobotsPolicy, url: URL): Promise<number> {
+  const verdict = await robots.check(url);
+  if (verdict.allowed) return verdict.crawlDelayMs;
+  throw verdict.reason === "unreachable"
+    ? new FetchError("robots_disallowed", `robots.txt of ${url.origin} is unavailable; not fetching ${url.href}`, {
         transient: true,
       })
     : new FetchError("robots_disallowed", `robots.txt of ${url.origin} disallows ${url.href}`);
 }
 
+/** A network failure is rethrown (the page fails with the real cause) and not cached. */
 async function loadRules(origin: string, options: RobotsPolicyOptions): Promise<RobotsRules> {
   const robotsUrl = `${origin}/robots.txt`;
-  try {
-    const response = await options.fetcher.fetch(robotsUrl, {
-      maxBytes: maxRobotsBytes,
-      accept: "text/plain,*/*;q=0.5",
-      truncate: true,
-    });
-    if (response.status >= 200 && response.status < 300) {
-      const text = new TextDecoder("utf-8").decode(await collectBody(response.body));
-      return { kind: "parsed", robots: robotsParser(robotsUrl, text), robotsUrl };
-    }
-    await response.discard();
-    if (response.status === 429 || response.status >= 500) return { kind: "unreachable" };
-    return { kind: "allow-all" };
-  } catch (error) {
-    if (error instanceof FetchError && (error.code === "blocked_address" || error.code === "invalid_url")) throw error;
-    return { kind: "unreachable" };
+  const response = await options.fetcher.fetch(robotsUrl, {
+    maxBytes: maxRobotsBytes,
+    accept: "text/plain,*/*;q=0.5",
+    truncate: true,
+  });
+  if (response.status >= 200 && response.status < 300) {
+    const text = new TextDecoder("utf-8").decode(await collectBody(response.body));
+    return { kind: "parsed", robots: robotsParser(robotsUrl, text) };
   }
+  await response.discard();
+  if (response.status === 429 || response.status >= 500) return { kind: "unreachable" };
+  return { kind: "allow-all" };
 }

@@ -120,9 +120,14 @@ async function gunzipWhenCompressed(chunks: AsyncIterable<Buffer>): Promise<Asyn
   const first = await iterator.next();
   const rest: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => iterator };
   async function* replay(): AsyncGenerator<Buffer, void, undefined> {
-    if (first.done === true) return;
-    yield first.value;
-    yield* rest;
+    try {
+      if (first.done === true) return;
+      yield first.value;
+      yield* rest;
+    } finally {
+      // Stopping early must reach the body below, which then closes the connection.
+      await iterator.return?.();
+    }
   }
   const isGzip = first.done !== true && first.value[0] === gzipMagic[0] && first.value[1] === gzipMagic[1];
   if (!isGzip) return replay();

@@ -1,9 +1,9 @@
 import { headerValue, parseContentType } from "./content-type.js";
 import { parseCrawlUrl } from "./crawl-url.js";
 import type { CrawlerServices } from "./crawler-settings.js";
-import { FetchError } from "./fetch-error.js";
+import { FetchError, httpStatusError } from "./fetch-error.js";
 import type { FetchErrorCode } from "./fetch-error.js";
-import { robotsRefusal } from "./robots-policy.js";
+import { requireRobotsAllowed } from "./robots-policy.js";
 import { parseSitemapStream } from "./sitemap-parser.js";
 
 export interface SitemapLimits {
@@ -99,25 +99,25 @@ async function readSitemap(discovery: Discovery, url: URL, depth: number): Promi
     return;
   }
   discovery.visited.add(url.href);
-  const verdict = await services.robots.check(url);
-  const refusal = robotsRefusal(url, verdict);
-  if (refusal !== undefined) throw refusal;
+  const crawlDelayMs = await requireRobotsAllowed(services.robots, url);
 
   const children: URL[] = [];
-  await services.scheduler.run(url.hostname, verdict.crawlDelayMs, async () => {
+  await services.scheduler.run(url.hostname, crawlDelayMs, async () => {
+    // One byte past the cap is let through so the parser can tell "cut short" from "exactly full".
     const response = await services.fetcher.fetch(url, {
-      maxBytes: services.settings.maxSitemapBytes,
+      maxBytes: services.settings.maxSitemapBytes + 1,
+      truncate: true,
       accept: sitemapAccept,
       timeoutMs: services.settings.sitemapTimeoutMs,
+      beforeRedirect: async (target) => {
+        await requireRobotsAllowed(services.robots, target);
+      },
     });
     if (depth === 0) discovery.hosts.add(response.url.hostname);
     const where = response.url.href;
     if (response.status < 200 || response.status > 299) {
       await response.discard();
-      throw new FetchError("http_status", `${where} answered HTTP ${response.status}`, {
-        status: response.status,
-        transient: response.status === 408 || response.status === 429 || response.status >= 500,
-      });
+      throw httpStatusError(where, response.status);
     }
     const mediaType = parseContentType(headerValue(response.headers, "content-type"))?.mediaType;
     if (mediaType !== undefined && !sitemapMediaTypes.has(mediaType) && !mediaType.endsWith("+xml")) {
