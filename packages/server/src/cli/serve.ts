@@ -31,7 +31,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
   let pipeline: IngestPipeline | null = null;
   try {
     if (config.adminSocket) adminSocket = await listenAdminSocket({ db: services.db, jobs: async () => services.jobs }, config.dataDir);
-    pipeline = await startWorkers(services, logger);
+    if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);
     const app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) });
     await app.listen({ host: config.http.host, port: config.http.port });
     logger.info(
@@ -57,6 +57,7 @@ export async function work(config: Config, logger: Logger): Promise<void> {
   if (config.store.kind === "pglite") {
     throw new Error("`frontdesk worker` needs FRONTDESK_DATABASE_URL: the embedded PGlite store belongs to one process (use `serve`).");
   }
+  if (config.workers.concurrency === 0) throw new Error("FRONTDESK_WORKER_CONCURRENCY is 0: a worker with no workers has nothing to do.");
   const services = await createServices(config, logger);
   const pipeline = await startWorkers(services, logger);
   onShutdown(logger, async () => {

@@ -50,7 +50,7 @@ export const envSchema = z.object({
   REALTIME_APP_KEY: z.string().min(1).default("frontdesk"),
   BRANDING_LABEL: z.string().default("Powered by Frontdesk"),
   BRANDING_URL: z.string().default("https://github.com/frontdesk/frontdesk"),
-  WORKER_CONCURRENCY: positiveInt.default(2),
+  WORKER_CONCURRENCY: nonNegativeInt.default(2),
   JOB_TIMEOUT_SECONDS: positiveInt.optional(),
   JOB_RETRY_LIMIT: nonNegativeInt.optional(),
   JOB_RETRY_DELAY_SECONDS: positiveInt.optional(),

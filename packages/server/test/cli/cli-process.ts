@@ -1,0 +1,67 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+
+export const BIN = fileURLToPath(new URL("../../../../bin/frontdesk", import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `bin/frontdesk …` to completion with only the given environment (and PATH). */
+export function run(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The admin CLI prints exactly one JSON value on stdout. */
+export function json(result: Run): Record<string, unknown> & { id: string } {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown> & { id: string };
+}
+
+/** Starts `bin/frontdesk serve` and waits until /healthz answers. */
+export async function startServer(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stderr?.on("data", (chunk) => (log += chunk));
+  child.stdout?.on("data", (chunk) => (log += chunk));
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${log}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return { child, log: () => log };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`serve did not become healthy: ${log}`);
+}
+
+export async function stopServer(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+}
