@@ -2,3 +2,4 @@ export * from "./common.js";
 export * from "./errors.js";
 export * from "./widget.js";
 export * from "./sources.js";
+export * from "./messages.js";

@@ -8,6 +8,7 @@ import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
 import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
+import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { widgetRoutes } from "./widget/routes.js";
 
@@ -62,6 +63,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(healthRoutes);
   await app.register(logoRoute);
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -7,6 +7,8 @@ import { migrate } from "./db/migrate.js";
 import { openDatabase } from "./db/open-database.js";
 import { createEmbedder } from "./embeddings/create-embedder.js";
 import { startJobQueue } from "./jobs/job-queue.js";
+import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
+import { confidenceThresholdsFor } from "./answering/retrieve/confidence-thresholds.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
@@ -27,6 +29,7 @@ export async function openMigratedDatabase(config: Config, logger?: Logger): Pro
 /** Everything the use cases need, built from the configuration. */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
+  const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
   const db = await openMigratedDatabase(config, logger);
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
   const jobs = await startJobQueue(db, {
@@ -43,6 +46,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     jobs,
     embedder,
+    answers,
+    retrievalThresholds: (embedderId) => confidenceThresholdsFor(embedderId, config.retrieval),
     now: () => new Date(),
   };
 }

@@ -5,6 +5,8 @@ import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
+import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
+import type { ConfidenceThresholds } from "./answering/retrieve/confidence-thresholds.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -15,6 +17,9 @@ export interface Services {
   sessionTokens: SessionTokens;
   jobs: JobQueue;
   embedder: Embedder;
+  answers: AnswerGenerator;
+  /** The low-confidence thresholds for vectors of an embedder. */
+  retrievalThresholds: (embedderId: string) => ConfidenceThresholds;
   /** The time; tests move it. */
   now: () => Date;
 }

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { z } from "zod";
 import type { EmbedderConfig } from "../embeddings/create-embedder.js";
+import type { AnswerGeneratorConfig } from "../answering/generate/create-answer-generator.js";
+import type { ConfidenceThresholds } from "../answering/retrieve/confidence-thresholds.js";
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 
@@ -8,7 +10,7 @@ export interface Config {
   dataDir: string;
   store: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; poolSize: number };
   redisUrl: string | undefined;
-  http: { host: string; port: number; trustedProxies: string[] };
+  http: { host: string; port: number; trustedProxies: string[]; sseHeartbeatMs: number };
   /** Where browsers reach this service (widget assets, branding logo). */
   publicUrl: string;
   logLevel: Env["LOG_LEVEL"];
@@ -23,6 +25,9 @@ export interface Config {
   embeddings: EmbedderConfig;
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
   ingest: { sitemapMaxPages: number };
+  answers: AnswerGeneratorConfig;
+  /** Overrides of the calibrated low-confidence thresholds. */
+  retrieval: Partial<ConfidenceThresholds>;
   adminSocket: boolean;
 }
 
@@ -52,6 +57,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       host: env.HOST,
       port: env.PORT,
       trustedProxies: env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean),
+      sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
     },
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
     logLevel: env.LOG_LEVEL,
@@ -81,6 +87,17 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
     ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES },
+    answers: {
+      provider: env.LLM_PROVIDER,
+      baseUrl: env.LLM_BASE_URL,
+      apiKey: env.LLM_API_KEY,
+      model: env.LLM_MODEL,
+      timeoutSeconds: env.LLM_TIMEOUT_S,
+    },
+    retrieval: {
+      ...(env.RETRIEVAL_MIN_SIMILARITY === undefined ? {} : { minSimilarity: env.RETRIEVAL_MIN_SIMILARITY }),
+      ...(env.RETRIEVAL_MIN_COVERAGE === undefined ? {} : { minCoverage: env.RETRIEVAL_MIN_COVERAGE }),
+    },
     adminSocket: env.ADMIN_SOCKET,
   };
 }

@@ -4,7 +4,14 @@ import { EventEmitter } from "node:events";
 export type BusEvent =
   | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; reason: string | null; requestedAt: string }
   | { type: "visitor.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; at: string }
-  | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string };
+  | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
+  | {
+      type: "message.created";
+      workspaceId: string;
+      agentId: string;
+      conversationId: string;
+      message: { id: string; role: "visitor" | "bot" | "operator" | "system"; content: string; created_at: string };
+    };
 
 export type BusListener = (event: BusEvent) => void;
 

@@ -14,13 +14,11 @@ import {
   satisfactionResponseSchema,
   typingBodySchema,
 } from "@frontdesk/contracts";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
-import type { LimitName } from "../ratelimit/rate-limiter.js";
 import { applyCoupon } from "./apply-coupon.js";
-import { authenticateSession, type WidgetSession } from "./authenticate-session.js";
+import { ipGuard, sessionGuard, sessionOf, sessionOnly } from "./route-guards.js";
 import { captureLead } from "./capture-lead.js";
 import { rateSatisfaction } from "./rate-satisfaction.js";
 import { recordEvent } from "./record-event.js";
@@ -28,32 +26,12 @@ import { requestHuman } from "./request-human.js";
 import { signalTyping } from "./signal-typing.js";
 import { startSession } from "./start-session.js";
 
-declare module "fastify" {
-  interface FastifyRequest {
-    widgetSession?: WidgetSession;
-  }
-}
-
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
 const tags = ["widget"];
 
 /** The visitor-facing widget API (spec section 4), mounted under /api/v1/widget. */
 export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
-
-  /** Authenticates the session token, then counts the request against the token's `limit`. */
-  const sessionGuard = (limit: LimitName) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = await authenticateSession(services, request.headers.authorization);
-    request.widgetSession = session;
-    await enforceRateLimit(services.limiter, reply, [limit, session.tokenKey]);
-  };
-  const perIp = (limit: LimitName) => async (request: FastifyRequest, reply: FastifyReply) => {
-    await enforceRateLimit(services.limiter, reply, [limit, request.ip]);
-  };
-  const sessionOf = (request: FastifyRequest): WidgetSession => {
-    if (!request.widgetSession) throw new Error("session guard did not run");
-    return request.widgetSession;
-  };
 
   app.post("/init", {
     schema: { tags, body: initBodySchema, response: { 200: initResponseSchema, ...errors } },
@@ -67,7 +45,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/leads", {
     schema: { tags, body: leadBodySchema, response: { 200: leadResponseSchema, 201: leadResponseSchema, ...errors } },
-    preValidation: sessionGuard("leads"),
+    preValidation: sessionGuard(services, "leads"),
     handler: async (request, reply) => {
       const { lead, created } = await captureLead(services, sessionOf(request), request.body);
       return reply.code(created ? 201 : 200).send({ data: lead });
@@ -76,19 +54,19 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/events", {
     schema: { tags, body: eventBodySchema, response: { 202: eventResponseSchema, ...errors } },
-    preValidation: sessionGuard("session"),
+    preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => reply.code(202).send({ data: await recordEvent(services, sessionOf(request), request.body) }),
   });
 
   app.post("/request-human", {
     schema: { tags, body: requestHumanBodySchema, response: { 200: requestHumanResponseSchema, ...errors } },
-    preValidation: sessionGuard("session"),
+    preValidation: sessionGuard(services, "session"),
     handler: async (request) => ({ data: await requestHuman(services, sessionOf(request), request.body.reason ?? null) }),
   });
 
   app.post("/typing", {
     schema: { tags, body: typingBodySchema, response: { 204: z.null().describe("No content"), 400: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema } },
-    preValidation: perIp("typing"),
+    preValidation: ipGuard(services, "typing"),
     handler: async (request, reply) => {
       await signalTyping(services, request.headers.authorization, request.body.typing ?? true);
       return reply.code(204).send(null);
@@ -97,7 +75,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/satisfaction", {
     schema: { tags, body: satisfactionBodySchema, response: { 200: satisfactionResponseSchema, ...errors } },
-    preValidation: [perIp("satisfaction"), async (request) => void (request.widgetSession = await authenticateSession(services, request.headers.authorization))],
+    preValidation: [ipGuard(services, "satisfaction"), sessionOnly(services)],
     handler: async (request) => ({
       data: await rateSatisfaction(services, sessionOf(request), { rating: request.body.rating, comment: request.body.comment ?? null }),
     }),
@@ -105,7 +83,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/coupon/apply", {
     schema: { tags, body: couponBodySchema, response: { 200: couponResponseSchema, ...errors } },
-    preValidation: [perIp("coupon"), async (request) => void (request.widgetSession = await authenticateSession(services, request.headers.authorization))],
+    preValidation: [ipGuard(services, "coupon"), sessionOnly(services)],
     handler: async (request) => ({ data: await applyCoupon(services, sessionOf(request), request.body.code) }),
   });
 };

@@ -22,6 +22,8 @@ export interface SessionConversation {
   visitorId: string;
   agentPublished: boolean;
   vertical: Vertical;
+  /** Set once the visitor asked for a person: the bot stays quiet. */
+  humanRequestedAt: Date | null;
 }
 
 export async function upsertVisitor(db: Queryable, agentId: string, anonId: string): Promise<Visitor> {
@@ -108,8 +110,9 @@ export async function findSessionConversation(db: Queryable, conversationId: str
     visitor_id: string;
     published: boolean;
     vertical: Vertical;
+    human_requested_at: Date | null;
   }>(
-    `SELECT c.id, c.workspace_id, c.agent_id, c.visitor_id, a.published, a.vertical
+    `SELECT c.id, c.workspace_id, c.agent_id, c.visitor_id, a.published, a.vertical, c.human_requested_at
      FROM conversations c JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
     [conversationId],
   );
@@ -122,6 +125,7 @@ export async function findSessionConversation(db: Queryable, conversationId: str
         visitorId: row.visitor_id,
         agentPublished: row.published,
         vertical: row.vertical,
+        humanRequestedAt: row.human_requested_at,
       }
     : null;
 }

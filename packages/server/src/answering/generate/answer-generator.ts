@@ -75,3 +75,8 @@ export const answerErrorMessages: Record<AnswerErrorCode, string> = {
   generation_failed: "The answer was interrupted. Please try again.",
   generation_timeout: "The answer took too long and was cut short. Please try again.",
 };
+
+/** The part of a pino logger the generators use: model failures and fallbacks are warnings. */
+export interface AnswerLogger {
+  warn(details: object, message: string): void;
+}

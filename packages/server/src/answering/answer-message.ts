@@ -1,0 +1,110 @@
+import type { Citation, MessageBody } from "@frontdesk/contracts";
+import type { Services } from "../services.js";
+import { findAgent } from "../tenants/agent-repository.js";
+import type { WidgetSession } from "../widget/authenticate-session.js";
+import { listRecentMessages } from "../widget/session-repository.js";
+import { textSearchConfigFor } from "../ingest/text-search-config.js";
+import type { ConversationTurn } from "./generate/answer-generator.js";
+import { insertMessage } from "./message-repository.js";
+import { buildRetrievalQuery } from "./retrieve/build-retrieval-query.js";
+import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
+
+const HISTORY_TURNS = 8;
+
+/** What the visitor sees of an answer, as it happens: shared by the JSON and the SSE endpoints. */
+export type ConversationEvent =
+  | { type: "token"; token: string }
+  | { type: "citations"; citations: Citation[] }
+  | { type: "error"; code: string; message: string }
+  | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean };
+
+/**
+ * POST /messages(/stream): stores the visitor's message; unless a human was requested, retrieves
+ * the agent's knowledge, generates the answer (streamed), and stores the bot's reply with its
+ * citations, confidence, generator and latency. When `signal` aborts (the client left), generation
+ * stops and what was generated is stored.
+ */
+export async function* answerMessage(
+  services: Services,
+  session: WidgetSession,
+  body: MessageBody,
+  signal: AbortSignal,
+): AsyncGenerator<ConversationEvent> {
+  const started = Date.now();
+  const { conversation } = session;
+  const history = await listRecentMessages(services.db, conversation.id, HISTORY_TURNS);
+  const visitorMessage = await insertMessage(services.db, { conversationId: conversation.id, role: "visitor", content: body.message });
+  services.bus.publish({
+    type: "message.created",
+    workspaceId: conversation.workspaceId,
+    agentId: conversation.agentId,
+    conversationId: conversation.id,
+    message: { id: visitorMessage.id, role: "visitor", content: body.message, created_at: visitorMessage.createdAt },
+  });
+  if (conversation.humanRequestedAt) {
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
+    return;
+  }
+
+  const agent = await findAgent(services.db, conversation.agentId);
+  const language = agent?.languageDefault ?? "en";
+  const retrieval = await retrieveHybrid(services.db, services.embedder, {
+    agentId: conversation.agentId,
+    query: buildRetrievalQuery({
+      message: body.message,
+      recentVisitorMessages: history.filter((message) => message.role === "visitor").map((message) => message.content),
+      pageContext: body.page_context,
+    }),
+    question: body.message,
+    textSearchConfig: textSearchConfigFor(language),
+    thresholds: services.retrievalThresholds(services.embedder.id),
+  });
+
+  let content = "";
+  let citedDocumentIds: number[] = [];
+  let lowConfidence = retrieval.lowConfidence;
+  let generator = services.answers.id;
+  for await (const event of services.answers.generate({
+    question: body.message,
+    passages: retrieval.passages.map(({ chunkId: _chunkId, ...passage }) => passage),
+    lowConfidence: retrieval.lowConfidence,
+    history: history
+      .filter((message): message is typeof message & { role: ConversationTurn["role"] } => message.role !== "system")
+      .map((message) => ({ role: message.role, content: message.content })),
+    persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" },
+    language,
+    signal,
+  })) {
+    if (event.type === "token") {
+      content += event.token;
+      yield event;
+    } else if (event.type === "error") {
+      yield event;
+    } else {
+      citedDocumentIds = event.citedDocumentIds;
+      lowConfidence = event.lowConfidence;
+      generator = event.generator;
+    }
+  }
+
+  const urls = new Map(retrieval.passages.map((passage) => [passage.documentId, passage.url]));
+  const citations: Citation[] = citedDocumentIds.filter((id) => urls.has(id)).map((id) => ({ id, url: urls.get(id)! }));
+  const reply = await insertMessage(services.db, {
+    conversationId: conversation.id,
+    role: "bot",
+    content,
+    citations,
+    lowConfidence,
+    generator,
+    latencyMs: Date.now() - started,
+  });
+  services.bus.publish({
+    type: "message.created",
+    workspaceId: conversation.workspaceId,
+    agentId: conversation.agentId,
+    conversationId: conversation.id,
+    message: { id: reply.id, role: "bot", content, created_at: reply.createdAt },
+  });
+  yield { type: "citations", citations };
+  yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };
+}

@@ -1,0 +1,126 @@
+import { streamText, type LanguageModel } from "ai";
+import {
+  answerErrorMessages,
+  type AnswerErrorCode,
+  type AnswerEvent,
+  type AnswerGenerator,
+  type AnswerLogger,
+  type AnswerRequest,
+} from "./answer-generator.js";
+import { buildPrompt } from "./build-prompt.js";
+import { CitationMarkerStripper } from "./citation-marker-stripper.js";
+import { citeByOverlap } from "./cite-by-overlap.js";
+import { readUntilAborted } from "./read-until-aborted.js";
+
+export interface ModelAnswerGeneratorOptions {
+  /** e.g. `openai:gpt-4o-mini`. */
+  id: string;
+  /** A chat model of an AI SDK provider. */
+  model: LanguageModel;
+  /** Longest wait for the model's next chunk, the first included, before the answer is cut short. */
+  idleTimeoutMs: number;
+  /** Retries of a failed request before the first chunk. Default 0: the fallback answers at once instead. */
+  maxRetries?: number;
+  logger?: AnswerLogger;
+}
+
+/** Why the model stopped, when it did not finish. */
+type Interruption = { kind: "aborted" } | { kind: "failed"; code: AnswerErrorCode; cause: unknown };
+
+/**
+ * Answers with a chat model through the AI SDK's `streamText`, streaming its text with the
+ * `[n]` markers removed (see CitationMarkerStripper) and citing the passages they name.
+ *
+ * A model answer that names no passage cites the one it evidently rests on, if any (see
+ * `citeByOverlap`). Without passages, or when retrieval had low confidence, nothing is cited.
+ * A failure or a silence longer than `idleTimeoutMs` becomes an `error` event; aborting the
+ * request's signal aborts the HTTP request and ends the stream with `done` at once.
+ */
+export class ModelAnswerGenerator implements AnswerGenerator {
+  readonly id: string;
+
+  constructor(private readonly options: ModelAnswerGeneratorOptions) {
+    this.id = options.id;
+  }
+
+  async *generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
+    const grounded = !request.lowConfidence && request.passages.length > 0;
+    const controller = new AbortController();
+    let interruption: Interruption | undefined;
+    const interrupt = (reason: Interruption): void => {
+      interruption ??= reason;
+      controller.abort();
+    };
+    const onClientAbort = (): void => interrupt({ kind: "aborted" });
+    if (request.signal.aborted) onClientAbort();
+    else request.signal.addEventListener("abort", onClientAbort, { once: true });
+    let idleTimer: NodeJS.Timeout | undefined;
+    const resetIdleTimer = (): void => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(
+        () => interrupt({ kind: "failed", code: "generation_timeout", cause: new Error(`No answer chunk within ${this.options.idleTimeoutMs} ms`) }),
+        this.options.idleTimeoutMs,
+      );
+    };
+
+    const stripper = new CitationMarkerStripper();
+    let answer = "";
+    try {
+      resetIdleTimer();
+      const { system, messages } = buildPrompt(request);
+      const result = streamText({
+        model: this.options.model,
+        system,
+        messages,
+        abortSignal: controller.signal,
+        maxRetries: this.options.maxRetries ?? 0,
+        onError: () => {},
+      });
+      for await (const part of readUntilAborted(result.fullStream, controller.signal)) {
+        resetIdleTimer();
+        if (part.type === "error") {
+          interrupt({ kind: "failed", code: "generation_failed", cause: part.error });
+        } else if (part.type === "text-delta") {
+          const visible = stripper.push(part.text);
+          answer += visible;
+          if (visible !== "") yield { type: "token", token: visible };
+        }
+      }
+    } catch (error) {
+      interrupt({ kind: "failed", code: "generation_failed", cause: error });
+    } finally {
+      clearTimeout(idleTimer);
+      request.signal.removeEventListener("abort", onClientAbort);
+      // Also when the caller stopped iterating early: the HTTP request must not go on.
+      controller.abort();
+    }
+
+    const rest = stripper.flush();
+    answer += rest;
+    if (rest !== "") yield { type: "token", token: rest };
+    if (interruption?.kind === "failed") {
+      this.options.logger?.warn(
+        { err: interruption.cause, generator: this.id, answeredCharacters: answer.length },
+        `The answer model failed (${interruption.code})`,
+      );
+      yield { type: "error", code: interruption.code, message: answerErrorMessages[interruption.code] };
+    }
+    yield {
+      type: "done",
+      citedDocumentIds: grounded ? this.citedDocuments(request, stripper.citedNumbers, answer) : [],
+      lowConfidence: !grounded,
+      generator: this.id,
+    };
+  }
+
+  private citedDocuments(request: AnswerRequest, numbers: readonly number[], answer: string): number[] {
+    const documentIds: number[] = [];
+    for (const number of numbers) {
+      const passage = request.passages.find((candidate) => candidate.number === number);
+      if (passage !== undefined && !documentIds.includes(passage.documentId)) documentIds.push(passage.documentId);
+    }
+    if (documentIds.length > 0 || answer.trim() === "") return documentIds;
+    const evident = citeByOverlap(answer, request.passages, request.language);
+    return evident === null ? [] : [evident];
+  }
+}

@@ -1,0 +1,92 @@
+import type { Database } from "../../db/database.js";
+import type { Embedder } from "../../embeddings/embedder.js";
+import { searchByText, searchByVector, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
+import { queryTerms, termCoverage } from "./query-terms.js";
+import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
+import type { ConfidenceThresholds } from "./confidence-thresholds.js";
+
+export interface RetrievedPassage extends ChunkPassage {
+  /** 1-based, as the answer generator numbers passages. */
+  number: number;
+  score: number;
+}
+
+/** What retrieval learned about how well the knowledge matches the question. */
+export interface RetrievalSignals {
+  /** Cosine similarity of the nearest chunk (0 when none). */
+  topSimilarity: number;
+  /** Share of the question's topic words found in the best passage. */
+  topCoverage: number;
+}
+
+export interface Retrieval {
+  passages: RetrievedPassage[];
+  signals: RetrievalSignals;
+  lowConfidence: boolean;
+  /** Each side's ranking, for evaluation. */
+  vectorRanking: number[];
+  textRanking: number[];
+}
+
+export interface RetrieveOptions {
+  agentId: string;
+  /** The text to search with: the visitor's message, enriched by `buildRetrievalQuery`. */
+  query: string;
+  /** The visitor's own words, for the lexical confidence signal. */
+  question: string;
+  textSearchConfig: string;
+  thresholds: ConfidenceThresholds;
+  /** Chunks taken from each side before fusion. */
+  candidates?: number;
+  /** Passages given to the generator. */
+  passageLimit?: number;
+  /** At most this many passages of one document. */
+  perDocument?: number;
+}
+
+/**
+ * Hybrid retrieval over one agent's chunks: pgvector cosine search and Postgres full-text search,
+ * fused by reciprocal rank fusion, among vectors of the active embedder only.
+ */
+export async function retrieveHybrid(db: Database, embedder: Embedder, options: RetrieveOptions): Promise<Retrieval> {
+  const candidates = options.candidates ?? 20;
+  const [vector] = await embedder.embed([options.query]);
+  const [byVector, byText] = await Promise.all([
+    searchByVector(db, { agentId: options.agentId, embedder: embedder.id, vector: vector!, limit: candidates }),
+    searchByText(db, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
+  ]);
+  const fused = reciprocalRankFusion([byVector, byText]);
+  const details = await loadChunkPassages(db, options.agentId, fused.slice(0, candidates).map((chunk) => chunk.chunkId));
+
+  const passages: RetrievedPassage[] = [];
+  const perDocument = new Map<number, number>();
+  for (const chunk of fused) {
+    const passage = details.get(chunk.chunkId);
+    if (!passage) continue;
+    const taken = perDocument.get(passage.documentId) ?? 0;
+    if (taken >= (options.perDocument ?? 2)) continue;
+    perDocument.set(passage.documentId, taken + 1);
+    passages.push({ ...passage, number: passages.length + 1, score: chunk.score });
+    if (passages.length >= (options.passageLimit ?? 5)) break;
+  }
+
+  const terms = queryTerms(options.question);
+  const best = passages[0];
+  const signals: RetrievalSignals = {
+    topSimilarity: byVector[0]?.score ?? 0,
+    topCoverage: best ? Math.max(...passages.slice(0, 3).map((passage) => termCoverage(terms, `${passage.title} ${passage.heading ?? ""} ${passage.content}`))) : 0,
+  };
+  const lowConfidence = passages.length === 0 || !isConfident(signals, options.thresholds);
+  return {
+    passages,
+    signals,
+    lowConfidence,
+    vectorRanking: byVector.map((chunk) => chunk.chunkId),
+    textRanking: byText.map((chunk) => chunk.chunkId),
+  };
+}
+
+/** Grounded enough when the nearest chunk is close enough, or the question's words are well covered. */
+export function isConfident(signals: RetrievalSignals, thresholds: ConfidenceThresholds): boolean {
+  return signals.topSimilarity >= thresholds.minSimilarity || signals.topCoverage >= thresholds.minCoverage;
+}

@@ -1,0 +1,56 @@
+import type { StreamFrame } from "@frontdesk/contracts";
+import type { FastifyReply } from "fastify";
+
+export const HEARTBEAT_MS = 15_000;
+
+/**
+ * A Server-Sent Events response on a hijacked reply: `data: <json>` frames each followed by a
+ * blank line, a comment line every 15 s so proxies keep a slow answer open, and `closed` once
+ * the client has gone.
+ */
+export class SseWriter {
+  private readonly heartbeat: NodeJS.Timeout;
+  private clientGone = false;
+
+  constructor(
+    private readonly reply: FastifyReply,
+    onClientGone: () => void,
+    heartbeatMs = HEARTBEAT_MS,
+  ) {
+    reply.hijack();
+    const headers: Record<string, string | number | string[]> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+    reply.raw.writeHead(200, {
+      ...headers,
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    reply.raw.flushHeaders();
+    reply.raw.on("close", () => {
+      if (!reply.raw.writableFinished) {
+        this.clientGone = true;
+        onClientGone();
+      }
+    });
+    this.heartbeat = setInterval(() => this.write(": keep-alive\n\n"), heartbeatMs);
+  }
+
+  get closed(): boolean {
+    return this.clientGone;
+  }
+
+  send(frame: StreamFrame): void {
+    this.write(`data: ${JSON.stringify(frame)}\n\n`);
+  }
+
+  end(): void {
+    clearInterval(this.heartbeat);
+    if (!this.clientGone) this.reply.raw.end();
+  }
+
+  private write(chunk: string): void {
+    if (!this.clientGone && !this.reply.raw.writableEnded) this.reply.raw.write(chunk);
+  }
+}
