@@ -15,9 +15,12 @@ export function queryTerms(text: string): string[] {
   return [...new Set(words.filter((word) => word.length > 1 && !STOPWORDS.has(word)).map((word) => word.slice(0, 5)))];
 }
 
-/** The share of the question's topic words that appear (by stem) in the passage. */
+/** The share of the question's topic words that appear (a passage word starting with the term's stem) in the passage. */
 export function termCoverage(terms: string[], passage: string): number {
   if (terms.length === 0) return 0;
-  const words = new Set((passage.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => word.slice(0, 5)));
-  return terms.filter((term) => words.has(term)).length / terms.length;
+  const prefixes = new Set<string>();
+  for (const word of passage.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    for (let length = 2; length <= Math.min(5, word.length); length += 1) prefixes.add(word.slice(0, length));
+  }
+  return terms.filter((term) => prefixes.has(term)).length / terms.length;
 }

@@ -1,0 +1,181 @@
+import { describe, expect, test } from "vitest";
+import type { AnswerEvent, Passage } from "../../../src/answering/generate/answer-generator.js";
+import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
+import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
+import { splitSentences } from "../../../src/answering/generate/split-sentences.js";
+import { answerRequest } from "./answer-request.js";
+import { FRENCH_SHIPPING_PASSAGE, SHIPPING_PASSAGE, SHOP_PASSAGES } from "./fixtures/site-passages.js";
+
+const generator = new ExtractiveAnswerGenerator();
+
+async function eventsOf(iterable: AsyncIterable<AnswerEvent>): Promise<AnswerEvent[]> {
+  const events: AnswerEvent[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+function tokensOf(events: readonly AnswerEvent[]): string[] {
+  return events.flatMap((event) => (event.type === "token" ? [event.token] : []));
+}
+
+const QUESTIONS = [
+  "How long does shipping take, and is it free?",
+  "Can I return something I bought?",
+  "When is your shop open?",
+  "Who founded the company?",
+  "Do you sell gift cards?",
+];
+
+describe("extractive answer generator (happy)", () => {
+  test.each(QUESTIONS)("answers %j only with sentences found verbatim in the passages", async (question) => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ question })));
+    expect(answer.content).not.toBe("");
+    const sentences = splitSentences(answer.content, "en");
+    expect(sentences.length).toBeGreaterThan(0);
+    for (const sentence of sentences) {
+      expect(SHOP_PASSAGES.some((passage) => passage.content.includes(sentence)), sentence).toBe(true);
+    }
+  });
+
+  test("chooses the sentences that answer the question, top passage first", async () => {
+    const answer = await collectAnswer(generator.generate(answerRequest()));
+    expect(answer).toEqual({
+      content:
+        "We ship every order from our warehouse in Lyon. Orders placed before 2 pm ship within 2–3 business days. " +
+        "Shipping is free on orders over €50.\n\nReturn shipping is free for orders over €50.",
+      citedDocumentIds: [101, 102],
+      lowConfidence: false,
+      generator: "extractive",
+    });
+  });
+
+  test("cites only the documents whose sentences it used", async () => {
+    const opening = await collectAnswer(generator.generate(answerRequest({ question: "When is your shop open?" })));
+    expect(opening.content).toBe("Our shop in Lyon is open Monday to Saturday, 10 am to 7 pm.");
+    expect(opening.citedDocumentIds).toEqual([103]);
+
+    const returns = await collectAnswer(generator.generate(answerRequest({ question: "Can I return something I bought?" })));
+    expect(returns.content).toContain("within 30 days of delivery");
+    expect(returns.content).not.toContain("warehouse");
+    expect(returns.citedDocumentIds).toEqual([102]);
+  });
+
+  test("leaves out headings and labels even when they match", async () => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ question: "Is there tracking?" })));
+    expect(answer.content).toBe("You get a tracking link by email as soon as your parcel leaves the warehouse.");
+  });
+
+  test("answers from a French page in French words only", async () => {
+    const answer = await collectAnswer(
+      generator.generate(
+        answerRequest({ question: "La livraison est-elle offerte ?", passages: [FRENCH_SHIPPING_PASSAGE], language: "fr" }),
+      ),
+    );
+    expect(answer.content).toBe("La livraison est offerte dès 50 € d'achat.");
+    expect(answer.citedDocumentIds).toEqual([201]);
+  });
+
+  test("without a shared word it gives the top passage's opening sentences", async () => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ question: "xyzzy?" })));
+    expect(answer.content).toBe("We ship every order from our warehouse in Lyon. Orders placed before 2 pm ship within 2–3 business days.");
+    expect(answer.citedDocumentIds).toEqual([101]);
+  });
+
+  test("stays within four sentences and about 600 characters", async () => {
+    const sentence = (index: number): string => `Our tea number ${index} is shipped in a recyclable tin of one hundred grams with a tea guide.`;
+    const passage: Passage = {
+      ...SHIPPING_PASSAGE,
+      content: Array.from({ length: 12 }, (_, index) => sentence(index)).join(" "),
+    };
+    const answer = await collectAnswer(generator.generate(answerRequest({ question: "How is tea shipped?", passages: [passage] })));
+    const sentences = splitSentences(answer.content, "en");
+    expect(sentences.length).toBeLessThanOrEqual(4);
+    expect(answer.content.length).toBeLessThanOrEqual(620);
+    expect(sentences[0]).toBe(sentence(0));
+  });
+
+  test("cuts a single overlong sentence at a word and marks the cut", async () => {
+    const longSentence = `Shipping ${"to every country of the European Union and beyond ".repeat(20).trim()}.`;
+    const passage: Passage = { ...SHIPPING_PASSAGE, content: longSentence };
+    const answer = await collectAnswer(generator.generate(answerRequest({ question: "Where do you ship?", passages: [passage] })));
+    expect(answer.content.length).toBeLessThanOrEqual(600);
+    expect(answer.content.endsWith("…")).toBe(true);
+    expect(longSentence.startsWith(answer.content.slice(0, -1))).toBe(true);
+  });
+
+  test("streams the answer word by word, the tokens adding up to it exactly", async () => {
+    const events = await eventsOf(generator.generate(answerRequest()));
+    const tokens = tokensOf(events);
+    expect(tokens.length).toBeGreaterThan(20);
+    expect(tokens.every((token) => token.trim().split(/\s+/).length === 1)).toBe(true);
+    expect(tokens.join("")).toBe((await collectAnswer(generator.generate(answerRequest()))).content);
+    expect(events.at(-1)?.type).toBe("done");
+    expect(events.filter((event) => event.type === "done")).toHaveLength(1);
+  });
+
+  test("is deterministic", async () => {
+    const first = await eventsOf(generator.generate(answerRequest({ question: "Can I return something I bought?" })));
+    const second = await eventsOf(generator.generate(answerRequest({ question: "Can I return something I bought?" })));
+    expect(second).toEqual(first);
+  });
+});
+
+describe("extractive answer generator (low confidence)", () => {
+  test("says honestly in English that it does not know, offers a person and cites nothing", async () => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true })));
+    expect(answer).toEqual({
+      content: "I'm not sure about that — I couldn't find it on this site. Would you like me to connect you with a person?",
+      citedDocumentIds: [],
+      lowConfidence: true,
+      generator: "extractive",
+    });
+  });
+
+  test("says it in French for a French agent (region subtags included)", async () => {
+    for (const language of ["fr", "fr-CA"]) {
+      const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true, language })));
+      expect(answer.content).toBe(
+        "Je ne suis pas sûr de la réponse — je ne l'ai pas trouvée sur ce site. Voulez-vous que je vous mette en relation avec une personne ?",
+      );
+      expect(answer.citedDocumentIds).toEqual([]);
+    }
+  });
+
+  test.each(["de", "es", "pt-BR", "it", "nl"])("has its own reply in %s", async (language) => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true, language })));
+    expect(answer.content).not.toContain("I'm not sure");
+    expect(answer.lowConfidence).toBe(true);
+  });
+
+  test("falls back to English for other languages", async () => {
+    const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true, language: "ja" })));
+    expect(answer.content).toMatch(/^I'm not sure about that/);
+  });
+
+  test("treats no passages, or passages without a usable sentence, as low confidence", async () => {
+    const none = await collectAnswer(generator.generate(answerRequest({ passages: [] })));
+    expect(none).toMatchObject({ citedDocumentIds: [], lowConfidence: true });
+    const labels = await collectAnswer(generator.generate(answerRequest({ passages: [{ ...SHIPPING_PASSAGE, content: "Shipping\nMenu" }] })));
+    expect(labels).toMatchObject({ citedDocumentIds: [], lowConfidence: true });
+  });
+});
+
+describe("extractive answer generator (abort)", () => {
+  test("stops streaming when the signal aborts and still ends with done", async () => {
+    const controller = new AbortController();
+    const events: AnswerEvent[] = [];
+    for await (const event of generator.generate(answerRequest({ signal: controller.signal }))) {
+      events.push(event);
+      if (events.length === 3) controller.abort();
+    }
+    expect(tokensOf(events)).toHaveLength(3);
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [101], lowConfidence: false, generator: "extractive" });
+  });
+
+  test("sends nothing but done when the client has already gone", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const events = await eventsOf(generator.generate(answerRequest({ signal: controller.signal })));
+    expect(events).toEqual([{ type: "done", citedDocumentIds: [], lowConfidence: false, generator: "extractive" }]);
+  });
+});

@@ -1,0 +1,215 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+import { storeKinds } from "../support/test-database.js";
+import { bearer, seedTenant, startSession, type Tenant, SITE_ORIGIN, adminOf } from "../support/seed.js";
+import { bikeShopKnowledge, documentIdOf, pushKnowledge } from "../support/knowledge.js";
+import { runAdminCommand } from "../../src/admin/run-admin-command.js";
+
+const W = "/api/v1/widget";
+
+/** Parses an SSE body with a real SSE parser; returns the JSON frames and the comment lines. */
+export function parseFrames(body: string): { frames: Record<string, unknown>[]; comments: string[] } {
+  const frames: Record<string, unknown>[] = [];
+  const comments: string[] = [];
+  const parser = createParser({
+    onEvent: (event: EventSourceMessage) => frames.push(JSON.parse(event.data) as Record<string, unknown>),
+    onComment: (comment) => comments.push(comment),
+  });
+  parser.feed(body);
+  return { frames, comments };
+}
+
+describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let other: Tenant;
+  let documents: number[];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000" }, { workers: { allowPrivateNetworks: true } });
+    tenant = await seedTenant(t.services);
+    // A second agent in the same workspace, with knowledge of its own.
+    const second = (await runAdminCommand(adminOf(t.services), {
+      command: "agent.create",
+      workspaceId: tenant.workspaceId,
+      name: "Careers bot",
+      origins: [SITE_ORIGIN],
+    })) as { id: string };
+    other = { workspaceId: tenant.workspaceId, agentId: second.id };
+    const sources = await pushKnowledge(t, tenant.workspaceId, tenant.agentId, bikeShopKnowledge);
+    documents = await Promise.all(sources.map((id) => documentIdOf(t, id)));
+    await pushKnowledge(t, tenant.workspaceId, other.agentId, [
+      { title: "Jobs", source_url: "https://shop.example.com/careers", content: "We are hiring bike mechanics in Leeds. Apply with your CV by e-mail." },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const ask = (jwt: string, payload: Record<string, unknown>, path = "/messages") =>
+    t.app.inject({ method: "POST", url: `${W}${path}`, headers: bearer(jwt), payload });
+
+  it("happy: answers from the agent's knowledge with a citation of the right document, and stores both messages", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const response = await ask(session.jwt, { message: "How long do refunds take to arrive?", page_url: `${SITE_ORIGIN}/cart` });
+    expect(response.statusCode).toBe(200);
+    const data = response.json().data;
+    expect(data).toMatchObject({ message_id: expect.stringMatching(/^msg_/), conversation_id: session.conversationId, low_confidence: false });
+    expect(data.content).toContain("five working days");
+    expect(data.citations).toContainEqual({ id: documents[1], url: "https://shop.example.com/help/returns" });
+    expect(data.citations.every((citation: { id: number }) => documents.includes(citation.id))).toBe(true);
+
+    const { rows } = await t.services.db.query<{ id: string; role: string; content: string; citations: unknown; low_confidence: boolean; generator: string | null; latency_ms: number | null }>(
+      `SELECT id, role, content, citations, low_confidence, generator, latency_ms FROM messages WHERE conversation_id = $1 ORDER BY seq`,
+      [session.conversationId],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ role: "visitor", content: "How long do refunds take to arrive?", generator: null });
+    expect(rows[1]).toMatchObject({ id: data.message_id, role: "bot", content: data.content, citations: data.citations, low_confidence: false, generator: "extractive" });
+    expect(rows[1]!.latency_ms).toBeGreaterThanOrEqual(0);
+
+    // init resumes the conversation and returns them, oldest first.
+    const resumed = await t.app.inject({
+      method: "POST",
+      url: `${W}/init`,
+      headers: { origin: SITE_ORIGIN },
+      payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, anon_id: session.anonymousId },
+    });
+    expect(resumed.json().data.messages).toEqual([
+      { id: rows[0]!.id, role: "visitor", content: "How long do refunds take to arrive?", citations: [], created_at: expect.any(String) },
+      { id: data.message_id, role: "bot", content: data.content, citations: data.citations, created_at: expect.any(String) },
+    ]);
+  });
+
+  it("happy: the stream sends token frames, then one citations frame, then done, each a data line and a blank line", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const response = await ask(session.jwt, { message: "how long does a full battery charge take?" }, "/messages/stream");
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/event-stream");
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    expect(response.headers["x-accel-buffering"]).toBe("no");
+    expect(response.headers["x-ratelimit-limit"]).toBeDefined();
+    expect(response.body).toMatch(/^data: \{"event":"token","token":/);
+    expect(response.body.endsWith("\n\n")).toBe(true);
+    const { frames } = parseFrames(response.body);
+    const kinds = frames.map((frame) => frame.event);
+    const firstNonToken = kinds.findIndex((event) => event !== "token");
+    expect(firstNonToken).toBeGreaterThan(0);
+    expect(kinds.slice(firstNonToken)).toEqual(["citations", "done"]);
+    const text = frames.filter((frame) => frame.event === "token").map((frame) => frame.token).join("");
+    expect(text).toContain("four hours");
+    expect(frames.at(-2)).toEqual({ event: "citations", citations: [{ id: documents[2], url: "https://shop.example.com/help/battery" }] });
+    expect(frames.at(-1)).toMatchObject({ event: "done", conversation_id: session.conversationId, low_confidence: false });
+    const stored = await t.services.db.query<{ content: string }>(`SELECT content FROM messages WHERE conversation_id = $1 AND role = 'bot'`, [session.conversationId]);
+    expect(stored.rows[0]!.content).toBe(text);
+  });
+
+  it("happy: a follow-up is understood from the conversation's recent turns", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    await ask(session.jwt, { message: "Tell me about express delivery" });
+    const followUp = await ask(session.jwt, { message: "and what if I order before 2 pm?" });
+    expect(followUp.json().data.citations.map((citation: { id: number }) => citation.id)).toContain(documents[0]);
+  });
+
+  it("happy: a question the knowledge cannot answer is low confidence, cites nothing and offers a human", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const data = (await ask(session.jwt, { message: "Who won the football world cup in 1998?" })).json().data;
+    expect(data.low_confidence).toBe(true);
+    expect(data.citations).toEqual([]);
+    expect(data.content.toLowerCase()).toMatch(/person|human|someone/);
+  });
+
+  it("security: another agent's knowledge is never retrieved, even in the same workspace", async () => {
+    const session = await startSession(t.app, other.agentId);
+    const data = (await ask(session.jwt, { message: "How long do refunds take to arrive after a return?" })).json().data;
+    expect(data.citations.every((citation: { url: string }) => citation.url === "https://shop.example.com/careers")).toBe(true);
+    expect(data.content).not.toContain("five working days");
+    const mine = await startSession(t.app, tenant.agentId);
+    const hiring = (await ask(mine.jwt, { message: "Are you hiring bike mechanics in Leeds?" })).json().data;
+    expect(hiring.citations.map((citation: { url: string }) => citation.url)).not.toContain("https://shop.example.com/careers");
+  });
+
+  it("happy: while a human is requested the bot stays quiet; the visitor's message is stored and published", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    await t.app.inject({ method: "POST", url: `${W}/request-human`, headers: bearer(session.jwt), payload: {} });
+    const response = await ask(session.jwt, { message: "Hello? Is anyone there?" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toEqual({
+      message_id: expect.stringMatching(/^msg_/),
+      conversation_id: session.conversationId,
+      content: "",
+      citations: [],
+      low_confidence: false,
+      awaiting_human: true,
+    });
+    const stream = await ask(session.jwt, { message: "Still waiting" }, "/messages/stream");
+    expect(parseFrames(stream.body).frames).toEqual([{ event: "done", conversation_id: session.conversationId, awaiting_human: true }]);
+    const { rows } = await t.services.db.query<{ role: string; content: string }>(`SELECT role, content FROM messages WHERE conversation_id = $1 ORDER BY seq`, [session.conversationId]);
+    expect(rows).toEqual([
+      { role: "visitor", content: "Hello? Is anyone there?" },
+      { role: "visitor", content: "Still waiting" },
+    ]);
+    const published = t.published.filter((event) => event.type === "message.created" && event.conversationId === session.conversationId);
+    expect(published).toHaveLength(2);
+  });
+
+  it.each([
+    ["no message", {}, "message"],
+    ["an empty message", { message: "" }, "message"],
+    ["a blank message", { message: "   " }, "message"],
+    ["a message over 4,000 characters", { message: "a".repeat(4001) }, "message"],
+    ["a relative page_url", { message: "hi", page_url: "/cart" }, "page_url"],
+    ["page_context that is not an object", { message: "hi", page_context: "product page" }, "page_context"],
+    ["page_context over 16 KB", { message: "hi", page_context: { html: "x".repeat(17 * 1024) } }, "page_context"],
+  ])("error: %s is 422 on both endpoints and stores nothing", async (_label, body, field) => {
+    const session = await startSession(t.app, tenant.agentId);
+    for (const path of ["/messages", "/messages/stream"]) {
+      const response = await ask(session.jwt, body, path);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().error.code).toBe("validation_failed");
+      expect(Object.keys(response.json().error.fields)).toContain(field);
+    }
+    const { rows } = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1`, [session.conversationId]);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it("happy: a message of exactly 4,000 characters and a page_context object are accepted", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const response = await ask(session.jwt, { message: `${"battery ".repeat(499)}charge`.slice(0, 4000), page_context: { title: "E-bike X1", price: 1999 } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it("error: no token is 401 missing_token; an expired one token_expired", async () => {
+    const none = await t.app.inject({ method: "POST", url: `${W}/messages`, payload: { message: "hi" } });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error.code).toBe("missing_token");
+    const noneStream = await t.app.inject({ method: "POST", url: `${W}/messages/stream`, payload: { message: "hi" } });
+    expect(noneStream.json().error.code).toBe("missing_token");
+    const session = await startSession(t.app, tenant.agentId);
+    t.clock.offsetMs = 3601_000;
+    try {
+      expect((await ask(session.jwt, { message: "hi" })).json().error.code).toBe("token_expired");
+    } finally {
+      t.clock.offsetMs = 0;
+    }
+  });
+});
+
+describe("messages share the per-token budget with events", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp("pglite", { FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "3" });
+  });
+  afterAll(() => t.close());
+
+  it("error: the third call across events and messages exhausts it and the fourth is 429", async () => {
+    const tenant = await seedTenant(t.services);
+    const session = await startSession(t.app, tenant.agentId);
+    const message = () => t.app.inject({ method: "POST", url: `${W}/messages`, headers: bearer(session.jwt), payload: { message: "hi" } });
+    expect((await message()).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "POST", url: `${W}/events`, headers: bearer(session.jwt), payload: { event: "x" } })).statusCode).toBe(202);
+    expect((await t.app.inject({ method: "POST", url: `${W}/messages/stream`, headers: bearer(session.jwt), payload: { message: "hi" } })).statusCode).toBe(200);
+    const refused = await message();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe("rate_limited");
+  });
+});
