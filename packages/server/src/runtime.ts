@@ -8,7 +8,7 @@ import { openDatabase } from "./db/open-database.js";
 import { createEmbedder } from "./embeddings/create-embedder.js";
 import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
-import { confidenceThresholdsFor } from "./answering/retrieve/confidence-thresholds.js";
+import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
@@ -47,7 +47,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     jobs,
     embedder,
     answers,
-    retrievalThresholds: (embedderId) => confidenceThresholdsFor(embedderId, config.retrieval),
+    retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     now: () => new Date(),
   };
 }

@@ -6,7 +6,7 @@ import type { SessionTokens } from "./auth/session-token.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
-import type { ConfidenceThresholds } from "./answering/retrieve/confidence-thresholds.js";
+import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -18,8 +18,8 @@ export interface Services {
   jobs: JobQueue;
   embedder: Embedder;
   answers: AnswerGenerator;
-  /** The low-confidence thresholds for vectors of an embedder. */
-  retrievalThresholds: (embedderId: string) => ConfidenceThresholds;
+  /** Fusion weights and low-confidence thresholds for vectors of an embedder. */
+  retrievalCalibration: (embedderId: string) => RetrievalCalibration;
   /** The time; tests move it. */
   now: () => Date;
 }

@@ -57,7 +57,7 @@ export async function* answerMessage(
     }),
     question: body.message,
     textSearchConfig: textSearchConfigFor(language),
-    thresholds: services.retrievalThresholds(services.embedder.id),
+    calibration: services.retrievalCalibration(services.embedder.id),
   });
 
   let content = "";

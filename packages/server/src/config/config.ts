@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { EmbedderConfig } from "../embeddings/create-embedder.js";
 import type { AnswerGeneratorConfig } from "../answering/generate/create-answer-generator.js";
-import type { ConfidenceThresholds } from "../answering/retrieve/confidence-thresholds.js";
+import type { ConfidenceThresholds } from "../answering/retrieve/retrieval-calibration.js";
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 

@@ -50,7 +50,7 @@ describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) =>
 
   it("happy: answers from the agent's knowledge with a citation of the right document, and stores both messages", async () => {
     const session = await startSession(t.app, tenant.agentId);
-    const response = await ask(session.jwt, { message: "How long do refunds take to arrive?", page_url: `${SITE_ORIGIN}/cart` });
+    const response = await ask(session.jwt, { message: "When is my refund paid after you receive the return?", page_url: `${SITE_ORIGIN}/cart` });
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
     expect(data).toMatchObject({ message_id: expect.stringMatching(/^msg_/), conversation_id: session.conversationId, low_confidence: false });
@@ -63,7 +63,7 @@ describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) =>
       [session.conversationId],
     );
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ role: "visitor", content: "How long do refunds take to arrive?", generator: null });
+    expect(rows[0]).toMatchObject({ role: "visitor", content: "When is my refund paid after you receive the return?", generator: null });
     expect(rows[1]).toMatchObject({ id: data.message_id, role: "bot", content: data.content, citations: data.citations, low_confidence: false, generator: "extractive" });
     expect(rows[1]!.latency_ms).toBeGreaterThanOrEqual(0);
 
@@ -75,7 +75,7 @@ describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) =>
       payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, anon_id: session.anonymousId },
     });
     expect(resumed.json().data.messages).toEqual([
-      { id: rows[0]!.id, role: "visitor", content: "How long do refunds take to arrive?", citations: [], created_at: expect.any(String) },
+      { id: rows[0]!.id, role: "visitor", content: "When is my refund paid after you receive the return?", citations: [], created_at: expect.any(String) },
       { id: data.message_id, role: "bot", content: data.content, citations: data.citations, created_at: expect.any(String) },
     ]);
   });

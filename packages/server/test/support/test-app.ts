@@ -7,7 +7,7 @@ import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js"
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
-import { confidenceThresholdsFor } from "../../src/answering/retrieve/confidence-thresholds.js";
+import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
@@ -65,7 +65,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     jobs,
     embedder,
     answers: createAnswerGenerator(config.answers),
-    retrievalThresholds: (embedderId) => confidenceThresholdsFor(embedderId, config.retrieval),
+    retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     now,
   };
   const app = await buildApp(services);

@@ -54,13 +54,12 @@ export class ModelAnswerGenerator implements AnswerGenerator {
     const onClientAbort = (): void => interrupt({ kind: "aborted" });
     if (request.signal.aborted) onClientAbort();
     else request.signal.addEventListener("abort", onClientAbort, { once: true });
+    const { idleTimeoutMs } = this.options;
+    const silence = new Error(`The model sent nothing for ${idleTimeoutMs} ms`);
     let idleTimer: NodeJS.Timeout | undefined;
     const resetIdleTimer = (): void => {
       clearTimeout(idleTimer);
-      idleTimer = setTimeout(
-        () => interrupt({ kind: "failed", code: "generation_timeout", cause: new Error(`No answer chunk within ${this.options.idleTimeoutMs} ms`) }),
-        this.options.idleTimeoutMs,
-      );
+      idleTimer = setTimeout(() => interrupt({ kind: "failed", code: "generation_timeout", cause: silence }), idleTimeoutMs);
     };
 
     const stripper = new CitationMarkerStripper();

@@ -35,26 +35,65 @@ export async function searchByVector(
   });
 }
 
+export interface TextRankedChunk extends RankedChunk {
+  /** Share of the question's weight (Σ IDF of its terms) that this chunk contains. */
+  coverage: number;
+}
+
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+/** Matches in the title (weight A) and heading (weight B) count this many times over. */
+const TITLE_BOOST = 2;
+
 /**
- * Best full-text matches of one agent's chunks (any query word may match: the visitor's
- * question is not a boolean query), ranked by ts_rank_cd, title and heading weighted up.
+ * Okapi BM25 over one agent's chunks, computed in SQL from the full-text vectors: IDF from the
+ * agent's own chunks (so a rare word like "phone" outweighs a common one like "number"), term
+ * frequency from lexeme positions. Any query word may match (a question is not a boolean query).
  */
 export async function searchByText(
   db: Database,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
-): Promise<RankedChunk[]> {
-  const { rows } = await db.query<{ id: number; rank: number }>(
-    `WITH q AS (
-       SELECT to_tsquery($3::regconfig, replace(plainto_tsquery($3::regconfig, $2)::text, ' & ', ' | ')) AS query
+): Promise<TextRankedChunk[]> {
+  const { rows } = await db.query<{ id: number; score: number; coverage: number }>(
+    `WITH terms AS (
+       SELECT DISTINCT lexeme FROM unnest(to_tsvector($3::regconfig, $2))
+     ),
+     corpus AS (
+       SELECT count(*)::float8 AS n, coalesce(avg(length(search_vector)), 1)::float8 AS avgdl
+       FROM chunks WHERE agent_id = $1 AND embedder = $4
+     ),
+     weights AS (
+       SELECT t.lexeme,
+         ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) AS idf
+       FROM terms t CROSS JOIN corpus
+       CROSS JOIN LATERAL (
+         SELECT count(*)::float8 AS n FROM chunks c
+         WHERE c.agent_id = $1 AND c.embedder = $4 AND c.search_vector @@ quote_literal(t.lexeme)::tsquery
+       ) df
+     ),
+     total AS (SELECT coalesce(sum(idf), 0) AS idf FROM weights),
+     candidates AS (
+       SELECT c.id, c.search_vector FROM chunks c
+       WHERE c.agent_id = $1 AND c.embedder = $4
+         AND c.search_vector @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
+       LIMIT 2000
      )
-     SELECT c.id::int AS id, ts_rank_cd(c.search_vector, q.query, 1) AS rank
-     FROM chunks c, q
-     WHERE c.agent_id = $1 AND c.embedder = $4 AND numnode(q.query) > 0 AND c.search_vector @@ q.query
-     ORDER BY rank DESC, c.id
+     SELECT cand.id::int AS id,
+       sum(w.idf * (tf.n * ($6::float8 + 1)) / (tf.n + $6::float8 * (1 - $7::float8 + $7::float8 * length(cand.search_vector) / corpus.avgdl))) AS score,
+       CASE WHEN total.idf > 0 THEN sum(w.idf) / total.idf ELSE 0 END AS coverage
+     FROM candidates cand
+     CROSS JOIN corpus CROSS JOIN total
+     CROSS JOIN LATERAL unnest(cand.search_vector) AS u(lexeme, positions, labels)
+     JOIN weights w ON w.lexeme = u.lexeme
+     CROSS JOIN LATERAL (
+       SELECT (cardinality(u.positions) + $8::float8 * cardinality(array_remove(array_remove(u.labels, 'C'), 'D')))::float8 AS n
+     ) tf
+     GROUP BY cand.id, total.idf
+     ORDER BY score DESC, cand.id
      LIMIT $5`,
-    [query.agentId, query.text, query.textSearchConfig, query.embedder, query.limit],
+    [query.agentId, query.text, query.textSearchConfig, query.embedder, query.limit, BM25_K1, BM25_B, TITLE_BOOST],
   );
-  return rows.map((row) => ({ chunkId: row.id, score: Number(row.rank) }));
+  return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.coverage) }));
 }
 
 export interface ChunkPassage {

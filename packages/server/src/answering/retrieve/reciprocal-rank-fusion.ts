@@ -3,12 +3,16 @@ import type { RankedChunk } from "./chunk-search-repository.js";
 /** The constant of reciprocal rank fusion (Cormack et al., 2009). */
 export const RRF_K = 60;
 
-/** Fuses ranked lists: each chunk scores Σ 1 / (k + rank) over the lists it appears in, best first. */
-export function reciprocalRankFusion(lists: RankedChunk[][], k = RRF_K): RankedChunk[] {
+/**
+ * Fuses ranked lists: each chunk scores Σ weight / (k + rank) over the lists it appears in, best
+ * first. Weights default to 1 (plain RRF).
+ */
+export function reciprocalRankFusion(lists: RankedChunk[][], weights: number[] = [], k = RRF_K): RankedChunk[] {
   const scores = new Map<number, number>();
-  for (const list of lists) {
-    list.forEach((chunk, index) => scores.set(chunk.chunkId, (scores.get(chunk.chunkId) ?? 0) + 1 / (k + index + 1)));
-  }
+  lists.forEach((list, listIndex) => {
+    const weight = weights[listIndex] ?? 1;
+    list.forEach((chunk, index) => scores.set(chunk.chunkId, (scores.get(chunk.chunkId) ?? 0) + weight / (k + index + 1)));
+  });
   return [...scores.entries()]
     .map(([chunkId, score]) => ({ chunkId, score }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);

@@ -1,9 +1,8 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
 import { searchByText, searchByVector, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
-import { queryTerms, termCoverage } from "./query-terms.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
-import type { ConfidenceThresholds } from "./confidence-thresholds.js";
+import type { ConfidenceThresholds, RetrievalCalibration } from "./retrieval-calibration.js";
 
 export interface RetrievedPassage extends ChunkPassage {
   /** 1-based, as the answer generator numbers passages. */
@@ -15,7 +14,7 @@ export interface RetrievedPassage extends ChunkPassage {
 export interface RetrievalSignals {
   /** Cosine similarity of the nearest chunk (0 when none). */
   topSimilarity: number;
-  /** Share of the question's topic words found in the best passage. */
+  /** Share of the question's weight (Σ IDF of its words) found in one of the best passages. */
   topCoverage: number;
 }
 
@@ -26,7 +25,10 @@ export interface Retrieval {
   /** Each side's ranking, for evaluation. */
   vectorRanking: number[];
   textRanking: number[];
+  /** The fused ranking of chunk ids. */
+  fusedRanking: number[];
 }
+
 
 export interface RetrieveOptions {
   agentId: string;
@@ -35,7 +37,7 @@ export interface RetrieveOptions {
   /** The visitor's own words, for the lexical confidence signal. */
   question: string;
   textSearchConfig: string;
-  thresholds: ConfidenceThresholds;
+  calibration: RetrievalCalibration;
   /** Chunks taken from each side before fusion. */
   candidates?: number;
   /** Passages given to the generator. */
@@ -55,7 +57,8 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, options: 
     searchByVector(db, { agentId: options.agentId, embedder: embedder.id, vector: vector!, limit: candidates }),
     searchByText(db, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
   ]);
-  const fused = reciprocalRankFusion([byVector, byText]);
+  const weights = options.calibration.fusion;
+  const fused = reciprocalRankFusion([byText, byVector], [weights.text, weights.vector]);
   const details = await loadChunkPassages(db, options.agentId, fused.slice(0, candidates).map((chunk) => chunk.chunkId));
 
   const passages: RetrievedPassage[] = [];
@@ -70,19 +73,19 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, options: 
     if (passages.length >= (options.passageLimit ?? 5)) break;
   }
 
-  const terms = queryTerms(options.question);
-  const best = passages[0];
+  const coverage = new Map(byText.map((chunk) => [chunk.chunkId, chunk.coverage]));
   const signals: RetrievalSignals = {
     topSimilarity: byVector[0]?.score ?? 0,
-    topCoverage: best ? Math.max(...passages.slice(0, 3).map((passage) => termCoverage(terms, `${passage.title} ${passage.heading ?? ""} ${passage.content}`))) : 0,
+    topCoverage: Math.max(0, ...passages.slice(0, 3).map((passage) => coverage.get(passage.chunkId) ?? 0)),
   };
-  const lowConfidence = passages.length === 0 || !isConfident(signals, options.thresholds);
+  const lowConfidence = passages.length === 0 || !isConfident(signals, options.calibration.thresholds);
   return {
     passages,
     signals,
     lowConfidence,
     vectorRanking: byVector.map((chunk) => chunk.chunkId),
     textRanking: byText.map((chunk) => chunk.chunkId),
+    fusedRanking: fused.map((chunk) => chunk.chunkId),
   };
 }
 

@@ -5,7 +5,9 @@ import { RETURNS_PASSAGE, SHIPPING_PASSAGE } from "./fixtures/site-passages.js";
 
 describe("build prompt (happy)", () => {
   test("numbers each passage with its title, heading, URL and content", () => {
-    expect(formatPassage(SHIPPING_PASSAGE)).toBe(`[1] Shipping — Delivery times\n(https://shop.example/help/shipping)\n${SHIPPING_PASSAGE.content}`);
+    expect(formatPassage(SHIPPING_PASSAGE)).toBe(
+      `[1] Shipping — Delivery times\n(https://shop.example/help/shipping)\n${SHIPPING_PASSAGE.content}`,
+    );
     expect(formatPassage(RETURNS_PASSAGE)).toBe(`[2] Returns and refunds\n(https://shop.example/help/returns)\n${RETURNS_PASSAGE.content}`);
   });
 

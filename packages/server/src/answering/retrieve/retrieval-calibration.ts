@@ -1,0 +1,34 @@
+/**
+ * How retrieval is tuned for an embedder. Similarities and the worth of the vector side depend on
+ * the embedder, so each family has its own defaults, calibrated by `npm run eval` where the
+ * embedder can run (see docs/benchmarks.md). FRONTDESK_RETRIEVAL_MIN_SIMILARITY and
+ * FRONTDESK_RETRIEVAL_MIN_COVERAGE override the thresholds.
+ */
+export interface ConfidenceThresholds {
+  /** Grounded when the nearest chunk's cosine similarity reaches this… */
+  minSimilarity: number;
+  /** …or when one of the best passages holds this share of the question's IDF weight. */
+  minCoverage: number;
+}
+
+export interface RetrievalCalibration {
+  thresholds: ConfidenceThresholds;
+  /** Weights of the two rankings in reciprocal rank fusion. */
+  fusion: { text: number; vector: number };
+}
+
+const families: { prefix: string; calibration: RetrievalCalibration }[] = [
+  // Calibrated on eval/ (hashing is the only embedder that runs offline here): its vectors are a
+  // weak semantic signal, so BM25 leads and the vectors only break ties.
+  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.39, minCoverage: 0.35 }, fusion: { text: 1, vector: 0.15 } } },
+  // Not calibrated here (no model files offline): the common operating point for MiniLM-class models.
+  { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } } },
+  { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } } },
+];
+
+const fallback: RetrievalCalibration = { thresholds: { minSimilarity: 0.45, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } };
+
+export function retrievalCalibrationFor(embedderId: string, overrides: Partial<ConfidenceThresholds> = {}): RetrievalCalibration {
+  const base = families.find((family) => embedderId.startsWith(family.prefix))?.calibration ?? fallback;
+  return { thresholds: { ...base.thresholds, ...overrides }, fusion: base.fusion };
+}
