@@ -40,6 +40,12 @@ export interface TextRankedChunk extends RankedChunk {
   coverage: number;
 }
 
+export interface TextSearch {
+  chunks: TextRankedChunk[];
+  /** Share of the question's weight carried by words the agent's knowledge never uses (1 when none match). */
+  unknownShare: number;
+}
+
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 /** Matches in the title (weight A) and heading (weight B) count this many times over. */
@@ -53,8 +59,8 @@ const TITLE_BOOST = 2;
 export async function searchByText(
   db: Database,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
-): Promise<TextRankedChunk[]> {
-  const { rows } = await db.query<{ id: number; score: number; coverage: number }>(
+): Promise<TextSearch> {
+  const { rows } = await db.query<{ id: number; score: number; coverage: number; unknown_share: number }>(
     `WITH terms AS (
        SELECT DISTINCT lexeme FROM unnest(to_tsvector($3::regconfig, $2))
      ),
@@ -63,7 +69,7 @@ export async function searchByText(
        FROM chunks WHERE agent_id = $1 AND embedder = $4
      ),
      weights AS (
-       SELECT t.lexeme,
+       SELECT t.lexeme, df.n AS df,
          ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) AS idf
        FROM terms t CROSS JOIN corpus
        CROSS JOIN LATERAL (
@@ -71,7 +77,7 @@ export async function searchByText(
          WHERE c.agent_id = $1 AND c.embedder = $4 AND c.search_vector @@ quote_literal(t.lexeme)::tsquery
        ) df
      ),
-     total AS (SELECT coalesce(sum(idf), 0) AS idf FROM weights),
+     total AS (SELECT coalesce(sum(idf), 0) AS idf, coalesce(sum(idf) FILTER (WHERE df = 0), 0) AS unknown FROM weights),
      candidates AS (
        SELECT c.id, c.search_vector FROM chunks c
        WHERE c.agent_id = $1 AND c.embedder = $4
@@ -80,7 +86,8 @@ export async function searchByText(
      )
      SELECT cand.id::int AS id,
        sum(w.idf * (tf.n * ($6::float8 + 1)) / (tf.n + $6::float8 * (1 - $7::float8 + $7::float8 * length(cand.search_vector) / corpus.avgdl))) AS score,
-       CASE WHEN total.idf > 0 THEN sum(w.idf) / total.idf ELSE 0 END AS coverage
+       CASE WHEN total.idf > 0 THEN sum(w.idf) / total.idf ELSE 0 END AS coverage,
+       CASE WHEN total.idf > 0 THEN total.unknown / total.idf ELSE 1 END AS unknown_share
      FROM candidates cand
      CROSS JOIN corpus CROSS JOIN total
      CROSS JOIN LATERAL unnest(cand.search_vector) AS u(lexeme, positions, labels)
@@ -88,12 +95,15 @@ export async function searchByText(
      CROSS JOIN LATERAL (
        SELECT (cardinality(u.positions) + $8::float8 * cardinality(array_remove(array_remove(u.labels, 'C'), 'D')))::float8 AS n
      ) tf
-     GROUP BY cand.id, total.idf
+     GROUP BY cand.id, total.idf, total.unknown
      ORDER BY score DESC, cand.id
      LIMIT $5`,
     [query.agentId, query.text, query.textSearchConfig, query.embedder, query.limit, BM25_K1, BM25_B, TITLE_BOOST],
   );
-  return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.coverage) }));
+  return {
+    chunks: rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.coverage) })),
+    unknownShare: rows[0] ? Number(rows[0].unknown_share) : 1,
+  };
 }
 
 export interface ChunkPassage {

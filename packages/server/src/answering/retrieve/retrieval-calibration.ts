@@ -7,8 +7,10 @@
 export interface ConfidenceThresholds {
   /** Grounded when the nearest chunk's cosine similarity reaches this… */
   minSimilarity: number;
-  /** …or when one of the best passages holds this share of the question's IDF weight. */
+  /** …or when one of the best passages holds this share of the question's IDF weight… */
   minCoverage: number;
+  /** …unless more than this share of that weight is in words the knowledge never uses. */
+  maxUnknownShare: number;
 }
 
 export interface RetrievalCalibration {
@@ -20,13 +22,13 @@ export interface RetrievalCalibration {
 const families: { prefix: string; calibration: RetrievalCalibration }[] = [
   // Calibrated on eval/ (hashing is the only embedder that runs offline here): its vectors are a
   // weak semantic signal, so BM25 leads and the vectors only break ties.
-  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.39, minCoverage: 0.35 }, fusion: { text: 1, vector: 0.15 } } },
+  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.35, maxUnknownShare: 0.65 }, fusion: { text: 1, vector: 0.15 } } },
   // Not calibrated here (no model files offline): the common operating point for MiniLM-class models.
-  { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } } },
-  { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } } },
+  { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, minCoverage: 0.6, maxUnknownShare: 0.5 }, fusion: { text: 1, vector: 1 } } },
+  { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.6, maxUnknownShare: 0.5 }, fusion: { text: 1, vector: 1 } } },
 ];
 
-const fallback: RetrievalCalibration = { thresholds: { minSimilarity: 0.45, minCoverage: 0.6 }, fusion: { text: 1, vector: 1 } };
+const fallback: RetrievalCalibration = { thresholds: { minSimilarity: 0.45, minCoverage: 0.6, maxUnknownShare: 0.5 }, fusion: { text: 1, vector: 1 } };
 
 export function retrievalCalibrationFor(embedderId: string, overrides: Partial<ConfidenceThresholds> = {}): RetrievalCalibration {
   const base = families.find((family) => embedderId.startsWith(family.prefix))?.calibration ?? fallback;

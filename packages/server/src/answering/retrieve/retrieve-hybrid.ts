@@ -16,6 +16,8 @@ export interface RetrievalSignals {
   topSimilarity: number;
   /** Share of the question's weight (Σ IDF of its words) found in one of the best passages. */
   topCoverage: number;
+  /** Share of the question's weight in words the agent's knowledge never uses. */
+  unknownShare: number;
 }
 
 export interface Retrieval {
@@ -53,10 +55,11 @@ export interface RetrieveOptions {
 export async function retrieveHybrid(db: Database, embedder: Embedder, options: RetrieveOptions): Promise<Retrieval> {
   const candidates = options.candidates ?? 20;
   const [vector] = await embedder.embed([options.query]);
-  const [byVector, byText] = await Promise.all([
+  const [byVector, textSearch] = await Promise.all([
     searchByVector(db, { agentId: options.agentId, embedder: embedder.id, vector: vector!, limit: candidates }),
     searchByText(db, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
   ]);
+  const byText = textSearch.chunks;
   const weights = options.calibration.fusion;
   const fused = reciprocalRankFusion([byText, byVector], [weights.text, weights.vector]);
   const details = await loadChunkPassages(db, options.agentId, fused.slice(0, candidates).map((chunk) => chunk.chunkId));
@@ -77,6 +80,7 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, options: 
   const signals: RetrievalSignals = {
     topSimilarity: byVector[0]?.score ?? 0,
     topCoverage: Math.max(0, ...passages.slice(0, 3).map((passage) => coverage.get(passage.chunkId) ?? 0)),
+    unknownShare: textSearch.unknownShare,
   };
   const lowConfidence = passages.length === 0 || !isConfident(signals, options.calibration.thresholds);
   return {
@@ -89,7 +93,11 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, options: 
   };
 }
 
-/** Grounded enough when the nearest chunk is close enough, or the question's words are well covered. */
+/**
+ * Grounded enough when the question does not hinge on words the knowledge never uses, and either
+ * the nearest chunk is close enough or the question's words are well covered by a best passage.
+ */
 export function isConfident(signals: RetrievalSignals, thresholds: ConfidenceThresholds): boolean {
+  if (signals.unknownShare > thresholds.maxUnknownShare) return false;
   return signals.topSimilarity >= thresholds.minSimilarity || signals.topCoverage >= thresholds.minCoverage;
 }
