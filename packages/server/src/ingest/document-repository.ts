@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { iso } from "../db/timestamps.js";
+import { vectorLiteral } from "../db/vector-literal.js";
 
 export type DocumentStatus = "pending" | "indexed" | "failed";
 
@@ -86,7 +87,6 @@ export async function findDocument(db: Queryable, documentId: number): Promise<D
     : null;
 }
 
-const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector, (value) => (Number.isFinite(value) ? value : 0)).join(",")}]`;
 
 /**
  * Swaps the document's chunks for new ones in one transaction (the caller's): answers see

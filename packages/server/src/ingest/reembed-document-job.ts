@@ -1,3 +1,4 @@
+import { vectorLiteral } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import type { IngestJobContext } from "./index-source-job.js";
 
@@ -15,7 +16,7 @@ export async function runReembedDocumentJob(context: IngestJobContext, documentI
     for (const [i, row] of rows.entries()) {
       await tx.query(`UPDATE chunks SET embedding = $2::vector, embedder = $3, dimensions = $4 WHERE id = $1`, [
         row.id,
-        `[${Array.from(vectors[i]!).join(",")}]`,
+        vectorLiteral(vectors[i]!),
         embedder.id,
         embedder.dimensions,
       ]);

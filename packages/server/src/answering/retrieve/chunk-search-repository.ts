@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database.js";
+import { vectorLiteral } from "../../db/vector-literal.js";
 
 /** Dimensions that have an HNSW index (see migration 0002); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -8,7 +9,6 @@ export interface RankedChunk {
   score: number;
 }
 
-const vectorLiteral = (vector: Float32Array) => `[${Array.from(vector).join(",")}]`;
 
 /**
  * Nearest chunks of one agent by cosine distance, among vectors of one embedder only. The HNSW
