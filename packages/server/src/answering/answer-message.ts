@@ -87,6 +87,11 @@ export async function* answerMessage(
     }
   }
 
+  if (signal.aborted && content === "") {
+    // The visitor left before the first word: there is no reply to keep (and nobody to send one to).
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence, awaitingHuman: false };
+    return;
+  }
   const urls = new Map(retrieval.passages.map((passage) => [passage.documentId, passage.url]));
   const citations: Citation[] = citedDocumentIds.filter((id) => urls.has(id)).map((id) => ({ id, url: urls.get(id)! }));
   const reply = await insertMessage(services.db, {
