@@ -27,6 +27,7 @@ const { indexDocumentContent } = await load("ingest/index-document.js");
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
 const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
+const { LexemeStatistics } = await load("answering/retrieve/lexeme-statistics.js");
 
 const fixtures = join(root, "eval/fixtures");
 const config = loadConfig({ FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "silent", ...process.env });
@@ -55,6 +56,7 @@ const chunkDocs = new Map(
   (await db.query(`SELECT c.id::int AS id, d.url FROM chunks c JOIN documents d ON d.id = c.document_id`)).rows.map((row) => [row.id, row.url]),
 );
 
+const statistics = new LexemeStatistics();
 const answerable = JSON.parse(await readFile(join(fixtures, "questions.json"), "utf8"));
 const unanswerable = JSON.parse(await readFile(join(fixtures, "unanswerable.json"), "utf8"));
 const calibration = retrievalCalibrationFor(embedder.id, config.retrieval);
@@ -64,7 +66,7 @@ const thresholds = calibration.thresholds;
 /** Distinct document URLs in the order their chunks rank. */
 const documentsOf = (chunkIds) => [...new Set(chunkIds.map((id) => chunkDocs.get(id)).filter(Boolean))];
 const ask = (question) =>
-  retrieveHybrid(db, embedder, { agentId: agent.id, query: question, question, textSearchConfig: "english", calibration, candidates: 20 });
+  retrieveHybrid(db, embedder, statistics, { agentId: agent.id, query: question, question, textSearchConfig: "english", calibration, candidates: 20 });
 
 const methods = { hybrid: [], vector: [], text: [] };
 const answerableSignals = [];

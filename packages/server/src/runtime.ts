@@ -9,6 +9,7 @@ import { createEmbedder } from "./embeddings/create-embedder.js";
 import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
+import { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
@@ -48,6 +49,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     embedder,
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
+    lexemeStatistics: new LexemeStatistics(),
     now: () => new Date(),
   };
 }

@@ -7,6 +7,7 @@ import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
+import type { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   answers: AnswerGenerator;
   /** Fusion weights and low-confidence thresholds for vectors of an embedder. */
   retrievalCalibration: (embedderId: string) => RetrievalCalibration;
+  /** BM25 statistics of each agent's knowledge, cached in this process. */
+  lexemeStatistics: LexemeStatistics;
   /** The time; tests move it. */
   now: () => Date;
 }

@@ -7,7 +7,13 @@ import type { Services } from "../services.js";
 export async function startWorkers(services: Services, logger: Logger): Promise<IngestPipeline> {
   const pipeline = createIngestPipeline(services.config, services.embedder);
   await registerIngestWorkers(
-    { db: services.db, jobs: services.jobs, pipeline, logger: logger.child({ component: "ingest" }) },
+    {
+      db: services.db,
+      jobs: services.jobs,
+      pipeline,
+      logger: logger.child({ component: "ingest" }),
+      onKnowledgeChanged: (agentId) => services.lexemeStatistics.invalidate(agentId),
+    },
     services.config.workers.concurrency,
   );
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");

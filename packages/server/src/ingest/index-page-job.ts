@@ -16,7 +16,8 @@ export async function runIndexPageJob(
   if (!document) return;
   try {
     const page = await pipeline.crawler.fetchPage(document.url);
-    await indexDocumentContent(db, pipeline, document.id, { body: page.body, contentType: page.contentType, url: page.url });
+    const outcome = await indexDocumentContent(db, pipeline, document.id, { body: page.body, contentType: page.contentType, url: page.url });
+    if (outcome.kind === "indexed") context.onKnowledgeChanged?.(document.agentId);
   } catch (error) {
     const failure = toIngestFailure(error);
     if (failure.transient && !attempt.isLastAttempt) throw failure;

@@ -19,6 +19,8 @@ export interface IngestJobContext {
   jobs: JobQueue;
   pipeline: IngestPipeline;
   logger: Logger;
+  /** An agent's chunks changed (this process's caches of its knowledge are stale). */
+  onKnowledgeChanged?: (agentId: string) => void;
 }
 
 /** The URL a text source's document is cited by. */
@@ -54,7 +56,7 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
   const discovery = await pipeline.crawler.discoverSitemapUrls(source.targetUrl!, { maxPages: pipeline.sitemapMaxPages });
   if (discovery.urls.length === 0) throw new IngestFailure("empty_sitemap", "The sitemap lists no pages on its own host.");
   await db.transaction(async (tx) => {
-    await deleteDocumentsNotIn(tx, source.id, discovery.urls);
+    if ((await deleteDocumentsNotIn(tx, source.id, discovery.urls)) > 0) context.onKnowledgeChanged?.(source.agentId);
     const documentIds = await upsertDocuments(tx, source, discovery.urls);
     await patchSourceConfig(tx, source.id, {
       pages_found: discovery.urls.length,
@@ -79,6 +81,7 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
     }
     await indexSingleDocument(context, source);
     await setSourceOutcome(context.db, source.id, { status: "indexed" });
+    context.onKnowledgeChanged?.(source.agentId);
   } catch (error) {
     const failure = toIngestFailure(error);
     if (failure.transient && !attempt.isLastAttempt) {

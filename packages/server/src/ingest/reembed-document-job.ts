@@ -6,8 +6,8 @@ import type { IngestJobContext } from "./index-source-job.js";
 export async function runReembedDocumentJob(context: IngestJobContext, documentId: number): Promise<void> {
   const { db, pipeline } = context;
   const embedder = pipeline.embedder;
-  const { rows } = await db.query<{ id: number; title: string; heading: string | null; content: string; embedder: string }>(
-    `SELECT id::int AS id, title, heading, content, embedder FROM chunks WHERE document_id = $1 ORDER BY chunk_index`,
+  const { rows } = await db.query<{ id: number; agentId: string; title: string; heading: string | null; content: string; embedder: string }>(
+    `SELECT id::int AS id, agent_id AS "agentId", title, heading, content, embedder FROM chunks WHERE document_id = $1 ORDER BY chunk_index`,
     [documentId],
   );
   if (rows.length === 0 || rows.every((row) => row.embedder === embedder.id)) return;
@@ -22,5 +22,6 @@ export async function runReembedDocumentJob(context: IngestJobContext, documentI
       ]);
     }
   });
+  context.onKnowledgeChanged?.(rows[0]!.agentId);
   context.logger.info({ documentId, chunks: rows.length, embedder: embedder.id }, "document re-embedded");
 }

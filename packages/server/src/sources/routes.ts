@@ -70,7 +70,9 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       "/:id",
       { schema: { tags, security, params: sourceIdParamsSchema, response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
-        if (!(await deleteWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id))) throw notFound();
+        const deleted = await deleteWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id);
+        if (!deleted) throw notFound();
+        services.lexemeStatistics.invalidate(deleted.agentId);
         return reply.code(204).send(null);
       },
     );

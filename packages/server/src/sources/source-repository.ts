@@ -142,9 +142,10 @@ export async function listWorkspaceSources(db: Queryable, workspaceId: string, l
   return rows.map(toSource);
 }
 
-export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<boolean> {
-  const { rows } = await db.query(`DELETE FROM sources WHERE id = $1 AND workspace_id = $2 RETURNING id`, [sourceId, workspaceId]);
-  return rows.length > 0;
+/** Deletes the source (its documents and chunks cascade); null when the workspace has no such source. */
+export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<{ agentId: string } | null> {
+  const { rows } = await db.query<{ agent_id: string }>(`DELETE FROM sources WHERE id = $1 AND workspace_id = $2 RETURNING agent_id`, [sourceId, workspaceId]);
+  return rows[0] ? { agentId: rows[0].agent_id } : null;
 }
 
 /**

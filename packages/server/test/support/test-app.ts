@@ -8,6 +8,7 @@ import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
+import { LexemeStatistics } from "../../src/answering/retrieve/lexeme-statistics.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
@@ -66,13 +67,17 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     embedder,
     answers: createAnswerGenerator(config.answers),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
+    lexemeStatistics: new LexemeStatistics(),
     now,
   };
   const app = await buildApp(services);
   let pipeline: IngestPipeline | null = null;
   if (options.workers) {
     pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
-    await registerIngestWorkers({ db: database.db, jobs, pipeline, logger: pino({ level: "silent" }) }, config.workers.concurrency);
+    await registerIngestWorkers(
+      { db: database.db, jobs, pipeline, logger: pino({ level: "silent" }), onKnowledgeChanged: (agentId) => services.lexemeStatistics.invalidate(agentId) },
+      config.workers.concurrency,
+    );
   }
   return {
     app,

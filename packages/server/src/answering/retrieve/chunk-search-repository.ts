@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
+import type { LexemeStatistics } from "./lexeme-statistics.js";
 
 /** Dimensions that have an HNSW index (see migration 0002); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -50,59 +51,83 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 /** Matches in the title (weight A) and heading (weight B) count this many times over. */
 const TITLE_BOOST = 2;
+/** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
+const BM25_CANDIDATES = 300;
+/** Words in more than this share of the chunks do not select candidates (they still score). */
+const SELECTIVE_SHARE = 0.5;
+
+/** The question's lexemes, as the agent's text-search configuration makes them. */
+async function queryLexemes(db: Database, text: string, textSearchConfig: string): Promise<string[]> {
+  const { rows } = await db.query<{ lexeme: string }>(`SELECT DISTINCT lexeme FROM unnest(to_tsvector($1::regconfig, $2))`, [
+    textSearchConfig,
+    text,
+  ]);
+  return rows.map((row) => row.lexeme);
+}
 
 /**
- * Okapi BM25 over one agent's chunks, computed in SQL from the full-text vectors: IDF from the
- * agent's own chunks (so a rare word like "phone" outweighs a common one like "number"), term
- * frequency from lexeme positions. Any query word may match (a question is not a boolean query).
+ * Okapi BM25 over one agent's chunks: IDF from the agent's own chunks (cached lexeme statistics,
+ * so a rare word like "phone" outweighs a common one like "number"), term frequency from lexeme
+ * positions, title and heading matches boosted. Any query word may match (a question is not a
+ * boolean query); the selective words pick candidates by ts_rank, then BM25 orders them.
  */
 export async function searchByText(
   db: Database,
+  statistics: LexemeStatistics,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
 ): Promise<TextSearch> {
-  const { rows } = await db.query<{ id: number; score: number; coverage: number; unknown_share: number }>(
-    `WITH terms AS (
-       SELECT DISTINCT lexeme FROM unnest(to_tsvector($3::regconfig, $2))
+  const lexemes = await queryLexemes(db, query.text, query.textSearchConfig);
+  const corpus = await statistics.get(db, query.agentId, query.embedder);
+  if (lexemes.length === 0 || corpus.chunkCount === 0) return { chunks: [], unknownShare: 1 };
+  const terms = lexemes.map((lexeme) => {
+    const df = corpus.documentFrequency.get(lexeme) ?? 0;
+    return { lexeme, df, idf: Math.log(1 + (corpus.chunkCount - df + 0.5) / (df + 0.5)) };
+  });
+  const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
+  const unknownShare = terms.filter((term) => term.df === 0).reduce((sum, term) => sum + term.idf, 0) / totalIdf;
+  const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
+  if (known.length === 0) return { chunks: [], unknownShare };
+  const selective = known.filter((term, index) => index < 2 || term.df / corpus.chunkCount <= SELECTIVE_SHARE);
+  const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
+
+  const { rows } = await db.query<{ id: number; score: number; matched_idf: number }>(
+    `WITH weights AS (
+       SELECT key AS lexeme, value::float8 AS idf FROM jsonb_each_text($3::jsonb)
      ),
-     corpus AS (
-       SELECT count(*)::float8 AS n, coalesce(avg(length(search_vector)), 1)::float8 AS avgdl
-       FROM chunks WHERE agent_id = $1 AND embedder = $4
-     ),
-     weights AS (
-       SELECT t.lexeme, df.n AS df,
-         ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) AS idf
-       FROM terms t CROSS JOIN corpus
-       CROSS JOIN LATERAL (
-         SELECT count(*)::float8 AS n FROM chunks c
-         WHERE c.agent_id = $1 AND c.embedder = $4 AND c.search_vector @@ quote_literal(t.lexeme)::tsquery
-       ) df
-     ),
-     total AS (SELECT coalesce(sum(idf), 0) AS idf, coalesce(sum(idf) FILTER (WHERE df = 0), 0) AS unknown FROM weights),
      candidates AS (
        SELECT c.id, c.search_vector FROM chunks c
-       WHERE c.agent_id = $1 AND c.embedder = $4
-         AND c.search_vector @@ (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM terms)
-       LIMIT 2000
+       WHERE c.agent_id = $1 AND c.embedder = $2 AND c.search_vector @@ to_tsquery('simple', $4)
+       ORDER BY ts_rank(c.search_vector, to_tsquery('simple', $4)) DESC, c.id
+       LIMIT $5
      )
      SELECT cand.id::int AS id,
-       sum(w.idf * (tf.n * ($6::float8 + 1)) / (tf.n + $6::float8 * (1 - $7::float8 + $7::float8 * length(cand.search_vector) / corpus.avgdl))) AS score,
-       CASE WHEN total.idf > 0 THEN sum(w.idf) / total.idf ELSE 0 END AS coverage,
-       CASE WHEN total.idf > 0 THEN total.unknown / total.idf ELSE 1 END AS unknown_share
+       sum(w.idf * (tf.n * ($7::float8 + 1)) / (tf.n + $7::float8 * (1 - $8::float8 + $8::float8 * length(cand.search_vector) / $9::float8))) AS score,
+       sum(w.idf) AS matched_idf
      FROM candidates cand
-     CROSS JOIN corpus CROSS JOIN total
      CROSS JOIN LATERAL unnest(cand.search_vector) AS u(lexeme, positions, labels)
      JOIN weights w ON w.lexeme = u.lexeme
      CROSS JOIN LATERAL (
-       SELECT (cardinality(u.positions) + $8::float8 * cardinality(array_remove(array_remove(u.labels, 'C'), 'D')))::float8 AS n
+       SELECT (cardinality(u.positions) + $10::float8 * cardinality(array_remove(array_remove(u.labels, 'C'), 'D')))::float8 AS n
      ) tf
-     GROUP BY cand.id, total.idf, total.unknown
+     GROUP BY cand.id
      ORDER BY score DESC, cand.id
-     LIMIT $5`,
-    [query.agentId, query.text, query.textSearchConfig, query.embedder, query.limit, BM25_K1, BM25_B, TITLE_BOOST],
+     LIMIT $6`,
+    [
+      query.agentId,
+      query.embedder,
+      JSON.stringify(Object.fromEntries(known.map((term) => [term.lexeme, term.idf]))),
+      selector,
+      BM25_CANDIDATES,
+      query.limit,
+      BM25_K1,
+      BM25_B,
+      corpus.averageLength,
+      TITLE_BOOST,
+    ],
   );
   return {
-    chunks: rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.coverage) })),
-    unknownShare: rows[0] ? Number(rows[0].unknown_share) : 1,
+    chunks: rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.matched_idf) / totalIdf })),
+    unknownShare,
   };
 }
 
