@@ -1,5 +1,4 @@
 import type { Database } from "../db/database.js";
-import { chunkDocument } from "./chunk/chunk-document.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { sha256Hex } from "./content-hash.js";
 import { findDocument, markDocumentUnchanged, replaceDocumentChunks } from "./document-repository.js";
@@ -23,7 +22,7 @@ export async function indexDocumentContent(
 ): Promise<IndexOutcome> {
   const document = await findDocument(db, documentId);
   if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
-  const extracted = await pipeline.extraction.extract(content);
+  const { document: extracted, chunks } = await pipeline.extraction.prepare(content);
   if (isEmptyExtraction(extracted)) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const contentHash = await sha256Hex(`${extracted.title}\n\n${extracted.text}`);
   const embedderId = pipeline.embedder.id;
@@ -31,7 +30,6 @@ export async function indexDocumentContent(
     await markDocumentUnchanged(db, document.id);
     return { kind: "unchanged" };
   }
-  const chunks = chunkDocument(extracted);
   if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const vectors = await pipeline.embedder.embed(chunks.map(chunkEmbeddingText));
   await db.transaction((tx) =>

@@ -93,10 +93,16 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     },
     async work(name, concurrency, handler) {
       for (let worker = 0; worker < concurrency; worker += 1) {
-        await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
-          for (const job of jobs) {
-            const payload = jobCatalog[name].payload.parse(job.data) as JobPayload<typeof name>;
-            await handler(payload, { id: job.id, isLastAttempt: job.retryCount >= job.retryLimit });
+        // After a job, the worker asks for the next one at once; it sleeps the polling interval only when the queue is empty.
+        let workerId = "";
+        workerId = await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+          try {
+            for (const job of jobs) {
+              const payload = jobCatalog[name].payload.parse(job.data) as JobPayload<typeof name>;
+              await handler(payload, { id: job.id, isLastAttempt: job.retryCount >= job.retryLimit });
+            }
+          } finally {
+            if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
           }
         });
       }

@@ -1,9 +1,10 @@
 /**
  * The entry point of an extraction worker thread (see `createExtractionPool`): it answers each
- * `ExtractionRequest` posted to it with an `ExtractionResponse`. Loaded as compiled JavaScript;
+ * `ExtractionRequest` posted to it with an `ExtractionResponse`: the extracted document and its chunks. Loaded as compiled JavaScript;
  * importing it on the main thread does nothing.
  */
 import { parentPort } from "node:worker_threads";
+import { chunkDocument } from "../chunk/chunk-document.js";
 import { extractDocument } from "./extract-document.js";
 import { isExtractionRequest } from "./extraction-messages.js";
 import type { ExtractionResponse } from "./extraction-messages.js";
@@ -21,7 +22,9 @@ function answer(message: unknown): ExtractionResponse {
     return { id: typeof id === "number" ? id : -1, ok: false, message: "malformed extraction request" };
   }
   try {
-    return { id: message.id, ok: true, document: extractDocument(message.input) };
+    const document = extractDocument(message.input);
+    // Chunking is CPU work too: it happens here, off the event loop, with the extraction.
+    return { id: message.id, ok: true, document, chunks: chunkDocument(document) };
   } catch (error) {
     return { id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

@@ -1,3 +1,4 @@
+import type { DocumentChunk } from "../chunk/document-chunk.js";
 import type { ExtractedDocument, ExtractInput } from "./extracted-document.js";
 
 /** Sent to an extraction worker: one page to extract. */
@@ -8,7 +9,7 @@ export interface ExtractionRequest {
 
 /** Sent back by an extraction worker for the request with the same id. */
 export type ExtractionResponse =
-  | { id: number; ok: true; document: ExtractedDocument }
+  | { id: number; ok: true; document: ExtractedDocument; chunks: DocumentChunk[] }
   | { id: number; ok: false; message: string };
 
 const CONTENT_TYPES: ReadonlySet<unknown> = new Set(["text/html", "application/xhtml+xml", "text/plain"]);
@@ -29,7 +30,7 @@ export function isExtractionRequest(value: unknown): value is ExtractionRequest 
 export function isExtractionResponse(value: unknown): value is ExtractionResponse {
   if (!isRecord(value) || typeof value.id !== "number") return false;
   if (value.ok === false) return typeof value.message === "string";
-  return value.ok === true && isRecord(value.document) && typeof value.document.text === "string";
+  return value.ok === true && isRecord(value.document) && typeof value.document.text === "string" && Array.isArray(value.chunks);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

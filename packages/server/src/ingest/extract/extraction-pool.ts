@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { DocumentChunk } from "../chunk/document-chunk.js";
 import type { ExtractedDocument, ExtractInput } from "./extracted-document.js";
 import { isExtractionResponse } from "./extraction-messages.js";
 import type { ExtractionRequest } from "./extraction-messages.js";
@@ -13,10 +14,18 @@ export interface ExtractionPoolOptions {
   workerUrl?: URL;
 }
 
+/** A page extracted and cut into chunks. */
+export interface PreparedDocument {
+  document: ExtractedDocument;
+  chunks: DocumentChunk[];
+}
+
 /** Runs `extractDocument` on worker threads so that parsing never blocks the event loop. */
 export interface ExtractionPool {
   /** Extracts one page; rejects when extraction throws, the worker dies, or the pool closes. */
   extract(input: ExtractInput): Promise<ExtractedDocument>;
+  /** Extracts one page and chunks it, both on a worker thread. */
+  prepare(input: ExtractInput): Promise<PreparedDocument>;
   /** Rejects queued and running extractions and stops every worker. */
   close(): Promise<void>;
 }
@@ -32,7 +41,7 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
 interface Task {
   id: number;
   input: ExtractInput;
-  resolve: (document: ExtractedDocument) => void;
+  resolve: (prepared: PreparedDocument) => void;
   reject: (error: Error) => void;
 }
 
@@ -52,9 +61,13 @@ class WorkerExtractionPool implements ExtractionPool {
     private readonly workerUrl: URL,
   ) {}
 
-  extract(input: ExtractInput): Promise<ExtractedDocument> {
+  async extract(input: ExtractInput): Promise<ExtractedDocument> {
+    return (await this.prepare(input)).document;
+  }
+
+  prepare(input: ExtractInput): Promise<PreparedDocument> {
     if (this.closed) return Promise.reject(new Error("the extraction pool is closed"));
-    return new Promise<ExtractedDocument>((resolve, reject) => {
+    return new Promise<PreparedDocument>((resolve, reject) => {
       this.queue.push({ id: this.nextId, input, resolve, reject });
       this.nextId += 1;
       this.dispatch();
@@ -109,7 +122,7 @@ class WorkerExtractionPool implements ExtractionPool {
     }
     slot.task = undefined;
     slot.worker.unref();
-    if (message.ok) task.resolve(message.document);
+    if (message.ok) task.resolve({ document: message.document, chunks: message.chunks });
     else task.reject(new Error(message.message));
     this.dispatch();
   }

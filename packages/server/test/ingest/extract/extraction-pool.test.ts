@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { chunkDocument } from "../../../src/ingest/chunk/chunk-document.js";
 import { extractDocument } from "../../../src/ingest/extract/extract-document.js";
 import type { ExtractInput } from "../../../src/ingest/extract/extracted-document.js";
 import { isExtractionRequest, isExtractionResponse } from "../../../src/ingest/extract/extraction-messages.js";
@@ -38,6 +39,10 @@ describe("createExtractionPool", () => {
     const documents = await Promise.all(inputs.map((input) => active.extract(input)));
     expect(documents).toEqual(inputs.map((input) => extractDocument(input)));
     expect(documents[3]).toMatchObject({ title: "Page 3", text: "Part 3\n\nParagraph number 3 of the test site." });
+    // prepare() also chunks on the worker, exactly as chunkDocument does on the main thread.
+    const prepared = await active.prepare(inputs[5]!);
+    expect(prepared.chunks).toEqual(chunkDocument(extractDocument(inputs[5]!)));
+    expect(prepared.chunks.length).toBeGreaterThan(0);
   });
 
   it("error: rejects when the worker cannot start, and keeps rejecting rather than hanging", async () => {
@@ -66,7 +71,8 @@ describe("extraction worker messages", () => {
     expect(isExtractionRequest({ id: 1, input: { body: 5, contentType: "text/plain", url: "u" } })).toBe(false);
     expect(isExtractionRequest(null)).toBe(false);
     expect(isExtractionResponse({ id: 1, ok: false, message: "boom" })).toBe(true);
-    expect(isExtractionResponse({ id: 1, ok: true, document: extractDocument(page(1)) })).toBe(true);
+    expect(isExtractionResponse({ id: 1, ok: true, document: extractDocument(page(1)), chunks: [] })).toBe(true);
+    expect(isExtractionResponse({ id: 1, ok: true, document: extractDocument(page(1)) })).toBe(false);
     expect(isExtractionResponse({ id: 1, ok: true })).toBe(false);
     expect(isExtractionResponse({ ok: false, message: "no id" })).toBe(false);
   });
