@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
+import { VECTOR_SEARCH_SETTINGS } from "./vector-search-settings.js";
 
 /** PGlite (Postgres in WebAssembly) with pgvector, on disk under `dataDir`, or in memory when `dataDir` is null. */
 export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
@@ -9,6 +10,8 @@ export async function openPgliteDatabase(dataDir: string | null): Promise<Databa
   const pglite = dataDir
     ? await PGlite.create(dataDir, { extensions: { vector } })
     : await PGlite.create({ extensions: { vector } });
+
+  await pglite.exec(VECTOR_SEARCH_SETTINGS);
 
   const query = async <Row>(runner: Pick<PGlite, "query">, sql: string, params?: readonly SqlValue[]) => {
     const result = await runner.query<Row>(sql, params ? [...params] : undefined);

@@ -21,19 +21,15 @@ export async function searchByVector(
 ): Promise<RankedChunk[]> {
   const dimensions = query.vector.length;
   const cast = dimensions === INDEXED_DIMENSIONS ? `::vector(${INDEXED_DIMENSIONS})` : "::vector";
-  return db.transaction(async (tx) => {
-    await tx.query(`SET LOCAL hnsw.iterative_scan = strict_order`);
-    await tx.query(`SET LOCAL hnsw.ef_search = 100`);
-    const { rows } = await tx.query<{ id: number; similarity: number }>(
+  const { rows } = await db.query<{ id: number; similarity: number }>(
       `SELECT id::int AS id, 1 - ((embedding${cast}) <=> $2${cast}) AS similarity
        FROM chunks
        WHERE agent_id = $1 AND embedder = $3 AND dimensions = $4
        ORDER BY (embedding${cast}) <=> $2${cast}
        LIMIT $5`,
       [query.agentId, vectorLiteral(query.vector), query.embedder, dimensions, query.limit],
-    );
-    return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
-  });
+  );
+  return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
 }
 
 export interface TextRankedChunk extends RankedChunk {
@@ -53,8 +49,10 @@ const BM25_B = 0.75;
 const TITLE_BOOST = 2;
 /** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
 const BM25_CANDIDATES = 300;
-/** Words in more than this share of the chunks do not select candidates (they still score). */
-const SELECTIVE_SHARE = 0.5;
+/** Candidates are chosen by the rarest words (they still all score): at most this many… */
+const SELECTIVE_TERMS = 4;
+/** …and none in more than this share of the chunks, beyond the two rarest. */
+const SELECTIVE_SHARE = 0.2;
 
 /** The question's lexemes, as the agent's text-search configuration makes them. */
 async function queryLexemes(db: Database, text: string, textSearchConfig: string): Promise<string[]> {
@@ -87,7 +85,7 @@ export async function searchByText(
   const unknownShare = terms.filter((term) => term.df === 0).reduce((sum, term) => sum + term.idf, 0) / totalIdf;
   const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
   if (known.length === 0) return { chunks: [], unknownShare };
-  const selective = known.filter((term, index) => index < 2 || term.df / corpus.chunkCount <= SELECTIVE_SHARE);
+  const selective = known.filter((term, index) => index < 2 || term.df / corpus.chunkCount <= SELECTIVE_SHARE).slice(0, SELECTIVE_TERMS);
   const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
 
   const { rows } = await db.query<{ id: number; score: number; matched_idf: number }>(
