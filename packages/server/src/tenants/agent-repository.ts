@@ -79,6 +79,16 @@ export async function insertAgent(db: Queryable, agent: NewAgent): Promise<Agent
   return toAgent(rows[0]!);
 }
 
+/** The agent with its workspace's monthly conversation quota (init needs both; one round trip). */
+export async function findAgentWithQuota(db: Queryable, agentId: string): Promise<{ agent: Agent; conversationQuota: number | null } | null> {
+  const { rows } = await db.query<AgentRow & { conversation_quota: number | null }>(
+    `SELECT a.*, w.conversation_quota FROM agents a JOIN workspaces w ON w.id = a.workspace_id WHERE a.id = $1`,
+    [agentId],
+  );
+  const row = rows[0];
+  return row ? { agent: toAgent(row), conversationQuota: row.conversation_quota } : null;
+}
+
 export async function findAgent(db: Queryable, agentId: string): Promise<Agent | null> {
   const { rows } = await db.query<AgentRow>(`SELECT * FROM agents WHERE id = $1`, [agentId]);
   return rows[0] ? toAgent(rows[0]) : null;

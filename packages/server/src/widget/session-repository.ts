@@ -26,24 +26,29 @@ export interface SessionConversation {
   humanRequestedAt: Date | null;
 }
 
-export async function upsertVisitor(db: Queryable, agentId: string, anonId: string): Promise<Visitor> {
-  const { rows } = await db.query<{ id: string; anon_id: string }>(
-    `INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $3)
-     ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
-     RETURNING id, anon_id`,
+/** Creates or refreshes the visitor, returning it with its latest conversation (one round trip). */
+export async function upsertVisitor(
+  db: Queryable,
+  agentId: string,
+  anonId: string,
+): Promise<{ visitor: Visitor; latest: ConversationSummary | null }> {
+  const { rows } = await db.query<{ id: string; anon_id: string; conversation_id: string | null; last_activity_at: Date | null }>(
+    `WITH visitor AS (
+       INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $3)
+       ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
+       RETURNING id, anon_id
+     )
+     SELECT visitor.id, visitor.anon_id, latest.id AS conversation_id, latest.last_activity_at
+     FROM visitor LEFT JOIN LATERAL (
+       SELECT c.id, c.last_activity_at FROM conversations c WHERE c.visitor_id = visitor.id ORDER BY c.created_at DESC LIMIT 1
+     ) latest ON true`,
     [newId("vis"), agentId, anonId],
   );
   const row = rows[0]!;
-  return { id: row.id, anonId: row.anon_id };
-}
-
-export async function findLatestConversation(db: Queryable, visitorId: string): Promise<ConversationSummary | null> {
-  const { rows } = await db.query<{ id: string; last_activity_at: Date }>(
-    `SELECT id, last_activity_at FROM conversations WHERE visitor_id = $1 ORDER BY created_at DESC LIMIT 1`,
-    [visitorId],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, lastActivityAt: new Date(row.last_activity_at) } : null;
+  return {
+    visitor: { id: row.id, anonId: row.anon_id },
+    latest: row.conversation_id && row.last_activity_at ? { id: row.conversation_id, lastActivityAt: new Date(row.last_activity_at) } : null,
+  };
 }
 
 /**

@@ -2,13 +2,11 @@ import type { InitBody, InitResponse } from "@frontdesk/contracts";
 import { randomBase62 } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findAgent } from "../tenants/agent-repository.js";
-import { findWorkspace } from "../tenants/workspace-repository.js";
+import { findAgentWithQuota } from "../tenants/agent-repository.js";
 import { isOriginAllowed } from "../tenants/origin-policy.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
 import {
   countConversation,
-  findLatestConversation,
   insertConversation,
   listRecentMessages,
   touchConversation,
@@ -31,8 +29,9 @@ export async function startSession(
   input: { body: InitBody; origin: string | undefined },
 ): Promise<InitResponse["data"]> {
   const { db, config, sessionTokens, bus } = services;
-  const agent = await findAgent(db, input.body.agent_id);
-  if (!agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
+  const found = await findAgentWithQuota(db, input.body.agent_id);
+  const agent = found?.agent;
+  if (!found || !agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
   if (!isOriginAllowed(agent.allowedOrigins, input.origin)) {
     throw new AppError("origin_forbidden", "This page's origin is not allowed to use this agent.");
   }
@@ -41,14 +40,12 @@ export async function startSession(
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
 
   const session = await db.transaction(async (tx) => {
-    const visitor = await upsertVisitor(tx, agent.id, anonId);
-    const latest = input.body.new_conversation ? null : await findLatestConversation(tx, visitor.id);
-    if (latest && latest.lastActivityAt.getTime() >= idleCutoff) {
+    const { visitor, latest } = await upsertVisitor(tx, agent.id, anonId);
+    if (latest && !input.body.new_conversation && latest.lastActivityAt.getTime() >= idleCutoff) {
       await touchConversation(tx, latest.id);
       return { visitor, conversationId: latest.id, resumed: true };
     }
-    const workspace = await findWorkspace(tx, agent.workspaceId);
-    const counted = await countConversation(tx, agent.workspaceId, quotaMonth(now), workspace?.conversationQuota ?? null);
+    const counted = await countConversation(tx, agent.workspaceId, quotaMonth(now), found.conversationQuota);
     if (!counted) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
     const conversationId = await insertConversation(tx, {
       workspaceId: agent.workspaceId,
