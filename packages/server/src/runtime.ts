@@ -10,6 +10,7 @@ import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
 import { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
+import { SessionCache } from "./widget/session-cache.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
@@ -50,6 +51,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexemeStatistics: new LexemeStatistics(),
+    sessionCache: new SessionCache(),
     now: () => new Date(),
   };
 }

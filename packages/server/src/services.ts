@@ -8,6 +8,7 @@ import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
 import type { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
+import type { SessionCache } from "./widget/session-cache.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -23,6 +24,8 @@ export interface Services {
   retrievalCalibration: (embedderId: string) => RetrievalCalibration;
   /** BM25 statistics of each agent's knowledge, cached in this process. */
   lexemeStatistics: LexemeStatistics;
+  /** Recently authenticated sessions' conversations (two seconds). */
+  sessionCache: SessionCache;
   /** The time; tests move it. */
   now: () => Date;
 }

@@ -22,6 +22,8 @@ const notFound = (what: string, id: string) => new AppError("not_found", `No ${w
 export interface AdminContext {
   db: Database;
   jobs: () => Promise<JobQueue>;
+  /** An agent was published or unpublished (the running server drops its cached sessions). */
+  onAgentChanged?: (agentId: string) => void;
 }
 
 /** Runs one admin command against the store and returns the one JSON value the CLI prints. */
@@ -47,6 +49,7 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "agent.unpublish": {
       const agent = await setAgentPublished(db, command.agentId, command.command === "agent.publish");
       if (!agent) throw notFound("agent", command.agentId);
+      context.onAgentChanged?.(agent.id);
       return presentAdminAgent(agent);
     }
     case "operator.create": {

@@ -41,7 +41,7 @@ export async function* answerMessage(
     conversationId: conversation.id,
     message: { id: visitorMessage.id, role: "visitor", content: body.message, created_at: visitorMessage.createdAt },
   });
-  if (conversation.humanRequestedAt) {
+  if (visitorMessage.humanRequestedAt) {
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }

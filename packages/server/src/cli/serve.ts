@@ -30,7 +30,10 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
   let adminSocket: Server | null = null;
   let pipeline: IngestPipeline | null = null;
   try {
-    if (config.adminSocket) adminSocket = await listenAdminSocket({ db: services.db, jobs: async () => services.jobs }, config.dataDir);
+    if (config.adminSocket) adminSocket = await listenAdminSocket(
+        { db: services.db, jobs: async () => services.jobs, onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId) },
+        config.dataDir,
+      );
     if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);
     const app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) });
     await app.listen({ host: config.http.host, port: config.http.port });

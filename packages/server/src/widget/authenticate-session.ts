@@ -19,7 +19,11 @@ export async function authenticateSession(services: Services, authorization: str
   const token = bearerToken(authorization);
   if (!token) throw new AppError("missing_token", "Send the session token from init as 'Authorization: Bearer <token>'.");
   const claims = await services.sessionTokens.verify(token);
-  const conversation = await findSessionConversation(services.db, claims.conversation_id);
+  let conversation = services.sessionCache.get(claims.conversation_id) ?? null;
+  if (!conversation) {
+    conversation = await findSessionConversation(services.db, claims.conversation_id);
+    if (conversation) services.sessionCache.set(conversation);
+  }
   if (!conversation || conversation.agentId !== claims.agent_id || conversation.visitorId !== claims.visitor_id) {
     throw new AppError("invalid_token", "The session token is not valid.");
   }

@@ -2,13 +2,11 @@ import type { LeadBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { upsertLead } from "./lead-repository.js";
-import { touchConversation } from "./session-repository.js";
 
 /** POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail. */
 export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
   const { conversation } = session;
-  return services.db.transaction(async (tx) => {
-    const result = await upsertLead(tx, {
+  return upsertLead(services.db, {
       workspaceId: conversation.workspaceId,
       agentId: conversation.agentId,
       conversationId: conversation.id,
@@ -16,9 +14,6 @@ export async function captureLead(services: Services, session: WidgetSession, bo
       email: body.email,
       name: body.name ?? null,
       phone: body.phone ?? null,
-      fields: body.fields ?? {},
-    });
-    await touchConversation(tx, conversation.id);
-    return result;
+    fields: body.fields ?? {},
   });
 }

@@ -46,11 +46,15 @@ export interface LeadInput {
 
 /**
  * One lead per (agent, e-mail): a repeat updates name and phone where given and merges
- * `fields` over the stored ones. `created` tells whether the row is new.
+ * `fields` over the stored ones, and the conversation is marked active, in one statement.
+ * `created` tells whether the row is new.
  */
 export async function upsertLead(db: Queryable, lead: LeadInput): Promise<{ lead: Lead; created: boolean }> {
   const { rows } = await db.query<LeadRow & { created: boolean }>(
-    `INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
+    `WITH touched AS (
+       UPDATE conversations SET last_activity_at = now() WHERE id = $4
+     )
+     INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
      ON CONFLICT (agent_id, email_normalized) DO UPDATE SET
        name = COALESCE(EXCLUDED.name, leads.name),

@@ -21,6 +21,7 @@ export async function requestHuman(services: Services, session: WidgetSession, r
     }
     return marked;
   });
+  services.sessionCache.forget(conversation.id);
   const requestedAt = result.conversation.humanRequestedAt!;
   if (result.first) {
     services.bus.publish({

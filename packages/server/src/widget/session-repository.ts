@@ -52,31 +52,28 @@ export async function upsertVisitor(
 }
 
 /**
- * Counts one more conversation for the workspace's month, unless that would pass `quota`.
- * Atomic under concurrency: the counter row is locked by the upsert and its condition re-checked.
+ * Starts a conversation counted against the workspace's monthly quota, in one statement: the
+ * counter row is locked by the upsert, its condition re-checked, and the conversation inserted
+ * only when it counted. Exact under concurrency. Returns null when the quota is spent.
  */
-export async function countConversation(db: Queryable, workspaceId: string, month: string, quota: number | null): Promise<boolean> {
-  if (quota !== null && quota <= 0) return false;
-  const { rows } = await db.query(
-    `INSERT INTO conversation_counters (workspace_id, month, count) VALUES ($1, $2::date, 1)
-     ON CONFLICT (workspace_id, month) DO UPDATE SET count = conversation_counters.count + 1
-       WHERE $3::integer IS NULL OR conversation_counters.count < $3::integer
-     RETURNING count`,
-    [workspaceId, month, quota],
-  );
-  return rows.length === 1;
-}
-
-export async function insertConversation(
+export async function insertCountedConversation(
   db: Queryable,
-  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string },
-): Promise<string> {
-  const id = newId("cnv");
-  await db.query(
-    `INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url) VALUES ($1, $2, $3, $4, $5)`,
-    [id, conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl],
+  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string; month: string; quota: number | null },
+): Promise<string | null> {
+  if (conversation.quota !== null && conversation.quota <= 0) return null;
+  const { rows } = await db.query<{ id: string }>(
+    `WITH counted AS (
+       INSERT INTO conversation_counters (workspace_id, month, count) VALUES ($2, $6::date, 1)
+       ON CONFLICT (workspace_id, month) DO UPDATE SET count = conversation_counters.count + 1
+         WHERE $7::integer IS NULL OR conversation_counters.count < $7::integer
+       RETURNING 1
+     )
+     INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url)
+     SELECT $1, $2, $3, $4, $5 FROM counted
+     RETURNING id`,
+    [newId("cnv"), conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl, conversation.month, conversation.quota],
   );
-  return id;
+  return rows[0]?.id ?? null;
 }
 
 export async function touchConversation(db: Queryable, conversationId: string): Promise<void> {

@@ -6,8 +6,7 @@ import { findAgentWithQuota } from "../tenants/agent-repository.js";
 import { isOriginAllowed } from "../tenants/origin-policy.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
 import {
-  countConversation,
-  insertConversation,
+  insertCountedConversation,
   listRecentMessages,
   touchConversation,
   upsertVisitor,
@@ -39,22 +38,24 @@ export async function startSession(
   const idleCutoff = now.getTime() - config.conversationIdleHours * 3_600_000;
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
 
-  const session = await db.transaction(async (tx) => {
-    const { visitor, latest } = await upsertVisitor(tx, agent.id, anonId);
+  // Each step is one atomic statement: a visitor without a conversation is harmless (the next init reuses it).
+  const session = await (async () => {
+    const { visitor, latest } = await upsertVisitor(db, agent.id, anonId);
     if (latest && !input.body.new_conversation && latest.lastActivityAt.getTime() >= idleCutoff) {
-      await touchConversation(tx, latest.id);
+      await touchConversation(db, latest.id);
       return { visitor, conversationId: latest.id, resumed: true };
     }
-    const counted = await countConversation(tx, agent.workspaceId, quotaMonth(now), found.conversationQuota);
-    if (!counted) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
-    const conversationId = await insertConversation(tx, {
+    const conversationId = await insertCountedConversation(db, {
       workspaceId: agent.workspaceId,
       agentId: agent.id,
       visitorId: visitor.id,
       pageUrl: input.body.page_url,
+      month: quotaMonth(now),
+      quota: found.conversationQuota,
     });
+    if (!conversationId) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
     return { visitor, conversationId, resumed: false };
-  });
+  })();
 
   const messages = session.resumed ? await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT) : [];
   const token = await sessionTokens.issue({ agentId: agent.id, visitorId: session.visitor.id, conversationId: session.conversationId });

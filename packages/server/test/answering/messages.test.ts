@@ -152,6 +152,14 @@ describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) =>
     expect(published).toHaveLength(2);
   });
 
+  it("security: a human request made elsewhere (another process) silences the bot even while the session is cached", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    expect((await t.app.inject({ method: "POST", url: `${W}/events`, headers: bearer(session.jwt), payload: { event: "x" } })).statusCode).toBe(202);
+    await t.services.db.query(`UPDATE conversations SET human_requested_at = now() WHERE id = $1`, [session.conversationId]);
+    const data = (await ask(session.jwt, { message: "When is my refund paid?" })).json().data;
+    expect(data.awaiting_human).toBe(true);
+  });
+
   it.each([
     ["no message", {}, "message"],
     ["an empty message", { message: "" }, "message"],

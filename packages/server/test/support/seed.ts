@@ -11,7 +11,11 @@ export interface Tenant {
 
 /** A workspace with one published agent, through the same commands the admin CLI runs. */
 /** The admin command context of a test app's services. */
-export const adminOf = (services: Services): AdminContext => ({ db: services.db, jobs: async () => services.jobs });
+export const adminOf = (services: Services): AdminContext => ({
+  db: services.db,
+  jobs: async () => services.jobs,
+  onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId),
+});
 
 export async function seedTenant(
   services: Services,

@@ -9,6 +9,7 @@ import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 import { LexemeStatistics } from "../../src/answering/retrieve/lexeme-statistics.js";
+import { SessionCache } from "../../src/widget/session-cache.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
@@ -68,6 +69,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     answers: createAnswerGenerator(config.answers),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexemeStatistics: new LexemeStatistics(),
+    sessionCache: new SessionCache(() => now().getTime()),
     now,
   };
   const app = await buildApp(services);
