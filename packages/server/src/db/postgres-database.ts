@@ -1,14 +1,12 @@
 import pg from "pg";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
-import { VECTOR_SEARCH_SETTINGS } from "./vector-search-settings.js";
+import { VECTOR_SEARCH_OPTIONS } from "./vector-search-settings.js";
 
 /** Any Postgres with pgvector, through a connection pool. */
 export async function openPostgresDatabase(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: VECTOR_SEARCH_OPTIONS });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
-  // Queued first on every new connection (pg runs a client's queries in order).
-  pool.on("connect", (client) => void client.query(VECTOR_SEARCH_SETTINGS).catch(() => undefined));
   const client = await pool.connect();
   client.release();
 
