@@ -1,0 +1,98 @@
+// Figures and tables of `bench/answers.mjs`: percentiles of each phase, the targets of the issue
+// and whether each is met.
+
+/** Nearest-rank percentile of numbers (null for none). */
+export function percentile(values, p) {
+  const sorted = values.filter((value) => typeof value === "number" && Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function distribution(values) {
+  const present = values.filter((value) => typeof value === "number" && Number.isFinite(value));
+  if (present.length === 0) return null;
+  const round = (value) => Math.round(value * 10) / 10;
+  return {
+    count: present.length,
+    p50: round(percentile(present, 50)),
+    p90: round(percentile(present, 90)),
+    p99: round(percentile(present, 99)),
+    max: round(Math.max(...present)),
+    mean: round(present.reduce((sum, value) => sum + value, 0) / present.length),
+  };
+}
+
+/** One phase's figures from its per-request results (`addedMs` only in the model runs). */
+export function summarisePhase({ results, wallMs, cpu }) {
+  const ok = results.filter((result) => result.error === null);
+  const judged = ok.filter((result) => typeof result.lowConfidence === "boolean");
+  return {
+    requests: results.length,
+    errors: results.length - ok.length,
+    errorSamples: [...new Set(results.filter((result) => result.error !== null).map((result) => result.error))].slice(0, 5),
+    requestsPerSecond: Math.round((results.length / (wallMs / 1000)) * 10) / 10,
+    wallSeconds: Math.round(wallMs / 100) / 10,
+    lowConfidenceShare: judged.length === 0 ? null : Math.round((judged.filter((result) => result.lowConfidence).length / judged.length) * 1000) / 1000,
+    addedMs: distribution(ok.map((result) => result.addedMs)),
+    firstTokenMs: distribution(ok.map((result) => result.firstTokenMs)),
+    totalMs: distribution(ok.map((result) => result.totalMs)),
+    modelCallsMissing: ok.filter((result) => "addedMs" in result && result.addedMs === null).length,
+    cpu,
+  };
+}
+
+export const TARGETS = [
+  { id: "added-p99-1", mode: "model", visitors: 1, metric: "addedMs", statistic: "p99", limitMs: 150, label: "added before the first token, p99, 1 visitor < 150 ms" },
+  { id: "added-p99-32", mode: "model", visitors: 32, metric: "addedMs", statistic: "p99", limitMs: 400, label: "added before the first token, p99, 32 visitors < 400 ms" },
+  { id: "extractive-p50-1", mode: "extractive", visitors: 1, metric: "totalMs", statistic: "p50", limitMs: 300, label: "extractive answer end to end, p50, 1 visitor < 300 ms" },
+  { id: "extractive-p50-32", mode: "extractive", visitors: 32, metric: "totalMs", statistic: "p50", limitMs: 300, label: "extractive answer end to end, p50, 32 visitors < 300 ms" },
+];
+
+/** `postgres` or `pglite`, and whether the planner had statistics (ANALYZE after seeding). */
+export const storeLabel = (store) => `${store.store}${store.analyzed ? " (analyzed)" : " (not analyzed)"}`;
+
+/** Every target for every store measured: the figure, and met or not (null: not measured, e.g. another visitor count). */
+export function judgeTargets(stores) {
+  const verdicts = [];
+  for (const store of stores) {
+    for (const target of TARGETS) {
+      const measured = store.modes?.[target.mode]?.[target.visitors === 1 ? "sequential" : "concurrent"];
+      // A run with another number of visitors (BENCH_VISITORS) does not judge the 32-visitor targets.
+      const phase = measured?.visitors === target.visitors ? measured : undefined;
+      const value = phase?.[target.metric]?.[target.statistic] ?? null;
+      const clean = phase !== undefined && phase.errors === 0;
+      verdicts.push({ store: storeLabel(store), target: target.label, id: target.id, valueMs: value, limitMs: target.limitMs, met: value === null ? null : value < target.limitMs && clean });
+    }
+  }
+  return verdicts;
+}
+
+const cell = (value) => (value === null || value === undefined ? "–" : String(value));
+const pair = (distribution, a = "p50", b = "p99") => (distribution ? `${distribution[a]} / ${distribution[b]}` : "–");
+
+/** A Markdown table of every phase of every store. */
+export function phasesTable(stores) {
+  const lines = [
+    "| store | answers | visitors | requests | req/s | added before 1st token p50 / p99 (ms) | client 1st token p50 / p99 (ms) | end to end p50 / p99 (ms) | errors | CPU: service / Postgres / bench / whole machine (% of one core) |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const store of stores) {
+    for (const [mode, phases] of Object.entries(store.modes ?? {})) {
+      for (const [name, phase] of Object.entries(phases)) {
+        if (name === "warmup") continue;
+        lines.push(
+          `| ${storeLabel(store)} | ${mode} | ${phase.visitors} | ${phase.requests} | ${phase.requestsPerSecond} | ${pair(phase.addedMs)} | ${pair(phase.firstTokenMs)} | ${pair(phase.totalMs)} | ${phase.errors} | ${cell(phase.cpu?.serverPercent)} / ${cell(phase.cpu?.postgresPercent)} / ${cell(phase.cpu?.benchPercent)} / ${cell(phase.cpu?.machineBusyPercent)} |`,
+        );
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+export function verdictsTable(verdicts) {
+  const lines = ["| store | target | measured | met |", "|---|---|---|---|"];
+  for (const verdict of verdicts) {
+    lines.push(`| ${verdict.store} | ${verdict.target} | ${verdict.valueMs === null ? "–" : `${verdict.valueMs} ms`} | ${verdict.met === null ? "not measured" : verdict.met ? "yes" : "**no**"} |`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+// Answers benchmark: `node bench/answers.mjs` (see docs/benchmarks.md, section "Answers").
+//
+// Gives one agent BENCH_CHUNKS (10,000) chunks of synthetic support articles, pushed as text
+// sources through the Sources API and sized with the service's own chunker, then measures on each
+// store asked for:
+//   (a) with an OpenAI-compatible model server on loopback that answers at once (in this process,
+//       so it shares this clock): the time the service adds before the model is asked, i.e. the
+//       model server's arrival time of the chat request minus the client's send time of POST
+//       /messages/stream (retrieval and prompt), and the client's time to the first token frame;
+//   (b) with the default extractive generator: POST /messages end to end;
+// each with 1 visitor asking BENCH_SEQUENTIAL questions one after another, and with BENCH_VISITORS
+// visitors asking in loops for BENCH_DURATION_SECONDS. Every visitor calls init once and asks
+// distinct questions in one conversation (so the retrieval query carries its two previous
+// questions, as in a real chat). Prints a table and writes bench/results/answers-<date>.json.
+//
+// Environment (all optional):
+//   BENCH_STORES=postgres,pglite    BENCH_CHUNKS=10000    BENCH_ARTICLES=1250 (about; sized by chunks)
+//   BENCH_SEQUENTIAL=200            BENCH_VISITORS=32     BENCH_DURATION_SECONDS=20   BENCH_WARMUP=20
+//   BENCH_MODES=model,extractive    BENCH_POOL_SIZE=      (FRONTDESK_DATABASE_POOL_SIZE; default the service's)
+//   BENCH_ANALYZE=auto              ANALYZE after seeding: auto = on Postgres only (what autovacuum does
+//                                   there within a minute of the bulk insert; the machine's own Postgres
+//                                   may run with autovacuum off), not on PGlite (which has no autovacuum);
+//                                   1 = on both, 0 = on neither
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (an admin connection, for CREATE DATABASE)
+//   BENCH_KEEP_DATABASE=1           keep the Postgres database or the PGlite data dir (to EXPLAIN ANALYZE the retrieval SQL)
+//   BENCH_FRONTDESK_ROOT=<checkout> the service to measure (default: this repository)
+//   BENCH_CPU_PROF=1                profile the server during the measured runs (bench/results/profiles/answers-…)
+//   BENCH_ENFORCE_TARGETS=1         exit 1 when a target is missed
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { questionStream } from "./answers-corpus.mjs";
+import { askStreamed, askSync, runVisitors } from "./answers-load.mjs";
+import { startModelServer } from "./answers-model-server.mjs";
+import { judgeTargets, phasesTable, summarisePhase, verdictsTable } from "./answers-report.mjs";
+import { buildCorpus, seed } from "./answers-seed.mjs";
+import {
+  BenchFailure,
+  createBenchDatabase,
+  inspectPglite,
+  inspectPostgres,
+  log,
+  machineJiffies,
+  postgresBackendCpuSeconds,
+  processCpuSeconds,
+  startService,
+} from "./answers-service.mjs";
+
+const repositoryRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+const resultsDir = join(repositoryRoot, "bench", "results");
+const execFileAsync = promisify(execFile);
+const list = (value) => value.split(",").map((item) => item.trim()).filter(Boolean);
+
+const settings = {
+  stores: list(process.env.BENCH_STORES ?? "postgres,pglite"),
+  modes: list(process.env.BENCH_MODES ?? "model,extractive"),
+  chunks: Number(process.env.BENCH_CHUNKS ?? 10_000),
+  articles: Number(process.env.BENCH_ARTICLES ?? 1250),
+  sequential: Number(process.env.BENCH_SEQUENTIAL ?? 200),
+  visitors: Number(process.env.BENCH_VISITORS ?? 32),
+  durationSeconds: Number(process.env.BENCH_DURATION_SECONDS ?? 20),
+  warmup: Number(process.env.BENCH_WARMUP ?? 20),
+  poolSize: process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null,
+  analyze: process.env.BENCH_ANALYZE ?? "auto",
+  adminDatabaseUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+  keepDatabase: process.env.BENCH_KEEP_DATABASE === "1",
+  root: process.env.BENCH_FRONTDESK_ROOT ?? repositoryRoot,
+  cpuProfile: process.env.BENCH_CPU_PROF === "1",
+  enforceTargets: process.env.BENCH_ENFORCE_TARGETS === "1",
+};
+
+const LIMIT_OUT_OF_THE_WAY = "100000000";
+
+/** The service's environment: this process's minus any FRONTDESK_*, plus the run's. */
+function serviceEnvironment(overrides) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FRONTDESK_")));
+  return {
+    ...inherited,
+    FRONTDESK_EMBEDDINGS_PROVIDER: "hashing",
+    FRONTDESK_LOG_LEVEL: "warn",
+    FRONTDESK_RATE_LIMIT_PROFILE: "high",
+    FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    FRONTDESK_RATE_LIMIT_INIT_PER_HOUR_PER_IP: "0",
+    FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    ...(settings.poolSize ? { FRONTDESK_DATABASE_POOL_SIZE: String(settings.poolSize) } : {}),
+    ...overrides,
+  };
+}
+
+/** Runs one phase, with the CPU the server, this process and the machine used meanwhile. */
+async function measure(servicePid, databaseName, run) {
+  const server = processCpuSeconds(servicePid);
+  const postgres = databaseName ? postgresBackendCpuSeconds(databaseName) : null;
+  const own = process.cpuUsage();
+  const machine = machineJiffies();
+  const outcome = await run();
+  const seconds = outcome.wallMs / 1000;
+  const ownUsed = process.cpuUsage(own);
+  const machineNow = machineJiffies();
+  let postgresSeconds = null;
+  if (postgres) {
+    postgresSeconds = 0;
+    for (const [pid, used] of postgresBackendCpuSeconds(databaseName)) postgresSeconds += used - (postgres.get(pid) ?? 0);
+  }
+  return {
+    ...outcome,
+    cpu: {
+      serverPercent: Math.round(((processCpuSeconds(servicePid) - server) / seconds) * 100),
+      benchPercent: Math.round(((ownUsed.user + ownUsed.system) / 1e6 / seconds) * 100),
+      postgresPercent: postgresSeconds === null ? null : Math.round((postgresSeconds / seconds) * 100),
+      machineBusyPercent: Math.round(((machineNow.busy - machine.busy) / (machineNow.total - machine.total)) * 100 * cpus().length),
+    },
+  };
+}
+
+/** Adds the model server's arrival time of each streamed question: `addedMs` = arrival − send. */
+function withArrivals(results, modelServer) {
+  return results.map((result) => {
+    if (result.error !== null || result.question === undefined) return result;
+    const arrival = modelServer.arrivalOf(result.question);
+    return { ...result, addedMs: arrival ? arrival.arrivedAt - result.sentAt : null, grounded: arrival?.grounded ?? null, systemCharacters: arrival?.systemCharacters ?? null };
+  });
+}
+
+async function runMode({ mode, env, agentId, databaseName, modelServer, questions, profileDir }) {
+  const llm =
+    mode === "model"
+      ? { FRONTDESK_LLM_PROVIDER: "openai", FRONTDESK_LLM_BASE_URL: modelServer.baseUrl.replace(/\/v1$/, ""), FRONTDESK_LLM_MODEL: "bench", FRONTDESK_LLM_API_KEY: "x" }
+      : { FRONTDESK_LLM_PROVIDER: "extractive" };
+  const service = await startService({ root: settings.root, env: { ...env, ...llm }, cpuProfileDir: profileDir });
+  const ask = mode === "model" ? askStreamed : askSync;
+  const base = { baseUrl: service.baseUrl, agentId, questions, ask };
+  const phases = {};
+  const record = (name, visitors, outcome) => {
+    const results = mode === "model" ? withArrivals(outcome.results, modelServer) : outcome.results;
+    phases[name] = { visitors, ...summarisePhase({ ...outcome, results }), raw: results.map(({ question: _question, ...rest }) => rest) };
+    const phase = phases[name];
+    log(
+      `${mode} ${name}: ${phase.requests} requests, ${phase.errors} errors, ` +
+        (phase.addedMs ? `added p50 ${phase.addedMs.p50} p99 ${phase.addedMs.p99} ms, ` : "") +
+        `end to end p50 ${phase.totalMs?.p50} p99 ${phase.totalMs?.p99} ms, server CPU ${phase.cpu.serverPercent}%`,
+    );
+  };
+  try {
+    record("warmup", 1, await measure(service.pid, databaseName, () => runVisitors({ ...base, visitors: 1, questionsPerVisitor: settings.warmup })));
+    record("sequential", 1, await measure(service.pid, databaseName, () => runVisitors({ ...base, visitors: 1, questionsPerVisitor: settings.sequential })));
+    record(
+      "concurrent",
+      settings.visitors,
+      await measure(service.pid, databaseName, () => runVisitors({ ...base, visitors: settings.visitors, durationMs: settings.durationSeconds * 1000 })),
+    );
+  } finally {
+    await service.stop();
+  }
+  const serviceLogLines = service.logLines();
+  if (serviceLogLines > 0) log(`the ${mode} service logged ${serviceLogLines} lines at warn or above; the last: ${service.output().slice(-600)}`);
+  return { phases, serviceLogLines };
+}
+
+async function runStore(store, corpus, modelServer, questions, stamp) {
+  const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-answers-"));
+  const database = store === "postgres" ? await createBenchDatabase(settings.adminDatabaseUrl) : null;
+  const env = serviceEnvironment({ FRONTDESK_DATA_DIR: dataDir, ...(database ? { FRONTDESK_DATABASE_URL: database.url } : {}) });
+  const outcome = { store, database: database?.name ?? null, modes: {} };
+  try {
+    log(`${store}: seeding ${corpus.documents.length} articles`);
+    const seeder = await startService({ root: settings.root, env: { ...env, FRONTDESK_WORKER_CONCURRENCY: "4" } });
+    let seeded;
+    try {
+      seeded = await seed({ root: settings.root, service: seeder, env, corpus });
+    } finally {
+      await seeder.stop();
+    }
+    outcome.seed = seeded;
+    const analyze = settings.analyze === "1" || (settings.analyze === "auto" && store === "postgres");
+    outcome.analyzed = analyze;
+    outcome.storeContents = database ? await inspectPostgres(database.url, { analyze }) : await inspectPglite(dataDir, { analyze });
+    log(
+      `${store}: ${outcome.storeContents.chunks} chunks in ${outcome.storeContents.documents} documents (pushed in ${seeded.pushSeconds}s, ` +
+        `indexed in ${seeded.indexSeconds}s)${analyze ? ", analyzed" : ", not analyzed"}`,
+    );
+
+    for (const mode of settings.modes) {
+      const profileDir = settings.cpuProfile ? join(resultsDir, "profiles", `answers-${stamp}-${store}-${mode}`) : undefined;
+      if (profileDir) await mkdir(profileDir, { recursive: true });
+      const { phases, serviceLogLines } = await runMode({ mode, env, agentId: seeded.agentId, databaseName: database?.name, modelServer, questions, profileDir });
+      outcome.modes[mode] = phases;
+      outcome[`${mode}ServiceLogLines`] = serviceLogLines;
+    }
+    if (database) outcome.storeAfter = await inspectPostgres(database.url);
+  } finally {
+    if (database && !settings.keepDatabase) await database.drop();
+    if (database && settings.keepDatabase) log(`kept ${database.url}`);
+    if (settings.keepDatabase && !database) log(`kept the PGlite data dir ${dataDir}`);
+    else await rm(dataDir, { recursive: true, force: true });
+  }
+  return outcome;
+}
+
+/** The commit of the service measured, and whether its packages differ from it (dist is what runs). */
+async function serviceRevision() {
+  try {
+    const { stdout: commit } = await execFileAsync("git", ["rev-parse", "HEAD"], { cwd: settings.root });
+    const { stdout: changes } = await execFileAsync("git", ["status", "--porcelain", "--", "packages"], { cwd: settings.root });
+    return { commit: commit.trim(), packagesChanged: changes.trim() !== "" };
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const loadAverageAtStart = loadavg();
+  const startedAt = new Date().toISOString();
+  const stamp = new Date().toISOString().replace(/[:]/g, "").replace(/\.\d+Z$/, "Z");
+  const corpus = await buildCorpus({ root: settings.root, chunks: settings.chunks, articles: settings.articles });
+  const modelServer = await startModelServer();
+  const questions = questionStream(2026);
+  const stores = [];
+  try {
+    for (const store of settings.stores) stores.push(await runStore(store, corpus, modelServer, questions, stamp));
+  } finally {
+    await modelServer.close();
+  }
+
+  const verdicts = judgeTargets(stores);
+  const report = {
+    startedAt,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverageAtStart, loadAverageAtEnd: loadavg() },
+    service: await serviceRevision(),
+    settings: { ...settings, adminDatabaseUrl: settings.adminDatabaseUrl.replace(/\/\/[^@]*@/, "//…@") },
+    corpus: corpus.stats,
+    modelServer: { requests: modelServer.requests, malformed: modelServer.malformed },
+    stores,
+    verdicts,
+  };
+  await mkdir(resultsDir, { recursive: true });
+  const file = join(resultsDir, `answers-${stamp}.json`);
+  await writeFile(file, `${JSON.stringify(report, null, 1)}\n`);
+
+  process.stdout.write(`\n${phasesTable(stores)}\n\n${verdictsTable(verdicts)}\n\nwritten to ${file}\n`);
+  if (settings.enforceTargets && verdicts.some((verdict) => verdict.met === false)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof BenchFailure ? error.message : error.stack}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,115 @@
+// The two measurements of `bench/ingest.mjs`, through the Sources API: one sitemap pushed and
+// polled until it settles, then text sources pushed one at a time and polled every 50 ms.
+import { median, percentile } from "./ingest-report.mjs";
+import { BenchFailure, backendCpuBetween, readCpuSeconds, readMachineCpuTicks, readPostgresBackendCpu, sleep } from "./ingest-service.mjs";
+import { renderText } from "./ingest-site.mjs";
+
+const SITEMAP_POLL_MS = 100;
+const TEXT_POLL_MS = 50;
+const TEXT_TIMEOUT_MS = 60_000;
+
+/** The Sources API as the bench uses it: push (a new source, so 201) and get. */
+export function sourcesClient(baseUrl, token) {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const url = `${baseUrl}/api/v1/workspace/sources`;
+  return {
+    async push(body) {
+      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+      const json = await response.json();
+      if (response.status !== 201) throw new BenchFailure(`POST sources answered ${response.status}: ${JSON.stringify(json)}`);
+      return json.data;
+    },
+    async get(id) {
+      const response = await fetch(`${url}/${id}`, { headers: { authorization: headers.authorization } });
+      const json = await response.json();
+      if (!response.ok) throw new BenchFailure(`GET sources/${id} answered ${response.status}: ${JSON.stringify(json)}`);
+      return json.data;
+    },
+  };
+}
+
+/**
+ * Pushes the sitemap and polls it every 100 ms until it settles (times on this, the client's, clock);
+ * meanwhile counts the CPU of the server, of its Postgres backends, of this process and of the machine.
+ */
+export async function measureSitemap({ client, agentId, sitemapUrl, pid, database, adminDatabaseUrl, timeoutMs }) {
+  const postgresBefore = database ? await readPostgresBackendCpu(adminDatabaseUrl, database.name) : null;
+  const benchBefore = process.cpuUsage();
+  const cpuBefore = readCpuSeconds(pid);
+  const machineBefore = readMachineCpuTicks();
+  const pushedAt = Date.now();
+  const source = await client.push({ agent_id: agentId, kind: "sitemap", url: sitemapUrl });
+  let current = source;
+  let firstProgressAt = null;
+  while (current.status === "pending") {
+    if (Date.now() - pushedAt > timeoutMs) {
+      throw new BenchFailure(`the sitemap was still pending after ${timeoutMs / 1000}s: ${JSON.stringify(current.config)}`);
+    }
+    await sleep(SITEMAP_POLL_MS);
+    current = await client.get(source.id);
+    if (firstProgressAt === null && Number(current.config.pages_indexed) > 0) firstProgressAt = Date.now();
+  }
+  const settledAt = Date.now();
+  const cpuSeconds = readCpuSeconds(pid) - cpuBefore;
+  const machineAfter = readMachineCpuTicks();
+  const benchUsage = process.cpuUsage(benchBefore);
+  const postgresSeconds = database ? backendCpuBetween(postgresBefore, await readPostgresBackendCpu(adminDatabaseUrl, database.name)) : null;
+  const elapsedSeconds = (settledAt - pushedAt) / 1000;
+  if (current.status !== "indexed") throw new BenchFailure(`the sitemap ended ${current.status}: ${JSON.stringify(current.error)}`);
+  return {
+    sourceId: source.id,
+    pushedAt,
+    pushToIndexedMs: settledAt - pushedAt,
+    firstProgressMs: firstProgressAt === null ? null : firstProgressAt - pushedAt,
+    pagesFound: Number(current.config.pages_found),
+    pagesIndexed: Number(current.config.pages_indexed),
+    pagesFailed: Number(current.config.pages_failed),
+    serverCpuSeconds: cpuSeconds,
+    serverCpuPercent: (cpuSeconds / elapsedSeconds) * 100,
+    // The Postgres backends of this run's database, and this bench process (site, embeddings server, polling).
+    postgresCpuPercent: postgresSeconds === null ? null : (postgresSeconds / elapsedSeconds) * 100,
+    benchCpuPercent: ((benchUsage.user + benchUsage.system) / 1e6 / elapsedSeconds) * 100,
+    // Everything the machine did meanwhile (the above and anyone else's work), as a share of all cores.
+    machineCpuBusyPercent: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100,
+  };
+}
+
+/** Pushes distinct texts one at a time; each is timed from the POST to the poll that sees `indexed`. */
+export async function measureTexts({ client, agentId, runId, count }) {
+  const durations = [];
+  const postMs = [];
+  for (let index = 0; index < count; index += 1) {
+    const text = renderText(index, runId);
+    const started = performance.now();
+    const source = await client.push({ agent_id: agentId, kind: "text", title: text.title, content: text.content });
+    postMs.push(performance.now() - started);
+    let current = source;
+    while (current.status === "pending") {
+      if (performance.now() - started > TEXT_TIMEOUT_MS) throw new BenchFailure(`text ${index} still pending after ${TEXT_TIMEOUT_MS / 1000}s`);
+      await sleep(TEXT_POLL_MS);
+      current = await client.get(source.id);
+    }
+    if (current.status !== "indexed") throw new BenchFailure(`text ${index} ended ${current.status}: ${JSON.stringify(current.error)}`);
+    durations.push(performance.now() - started);
+  }
+  return {
+    count: durations.length,
+    medianMs: median(durations),
+    p90Ms: percentile(durations, 90),
+    minMs: Math.min(...durations),
+    maxMs: Math.max(...durations),
+    postMedianMs: median(postMs),
+    durationsMs: durations.map((value) => Math.round(value)),
+  };
+}
+
+/** Pages indexed in each second after the push: shows the ramp-up, the steady rate and any stall. */
+export function timeline(indexedAt, pushedAt) {
+  const counts = [];
+  for (const at of indexedAt) {
+    const second = Math.max(0, Math.floor((at - pushedAt) / 1000));
+    while (counts.length <= second) counts.push(0);
+    counts[second] += 1;
+  }
+  return counts;
+}

@@ -1,0 +1,189 @@
+// The service under test for bench/widget.mjs: a fresh Postgres database, `frontdesk serve` as a
+// child process, seeding through the admin CLI, and the session pool for leads and events.
+import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+export const run = promisify(execFile);
+export const ORIGIN = "https://bench.test";
+const LIMIT_OUT_OF_THE_WAY = "100000000";
+
+export class BenchFailure extends Error {}
+
+export function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function withClient(url, work) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function ensureBuilt(root) {
+  if (existsSync(join(root, "packages", "server", "dist", "cli", "main.js"))) return;
+  log("packages/server/dist is missing: running `npm run build`");
+  await run("npm", ["run", "build"], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+}
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh database on the admin connection's server; `drop()` removes it. */
+export async function createBenchDatabase(adminUrl) {
+  const name = `frontdesk_bench_${randomBytes(5).toString("hex")}`;
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+/** Flushes dirty buffers, so a checkpoint caused by one route does not land in the next one's run. */
+export async function checkpoint(databaseUrl) {
+  // Needs superuser or pg_checkpoint; without it the run simply goes on.
+  await withClient(databaseUrl, (client) =>
+    client.query("CHECKPOINT").catch((error) => log(`CHECKPOINT refused (${error.message}); going on`)),
+  );
+}
+
+export async function countRows(databaseUrl) {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query(
+      `SELECT (SELECT count(*) FROM conversations)::int AS conversations, (SELECT count(*) FROM leads)::int AS leads,
+              (SELECT count(*) FROM events)::int AS events`,
+    );
+    return rows[0];
+  });
+}
+
+export async function machineInfo(databaseUrl, redisUrl) {
+  const postgres = await withClient(databaseUrl, async (client) => (await client.query("SHOW server_version")).rows[0].server_version);
+  const redis = await run("redis-cli", ["-u", redisUrl, "INFO", "server"]).then(
+    ({ stdout }) => /redis_version:(\S+)/.exec(stdout)?.[1] ?? "unknown",
+    () => "unknown (no redis-cli)",
+  );
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    freeMemoryGiB: Math.round(freemem() / 2 ** 30),
+    loadAverageBeforeRuns: loadavg().map((value) => Math.round(value * 100) / 100),
+    node: process.version,
+    postgres,
+    redis,
+  };
+}
+
+/** The commit the server was built from, and whether packages/ had uncommitted changes. */
+export async function sourceRevision(root) {
+  const git = (args) => run("git", ["-C", root, ...args]).then(({ stdout }) => stdout.trim(), () => null);
+  const commit = await git(["rev-parse", "--short", "HEAD"]);
+  const changes = await git(["status", "--porcelain", "--", "packages"]);
+  return { commit: commit ?? "unknown", packagesChanged: changes === null ? null : changes !== "" };
+}
+
+/** FRONTDESK_* for the server: the bench database, Redis, and every widget rate limit out of the way. */
+export function serverEnvironment({ databaseUrl, poolSize, redisUrl, dataDir, port }) {
+  return {
+    ...process.env,
+    FRONTDESK_DATABASE_URL: databaseUrl,
+    FRONTDESK_DATABASE_POOL_SIZE: String(poolSize),
+    FRONTDESK_REDIS_URL: redisUrl,
+    FRONTDESK_DATA_DIR: dataDir,
+    FRONTDESK_HOST: "127.0.0.1",
+    FRONTDESK_PORT: String(port),
+    FRONTDESK_LOG_LEVEL: "warn",
+    FRONTDESK_JWT_SECRET: randomBytes(32).toString("hex"),
+    FRONTDESK_RATE_LIMIT_PROFILE: "high",
+    FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    FRONTDESK_RATE_LIMIT_INIT_PER_HOUR_PER_IP: "0",
+    FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+  };
+}
+
+/** `node bin/frontdesk serve` as a child process; resolves once GET /healthz answers 200. */
+export async function startServer({ root, environment, port, profileDir }) {
+  const nodeOptions = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...nodeOptions, join(root, "bin", "frontdesk"), "serve", "--port", String(port)], {
+    cwd: root,
+    env: environment,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  let ready = false;
+  while (!ready && Date.now() < deadline) {
+    if (child.exitCode !== null) throw new BenchFailure(`the server exited with ${child.exitCode} before it was healthy:\n${output}`);
+    ready = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (!ready) {
+    child.kill("SIGKILL");
+    throw new BenchFailure(`the server was not healthy within 60 s:\n${output}`);
+  }
+  return {
+    baseUrl,
+    pid: child.pid,
+    output: () => output,
+    /** SIGTERM (a graceful stop, which also writes a --cpu-prof profile), SIGKILL after 20 s. */
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** One `frontdesk admin …` command (through the server's admin socket or on the store); its JSON. */
+export async function adminCli(root, environment, args) {
+  const { stdout } = await run(process.execPath, [join(root, "bin", "frontdesk"), "admin", ...args], { cwd: root, env: environment });
+  return JSON.parse(stdout);
+}
+
+/** `count` sessions started through POST /init; their tokens. */
+export async function startSessions(baseUrl, agentId, count) {
+  const tokens = [];
+  for (let index = 0; index < count; index += 1) {
+    const response = await fetch(`${baseUrl}/api/v1/widget/init`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: ORIGIN },
+      body: JSON.stringify({ agent_id: agentId, page_url: `${ORIGIN}/`, anon_id: `bench-session-${index}-${randomBytes(4).toString("hex")}` }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new BenchFailure(`init for the session pool answered ${response.status}: ${JSON.stringify(body)}`);
+    tokens.push(body.data.jwt);
+  }
+  return tokens;
+}
