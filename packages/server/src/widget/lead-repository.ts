@@ -52,7 +52,7 @@ export interface LeadInput {
 export async function upsertLead(db: Queryable, lead: LeadInput): Promise<{ lead: Lead; created: boolean }> {
   const { rows } = await db.query<LeadRow & { created: boolean }>(
     `WITH touched AS (
-       UPDATE conversations SET last_activity_at = now() WHERE id = $4
+       UPDATE conversations SET last_activity_at = now() WHERE id = $4 AND last_activity_at < now() - interval '1 minute'
      )
      INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)

@@ -28,7 +28,11 @@ export async function startSession(
   input: { body: InitBody; origin: string | undefined },
 ): Promise<InitResponse["data"]> {
   const { db, config, sessionTokens, bus } = services;
-  const found = await findAgentWithQuota(db, input.body.agent_id);
+  let found = services.sessionCache.getAgent(input.body.agent_id) ?? null;
+  if (!found) {
+    found = await findAgentWithQuota(db, input.body.agent_id);
+    if (found) services.sessionCache.setAgent(input.body.agent_id, found);
+  }
   const agent = found?.agent;
   if (!found || !agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
   if (!isOriginAllowed(agent.allowedOrigins, input.origin)) {
