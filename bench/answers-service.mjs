@@ -1,34 +1,21 @@
 // The service side of `bench/answers.mjs`: `frontdesk serve` as a child process, the admin CLI,
 // a throw-away Postgres database, the store's own count of chunks, and CPU use read from /proc.
-import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
+import { BenchFailure, createBenchDatabase, freePort, runAdmin, sleep, waitForHealth } from "./bench-service.mjs";
 
-const run = promisify(execFile);
+export { BenchFailure, createBenchDatabase, freePort, runAdmin, sleep };
+
 const CLOCK_TICKS_PER_SECOND = 100;
 
-export class BenchFailure extends Error {}
 
 export function log(message) {
   process.stderr.write(`[answers] ${message}\n`);
 }
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** User + system CPU seconds a process has used so far, from /proc/<pid>/stat. */
 export function processCpuSeconds(pid) {
@@ -61,20 +48,6 @@ export function machineJiffies() {
   return { busy: total - idle, total };
 }
 
-async function waitForHealth(baseUrl, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new BenchFailure(`frontdesk serve exited with code ${child.exitCode} before it was healthy`);
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      if (response.ok) return response.json();
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new BenchFailure(`frontdesk serve did not become healthy within ${timeoutMs / 1000}s`);
-}
 
 /**
  * `node [--cpu-prof] bin/frontdesk serve --port <free>` under `root` with exactly `env`; resolves
@@ -119,42 +92,7 @@ export async function startService({ root, env, cpuProfileDir }) {
   };
 }
 
-/** `frontdesk admin …` with the service's environment; returns the JSON it prints. */
-export async function runAdmin(root, env, args) {
-  try {
-    const { stdout } = await run(process.execPath, [join(root, "bin", "frontdesk"), "admin", ...args], { cwd: root, env });
-    return JSON.parse(stdout);
-  } catch (error) {
-    throw new BenchFailure(`frontdesk admin ${args.join(" ")} failed: ${error.stderr ?? error.message}`);
-  }
-}
 
-/** A fresh database `frontdesk_bench_<random>` with pgvector; `drop()` removes it. */
-export async function createBenchDatabase(adminUrl) {
-  const name = `frontdesk_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 const STORE_SUMMARY_SQL = `
   SELECT (SELECT count(*)::int FROM chunks) AS chunks,

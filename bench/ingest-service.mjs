@@ -1,35 +1,22 @@
 // The service side of `bench/ingest.mjs`: `frontdesk serve` as a child process, the admin CLI that
 // seeds it, its memory and CPU read from /proc, a throw-away Postgres database, and the store's own
 // account of what was indexed (documents and chunks), read once the measurement is over.
-import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
+import { BenchFailure, createBenchDatabase, freePort, runAdmin, sleep, waitForHealth } from "./bench-service.mjs";
 
-const run = promisify(execFile);
+export { BenchFailure, createBenchDatabase, freePort, runAdmin, sleep };
+
 const CLOCK_TICKS_PER_SECOND = 100;
 
-export class BenchFailure extends Error {}
 
 export function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS and VmHWM (peak RSS) of a process, in MiB, from /proc/<pid>/status. */
 export function readMemory(pid) {
@@ -75,20 +62,6 @@ export function sampleMemory(pid, intervalMs = 100) {
   };
 }
 
-async function waitForHealth(baseUrl, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new BenchFailure(`frontdesk serve exited with code ${child.exitCode} before it was healthy`);
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      if (response.ok) return response.json();
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new BenchFailure(`frontdesk serve did not become healthy within ${timeoutMs / 1000}s`);
-}
 
 /**
  * Starts `node bin/frontdesk serve --port <free>` under `root` with exactly the environment
@@ -131,45 +104,7 @@ export async function startService({ root, env, cpuProfileDir }) {
   };
 }
 
-/** `frontdesk admin …` with the service's environment `env`; returns the JSON it prints. */
-export async function runAdmin(root, env, args) {
-  try {
-    const { stdout } = await run(process.execPath, [join(root, "bin", "frontdesk"), "admin", ...args], {
-      cwd: root,
-      env,
-    });
-    return JSON.parse(stdout);
-  } catch (error) {
-    throw new BenchFailure(`frontdesk admin ${args.join(" ")} failed: ${error.stderr ?? error.message}`);
-  }
-}
 
-/** A fresh database `frontdesk_bench_<random>` on the machine's Postgres; `drop()` removes it. */
-export async function createBenchDatabase(adminUrl) {
-  const name = `frontdesk_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 /**
  * CPU seconds used so far by the Postgres backends serving `database` (read from /proc, so only on
