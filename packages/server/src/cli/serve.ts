@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import { listenAdminSocket } from "../admin/admin-socket.js";
 import { buildApp } from "../app.js";
 import type { Config } from "../config/config.js";
-import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
 
@@ -28,7 +27,7 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
 export async function serve(config: Config, logger: Logger): Promise<void> {
   const services = await createServices(config, logger);
   let adminSocket: Server | null = null;
-  let pipeline: IngestPipeline | null = null;
+  let pipeline: { close(): Promise<void> } | null = null;
   try {
     if (config.adminSocket) adminSocket = await listenAdminSocket(
         { db: services.db, jobs: async () => services.jobs, onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId) },

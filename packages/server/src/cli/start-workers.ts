@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
-import { createIngestPipeline, type IngestPipeline } from "../ingest/ingest-pipeline.js";
+import { createIngestPipeline } from "../ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../ingest/register-ingest-workers.js";
 import type { Services } from "../services.js";
 
-/** Starts this process's background workers; returns the pipeline to close on shutdown. */
-export async function startWorkers(services: Services, logger: Logger): Promise<IngestPipeline> {
+/** Starts this process's background workers; close() them on shutdown (before the store closes). */
+export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
   const pipeline = createIngestPipeline(services.config, services.embedder);
-  await registerIngestWorkers(
+  const workers = await registerIngestWorkers(
     {
       db: services.db,
       jobs: services.jobs,
@@ -17,5 +17,10 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     services.config.workers.concurrency,
   );
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
-  return pipeline;
+  return {
+    async close() {
+      await workers.close();
+      await pipeline.close();
+    },
+  };
 }

@@ -12,6 +12,8 @@ export class PlannerStatistics {
   private lastRun = 0;
   private running: Promise<void> | null = null;
   private pending = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
@@ -21,10 +23,15 @@ export class PlannerStatistics {
 
   knowledgeChanged(): void {
     this.pending = true;
-    if (this.running) return;
+    if (this.running || this.closed) return;
     const wait = Math.max(0, this.lastRun + MIN_INTERVAL_MS - this.now());
-    this.running = new Promise<void>((resolve) => setTimeout(resolve, wait).unref())
+    this.running = new Promise<void>((resolve) => {
+      this.timer = setTimeout(resolve, wait);
+      this.timer.unref();
+    })
       .then(async () => {
+        this.timer = null;
+        if (this.closed) return;
         this.pending = false;
         this.lastRun = this.now();
         await this.db.query("ANALYZE chunks");
@@ -37,8 +44,15 @@ export class PlannerStatistics {
       });
   }
 
-  /** Waits for a scheduled run (shutdown, tests). */
-  async settle(): Promise<void> {
+  /** Cancels a scheduled run and waits for one under way (shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.running = null;
+      return;
+    }
     await this.running;
   }
 }

@@ -70,6 +70,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     await db.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
   }
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+  /** Handlers still running: stop() waits for them, so nothing touches the store after it closes. */
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
 
   return {
     async send(name, payload, tx) {
@@ -99,16 +102,24 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
           try {
             for (const job of jobs) {
               const payload = jobCatalog[name].payload.parse(job.data) as JobPayload<typeof name>;
-              await handler(payload, { id: job.id, isLastAttempt: job.retryCount >= job.retryLimit });
+              const running = handler(payload, { id: job.id, isLastAttempt: job.retryCount >= job.retryLimit });
+              inFlight.add(running);
+              try {
+                await running;
+              } finally {
+                inFlight.delete(running);
+              }
             }
           } finally {
-            if (jobs.length > 0 && workerId) boss.notifyWorker(workerId);
+            if (jobs.length > 0 && workerId && !stopped) boss.notifyWorker(workerId);
           }
         });
       }
     },
     async stop() {
+      stopped = true;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -74,9 +74,10 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   };
   const app = await buildApp(services);
   let pipeline: IngestPipeline | null = null;
+  let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
     pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
-    await registerIngestWorkers(
+    workers = await registerIngestWorkers(
       { db: database.db, jobs, pipeline, logger: pino({ level: "silent" }), onKnowledgeChanged: (agentId) => services.lexemeStatistics.invalidate(agentId) },
       config.workers.concurrency,
     );
@@ -90,6 +91,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     async close() {
       await app.close();
       await jobs.stop();
+      await workers?.close();
       await pipeline?.close();
       await embedder.close();
       await limiter.close();
