@@ -15,7 +15,24 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix = "ws" | "agt" | "op" | "vis" | "cnv" | "msg" | "lead" | "ntf" | "tok" | "src" | "anon";
 
-/** Identifiers are prefixed so that a log line or a support ticket says what an id is. */
+const TIME_DIGITS = 8;
+
+/** Milliseconds since the epoch in 8 base62 digits: sortable as text until the year 8800. */
+function timeBase62(ms: number): string {
+  let out = "";
+  let rest = Math.floor(ms);
+  for (let i = 0; i < TIME_DIGITS; i += 1) {
+    out = ALPHABET[rest % 62]! + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+/**
+ * Identifiers are prefixed so that a log line or a support ticket says what an id is. They start
+ * with the time, so new rows land at the end of their primary-key index instead of at random
+ * pages (fewer page writes on busy tables), followed by 14 random base62 characters (83 bits).
+ */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(20)}`;
+  return `${prefix}_${timeBase62(Date.now())}${randomBase62(14)}`;
 }
