@@ -3,17 +3,17 @@
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { BenchFailure, createBenchDatabase, freePort, runAdmin, waitForHealth } from "./bench-service.mjs";
+
+export { BenchFailure, createBenchDatabase, freePort };
 
 export const run = promisify(execFile);
 export const ORIGIN = "https://bench.test";
 const LIMIT_OUT_OF_THE_WAY = "100000000";
-
-export class BenchFailure extends Error {}
 
 export function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
@@ -33,30 +33,6 @@ export async function ensureBuilt(root) {
   if (existsSync(join(root, "packages", "server", "dist", "cli", "main.js"))) return;
   log("packages/server/dist is missing: running `npm run build`");
   await run("npm", ["run", "build"], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-}
-
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A fresh database on the admin connection's server; `drop()` removes it. */
-export async function createBenchDatabase(adminUrl) {
-  const name = `frontdesk_bench_${randomBytes(5).toString("hex")}`;
-  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
-  };
 }
 
 /** Flushes dirty buffers, so a checkpoint caused by one route does not land in the next one's run. */
@@ -138,18 +114,16 @@ export async function startServer({ root, environment, port, profileDir }) {
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   const exited = new Promise((resolve) => child.once("exit", resolve));
+  // Last resort: however the bench ends, the server does not outlive it.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  let ready = false;
-  while (!ready && Date.now() < deadline) {
-    if (child.exitCode !== null) throw new BenchFailure(`the server exited with ${child.exitCode} before it was healthy:\n${output}`);
-    ready = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  if (!ready) {
+  try {
+    await waitForHealth(baseUrl, child, 60_000);
+  } catch (error) {
     child.kill("SIGKILL");
-    throw new BenchFailure(`the server was not healthy within 60 s:\n${output}`);
+    throw new BenchFailure(`${error.message}:\n${output}`);
   }
   return {
     baseUrl,
@@ -157,6 +131,7 @@ export async function startServer({ root, environment, port, profileDir }) {
     output: () => output,
     /** SIGTERM (a graceful stop, which also writes a --cpu-prof profile), SIGKILL after 20 s. */
     async stop() {
+      process.off("exit", killOnExit);
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
@@ -167,10 +142,7 @@ export async function startServer({ root, environment, port, profileDir }) {
 }
 
 /** One `frontdesk admin …` command (through the server's admin socket or on the store); its JSON. */
-export async function adminCli(root, environment, args) {
-  const { stdout } = await run(process.execPath, [join(root, "bin", "frontdesk"), "admin", ...args], { cwd: root, env: environment });
-  return JSON.parse(stdout);
-}
+export const adminCli = runAdmin;
 
 /** `count` sessions started through POST /init; their tokens. */
 export async function startSessions(baseUrl, agentId, count) {

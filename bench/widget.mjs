@@ -149,7 +149,12 @@ async function main() {
   const cleanUp = async () => {
     while (cleanups.length > 0) await cleanups.pop()().catch((error) => log(`clean-up failed: ${error.message}`));
   };
-  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
+  // A stray error event (a dropped connection, say) must not skip the clean-up either.
+  process.once("uncaughtException", (error) => {
+    log(`uncaught: ${error.stack}`);
+    void cleanUp().finally(() => process.exit(1));
+  });
 
   try {
     const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-bench-"));
