@@ -1,5 +1,5 @@
 import { sessionClaimsSchema, type SessionClaims } from "@frontdesk/contracts";
-import { randomUUID } from "node:crypto";
+import { randomUUID, webcrypto } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../http/app-error.js";
 
@@ -19,10 +19,11 @@ export interface IssuedSessionToken {
 
 /** Signs and verifies widget session tokens: HS256 only, every claim checked. */
 export class SessionTokens {
-  private readonly key: Uint8Array;
+  /** The HMAC key, imported once (jose would import a raw secret on every call). */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(secret: string, private readonly issuer: string, private readonly now: () => number = Date.now) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   }
 
   async issue(subject: SessionSubject): Promise<IssuedSessionToken> {
@@ -38,7 +39,7 @@ export class SessionTokens {
       .setIssuedAt(issuedAt)
       .setJti(randomUUID())
       .setExpirationTime(expiresAt)
-      .sign(this.key);
+      .sign(await this.key);
     return { jwt, expiresAt: new Date(expiresAt * 1000) };
   }
 
@@ -46,7 +47,7 @@ export class SessionTokens {
   async verify(token: string): Promise<SessionClaims> {
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(token, this.key, {
+      ({ payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         issuer: this.issuer,
         requiredClaims: ["iss", "iat", "exp", "agent_id", "visitor_id", "conversation_id"],
