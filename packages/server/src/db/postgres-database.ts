@@ -1,6 +1,19 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
 import { VECTOR_SEARCH_OPTIONS } from "./vector-search-settings.js";
+
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text, for prepared statements (migrations run before any of them). */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `fd_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
 
 /** Any Postgres with pgvector, through a connection pool. */
 export async function openPostgresDatabase(url: string, poolSize: number): Promise<Database> {
@@ -11,7 +24,8 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
   client.release();
 
   const query = async <Row>(runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly SqlValue[]) => {
-    const result = await runner.query(sql, params ? [...params] : undefined);
+    // With parameters, a named (prepared) statement: Postgres parses and plans each SQL text once per connection.
+    const result = params && params.length > 0 ? await runner.query({ name: statementName(sql), text: sql, values: [...params] }) : await runner.query(sql);
     return { rows: result.rows as Row[] } satisfies QueryResult<Row>;
   };
 
