@@ -6,6 +6,7 @@ import { registerJsonBodies } from "./http/json-body.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
+import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
 import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
 import { messageRoutes } from "./answering/routes.js";
@@ -44,7 +45,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerErrorHandling(app);
   registerJsonBodies(app, BODY_LIMIT_BYTES);
   registerWidgetCors(app, WIDGET_PREFIX);
-  registerHttpMetrics(app);
+  registerRetrievalMetrics(registerHttpMetrics(app), services.lexical.indexes);
 
   await app.register(swagger, {
     openapi: {

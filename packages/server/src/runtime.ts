@@ -9,7 +9,7 @@ import { createEmbedder } from "./embeddings/create-embedder.js";
 import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
-import { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
+import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
@@ -50,7 +50,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     embedder,
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
-    lexemeStatistics: new LexemeStatistics(),
+    lexical: createLexicalCaches({
+      indexBudgetBytes: config.retrievalIndexBudgetBytes,
+      onIndexError: (error, agentId) => logger.warn({ err: error, agentId }, "lexical index build failed; searching in SQL"),
+    }),
     sessionCache: new SessionCache(),
     now: () => new Date(),
   };

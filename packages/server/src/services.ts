@@ -7,7 +7,7 @@ import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
-import type { LexemeStatistics } from "./answering/retrieve/lexeme-statistics.js";
+import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
@@ -22,8 +22,8 @@ export interface Services {
   answers: AnswerGenerator;
   /** Fusion weights and low-confidence thresholds for vectors of an embedder. */
   retrievalCalibration: (embedderId: string) => RetrievalCalibration;
-  /** BM25 statistics of each agent's knowledge, cached in this process. */
-  lexemeStatistics: LexemeStatistics;
+  /** BM25 statistics and in-memory lexical indexes of agents' knowledge, cached in this process. */
+  lexical: LexicalCaches;
   /** Recently authenticated sessions' conversations (two seconds). */
   sessionCache: SessionCache;
   /** The time; tests move it. */

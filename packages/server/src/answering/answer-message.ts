@@ -48,7 +48,7 @@ export async function* answerMessage(
 
   const agent = await findAgent(services.db, conversation.agentId);
   const language = agent?.languageDefault ?? "en";
-  const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexemeStatistics, {
+  const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexical, {
     agentId: conversation.agentId,
     query: buildRetrievalQuery({
       message: body.message,

@@ -12,7 +12,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       jobs: services.jobs,
       pipeline,
       logger: logger.child({ component: "ingest" }),
-      onKnowledgeChanged: (agentId) => services.lexemeStatistics.invalidate(agentId),
+      onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
     },
     services.config.workers.concurrency,
   );

@@ -28,6 +28,8 @@ export interface Config {
   answers: AnswerGeneratorConfig;
   /** Overrides of the calibrated low-confidence thresholds. */
   retrieval: Partial<ConfidenceThresholds>;
+  /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
+  retrievalIndexBudgetBytes: number;
   adminSocket: boolean;
 }
 
@@ -98,6 +100,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       ...(env.RETRIEVAL_MIN_SIMILARITY === undefined ? {} : { minSimilarity: env.RETRIEVAL_MIN_SIMILARITY }),
       ...(env.RETRIEVAL_MIN_COVERAGE === undefined ? {} : { minCoverage: env.RETRIEVAL_MIN_COVERAGE }),
     },
+    retrievalIndexBudgetBytes: env.RETRIEVAL_INDEX_MB * 1024 * 1024,
     adminSocket: env.ADMIN_SOCKET,
   };
 }

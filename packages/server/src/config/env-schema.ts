@@ -72,6 +72,7 @@ export const envSchema = z.object({
   LLM_TIMEOUT_S: z.coerce.number().positive().max(600).default(20),
   RETRIEVAL_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).optional(),
   RETRIEVAL_MIN_COVERAGE: z.coerce.number().min(0).max(1).optional(),
+  RETRIEVAL_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   CRAWLER_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   CRAWLER_USER_AGENT: z.string().min(1).optional(),
   SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),

@@ -72,7 +72,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const deleted = await deleteWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id);
         if (!deleted) throw notFound();
-        services.lexemeStatistics.invalidate(deleted.agentId);
+        services.lexical.statistics.invalidate(deleted.agentId);
         return reply.code(204).send(null);
       },
     );

@@ -8,7 +8,7 @@ import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
-import { LexemeStatistics } from "../../src/answering/retrieve/lexeme-statistics.js";
+import { createLexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { SessionCache } from "../../src/widget/session-cache.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
@@ -68,7 +68,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     embedder,
     answers: createAnswerGenerator(config.answers),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
-    lexemeStatistics: new LexemeStatistics(),
+    lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache: new SessionCache(() => now().getTime()),
     now,
   };
@@ -78,7 +78,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   if (options.workers) {
     pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
     workers = await registerIngestWorkers(
-      { db: database.db, jobs, pipeline, logger: pino({ level: "silent" }), onKnowledgeChanged: (agentId) => services.lexemeStatistics.invalidate(agentId) },
+      { db: database.db, jobs, pipeline, logger: pino({ level: "silent" }), onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId) },
       config.workers.concurrency,
     );
   }

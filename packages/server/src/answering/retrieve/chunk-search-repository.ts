@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
-import type { LexemeStatistics } from "./lexeme-statistics.js";
+import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
+import type { LexicalCaches } from "./lexical-caches.js";
 
 /** Dimensions that have an HNSW index (see migration 0002); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -43,10 +44,6 @@ export interface TextSearch {
   unknownShare: number;
 }
 
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
-/** Matches in the title (weight A) and heading (weight B) count this many times over. */
-const TITLE_BOOST = 2;
 /** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
 const BM25_CANDIDATES = 300;
 /** Candidates are chosen by the rarest words (they still all score): at most this many… */
@@ -54,40 +51,73 @@ const SELECTIVE_TERMS = 4;
 /** …and none in more than this share of the chunks, beyond the two rarest. */
 const SELECTIVE_SHARE = 0.2;
 
-/** The question's lexemes, as the agent's text-search configuration makes them. */
-async function queryLexemes(db: Database, text: string, textSearchConfig: string): Promise<string[]> {
-  const { rows } = await db.query<{ lexeme: string }>(`SELECT DISTINCT lexeme FROM unnest(to_tsvector($1::regconfig, $2))`, [
-    textSearchConfig,
-    text,
-  ]);
-  return rows.map((row) => row.lexeme);
+/**
+ * The question's lexemes, as the agent's text-search configuration makes them, and the agent's
+ * knowledge revision (which tells whether an in-memory index is current), in one round trip.
+ */
+async function queryLexemes(db: Database, text: string, textSearchConfig: string, agentId: string): Promise<{ lexemes: string[]; revision: string }> {
+  const { rows } = await db.query<{ lexemes: string[]; revision: string }>(
+    `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(to_tsvector($1::regconfig, $2))) AS lexemes,
+       coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $3), 0)::text AS revision`,
+    [textSearchConfig, text, agentId],
+  );
+  return { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" };
+}
+
+interface WeightedQueryTerm {
+  lexeme: string;
+  df: number;
+  idf: number;
 }
 
 /**
- * Okapi BM25 over one agent's chunks: IDF from the agent's own chunks (cached lexeme statistics,
- * so a rare word like "phone" outweighs a common one like "number"), term frequency from lexeme
- * positions, title and heading matches boosted. Any query word may match (a question is not a
- * boolean query); the selective words pick candidates by ts_rank, then BM25 orders them.
+ * Okapi BM25 over one agent's chunks: IDF from the agent's own chunks (so a rare word like
+ * "phone" outweighs a common one like "number"), term frequency from lexeme positions, title and
+ * heading matches boosted. Any query word may match (a question is not a boolean query). Scored
+ * exactly over every matching chunk by the agent's in-memory index when it is current; otherwise
+ * in SQL, where the selective words pick candidates by ts_rank and BM25 orders them.
  */
 export async function searchByText(
   db: Database,
-  statistics: LexemeStatistics,
+  caches: LexicalCaches,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
 ): Promise<TextSearch> {
-  const lexemes = await queryLexemes(db, query.text, query.textSearchConfig);
-  const corpus = await statistics.get(db, query.agentId, query.embedder);
-  if (lexemes.length === 0 || corpus.chunkCount === 0) return { chunks: [], unknownShare: 1 };
-  const terms = lexemes.map((lexeme) => {
-    const df = corpus.documentFrequency.get(lexeme) ?? 0;
-    return { lexeme, df, idf: Math.log(1 + (corpus.chunkCount - df + 0.5) / (df + 0.5)) };
+  const { lexemes, revision } = await queryLexemes(db, query.text, query.textSearchConfig, query.agentId);
+  if (lexemes.length === 0) return { chunks: [], unknownShare: 1 };
+  const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
+  const corpus = index
+    ? { chunkCount: index.chunkCount, averageLength: index.averageLength, frequencyOf: (lexeme: string) => index.documentFrequency(lexeme) }
+    : await caches.statistics.get(db, query.agentId, query.embedder).then((statistics) => ({
+        ...statistics,
+        frequencyOf: (lexeme: string) => statistics.documentFrequency.get(lexeme) ?? 0,
+      }));
+  if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1 };
+  const terms: WeightedQueryTerm[] = lexemes.map((lexeme) => {
+    const df = corpus.frequencyOf(lexeme);
+    return { lexeme, df, idf: inverseDocumentFrequency(corpus.chunkCount, df) };
   });
   const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
   const unknownShare = terms.filter((term) => term.df === 0).reduce((sum, term) => sum + term.idf, 0) / totalIdf;
   const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
   if (known.length === 0) return { chunks: [], unknownShare };
-  const selective = known.filter((term, index) => index < 2 || term.df / corpus.chunkCount <= SELECTIVE_SHARE).slice(0, SELECTIVE_TERMS);
-  const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
+  const hits = index
+    ? index.search(known, query.limit, BM25)
+    : await searchByTextInSql(db, query, known, corpus.chunkCount, corpus.averageLength);
+  return {
+    chunks: hits.map((hit) => ({ chunkId: hit.chunkId, score: hit.score, coverage: hit.matchedIdf / totalIdf })),
+    unknownShare,
+  };
+}
 
+async function searchByTextInSql(
+  db: Database,
+  query: { agentId: string; embedder: string; limit: number },
+  known: WeightedQueryTerm[],
+  chunkCount: number,
+  averageLength: number,
+): Promise<{ chunkId: number; score: number; matchedIdf: number }[]> {
+  const selective = known.filter((term, index) => index < 2 || term.df / chunkCount <= SELECTIVE_SHARE).slice(0, SELECTIVE_TERMS);
+  const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
   const { rows } = await db.query<{ id: number; score: number; matched_idf: number }>(
     `WITH weights AS (
        SELECT key AS lexeme, value::float8 AS idf FROM jsonb_each_text($3::jsonb)
@@ -117,16 +147,13 @@ export async function searchByText(
       selector,
       BM25_CANDIDATES,
       query.limit,
-      BM25_K1,
-      BM25_B,
-      corpus.averageLength,
-      TITLE_BOOST,
+      BM25.k1,
+      BM25.b,
+      averageLength,
+      BM25.titleBoost,
     ],
   );
-  return {
-    chunks: rows.map((row) => ({ chunkId: row.id, score: Number(row.score), coverage: Number(row.matched_idf) / totalIdf })),
-    unknownShare,
-  };
+  return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), matchedIdf: Number(row.matched_idf) }));
 }
 
 export interface ChunkPassage {

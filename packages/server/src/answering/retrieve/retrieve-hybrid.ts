@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
-import type { LexemeStatistics } from "./lexeme-statistics.js";
+import type { LexicalCaches } from "./lexical-caches.js";
 import { searchByText, searchByVector, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
 import type { ConfidenceThresholds, RetrievalCalibration } from "./retrieval-calibration.js";
@@ -53,12 +53,12 @@ export interface RetrieveOptions {
  * Hybrid retrieval over one agent's chunks: pgvector cosine search and Postgres full-text search,
  * fused by reciprocal rank fusion, among vectors of the active embedder only.
  */
-export async function retrieveHybrid(db: Database, embedder: Embedder, statistics: LexemeStatistics, options: RetrieveOptions): Promise<Retrieval> {
+export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
   const candidates = options.candidates ?? 20;
   const [vector] = await embedder.embed([options.query]);
   const [byVector, textSearch] = await Promise.all([
     searchByVector(db, { agentId: options.agentId, embedder: embedder.id, vector: vector!, limit: candidates }),
-    searchByText(db, statistics, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
+    searchByText(db, lexical, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
   ]);
   const byText = textSearch.chunks;
   const weights = options.calibration.fusion;

@@ -1,0 +1,145 @@
+/**
+ * An in-memory inverted index of one agent's chunks (of one embedder) for exact Okapi BM25:
+ * for each lexeme, the chunks that contain it and its weighted term frequency there. Built from
+ * the store by `LexicalIndexCache` and used only while it matches the store exactly; scoring is
+ * the same formula as the SQL path (`searchByText`), over every matching chunk rather than a
+ * preselected few, in well under a millisecond for ten thousand chunks.
+ */
+
+/** One chunk as the store describes it: its lexemes and their weighted frequencies. */
+export interface IndexedChunk {
+  chunkId: number;
+  /** Distinct lexemes of the chunk (`length(search_vector)`). */
+  length: number;
+  lexemes: readonly string[];
+  /** Positions of each lexeme, title and heading positions counted `TITLE_BOOST` more times. */
+  frequencies: readonly number[];
+}
+
+export interface WeightedTerm {
+  lexeme: string;
+  idf: number;
+}
+
+export interface LexicalHit {
+  chunkId: number;
+  score: number;
+  /** Σ IDF of the query terms this chunk contains. */
+  matchedIdf: number;
+}
+
+export interface Bm25Parameters {
+  k1: number;
+  b: number;
+}
+
+interface Postings {
+  /** Positions into the index's chunk arrays, ascending. */
+  chunks: Int32Array;
+  frequencies: Float32Array;
+}
+
+/** Bytes per posting (chunk position and frequency) and a rough per-lexeme and per-chunk overhead. */
+const BYTES_PER_POSTING = 8;
+const BYTES_PER_LEXEME = 96;
+const BYTES_PER_CHUNK = 16;
+
+export class LexicalIndex {
+  readonly chunkCount: number;
+  readonly averageLength: number;
+  /** Approximate memory held, for the cache's budget. */
+  readonly byteSize: number;
+  private readonly chunkIds: Float64Array;
+  private readonly lengths: Float32Array;
+  private readonly postings: Map<string, Postings>;
+  // Scratch space reused by every search: a search runs synchronously, start to end.
+  private readonly scores: Float64Array;
+  private readonly matched: Float64Array;
+  private readonly touched: Int32Array;
+
+  constructor(chunks: readonly IndexedChunk[]) {
+    this.chunkCount = chunks.length;
+    this.chunkIds = new Float64Array(chunks.length);
+    this.lengths = new Float32Array(chunks.length);
+    const lists = new Map<string, { chunks: number[]; frequencies: number[] }>();
+    let totalLength = 0;
+    let postingCount = 0;
+    chunks.forEach((chunk, position) => {
+      this.chunkIds[position] = chunk.chunkId;
+      this.lengths[position] = chunk.length;
+      totalLength += chunk.length;
+      chunk.lexemes.forEach((lexeme, i) => {
+        let list = lists.get(lexeme);
+        if (!list) {
+          list = { chunks: [], frequencies: [] };
+          lists.set(lexeme, list);
+        }
+        list.chunks.push(position);
+        list.frequencies.push(chunk.frequencies[i] ?? 0);
+        postingCount += 1;
+      });
+    });
+    this.postings = new Map();
+    for (const [lexeme, list] of lists) {
+      this.postings.set(lexeme, { chunks: Int32Array.from(list.chunks), frequencies: Float32Array.from(list.frequencies) });
+    }
+    this.averageLength = chunks.length === 0 ? 1 : totalLength / chunks.length || 1;
+    this.scores = new Float64Array(chunks.length);
+    this.matched = new Float64Array(chunks.length);
+    this.touched = new Int32Array(chunks.length);
+    this.byteSize = postingCount * BYTES_PER_POSTING + lists.size * BYTES_PER_LEXEME + chunks.length * BYTES_PER_CHUNK * 3;
+  }
+
+  /** The memory an index of this many postings (Σ distinct lexemes per chunk) will hold, before building it. */
+  static estimateBytes(postings: number): number {
+    return postings * BYTES_PER_POSTING;
+  }
+
+  /** Number of chunks containing the lexeme. */
+  documentFrequency(lexeme: string): number {
+    return this.postings.get(lexeme)?.chunks.length ?? 0;
+  }
+
+  /** The `limit` best chunks by BM25 over the terms, best first (ties: lower chunk id first). */
+  search(terms: readonly WeightedTerm[], limit: number, parameters: Bm25Parameters): LexicalHit[] {
+    if (limit <= 0) return [];
+    const { k1, b } = parameters;
+    let touchedCount = 0;
+    for (const term of terms) {
+      const list = this.postings.get(term.lexeme);
+      if (!list) continue;
+      for (let i = 0; i < list.chunks.length; i++) {
+        const position = list.chunks[i]!;
+        const frequency = list.frequencies[i]!;
+        const norm = k1 * (1 - b + (b * this.lengths[position]!) / this.averageLength);
+        if (this.matched[position] === 0) this.touched[touchedCount++] = position;
+        this.scores[position]! += (term.idf * (frequency * (k1 + 1))) / (frequency + norm);
+        this.matched[position]! += term.idf;
+      }
+    }
+    // Keep the best `limit` in a small sorted array rather than sorting every matching chunk.
+    const best: LexicalHit[] = [];
+    for (let i = 0; i < touchedCount; i++) {
+      const position = this.touched[i]!;
+      const score = this.scores[position]!;
+      const matchedIdf = this.matched[position]!;
+      const chunkId = this.chunkIds[position]!;
+      this.scores[position] = 0;
+      this.matched[position] = 0;
+      const hit = { chunkId, score, matchedIdf };
+      if (best.length === limit && !ranksBefore(hit, best[limit - 1]!)) continue;
+      let at = best.length === limit ? limit - 1 : best.length;
+      while (at > 0 && ranksBefore(hit, best[at - 1]!)) {
+        best[at] = best[at - 1]!;
+        at -= 1;
+      }
+      best[at] = hit;
+    }
+    return best;
+  }
+}
+
+/** Higher score first; on equal scores, the lower chunk id (as the SQL path orders). */
+function ranksBefore(x: LexicalHit, y: LexicalHit): boolean {
+  return x.score > y.score || (x.score === y.score && x.chunkId < y.chunkId);
+}

@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/database.js";
+import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
+import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm25-parameters.js";
+import { searchByText } from "../../src/answering/retrieve/chunk-search-repository.js";
+import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
+import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
+import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
+import { replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
+import { insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import { createTestDatabase, storeKinds, type TestDatabase } from "../support/test-database.js";
+
+const bm25 = (tf: number, length: number, averageLength: number, idf: number) =>
+  (idf * tf * (BM25.k1 + 1)) / (tf + BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength));
+
+describe("LexicalIndex (exact BM25 in memory)", () => {
+  const index = new LexicalIndex([
+    { chunkId: 10, length: 4, lexemes: ["deliveri", "free", "order", "day"], frequencies: [3, 1, 1, 1] },
+    { chunkId: 11, length: 2, lexemes: ["deliveri", "express"], frequencies: [1, 2] },
+    { chunkId: 12, length: 3, lexemes: ["return", "refund", "day"], frequencies: [1, 1, 2] },
+  ]);
+
+  it("happy: scores every matching chunk with Okapi BM25 and reports the matched IDF", () => {
+    expect(index.chunkCount).toBe(3);
+    expect(index.averageLength).toBeCloseTo(3, 12);
+    expect(index.documentFrequency("deliveri")).toBe(2);
+    expect(index.documentFrequency("unknown")).toBe(0);
+    const terms = [
+      { lexeme: "deliveri", idf: inverseDocumentFrequency(3, 2) },
+      { lexeme: "day", idf: inverseDocumentFrequency(3, 2) },
+    ];
+    const hits = index.search(terms, 10, BM25);
+    const expected = [
+      { chunkId: 10, score: bm25(3, 4, 3, terms[0]!.idf) + bm25(1, 4, 3, terms[1]!.idf), matchedIdf: terms[0]!.idf + terms[1]!.idf },
+      { chunkId: 12, score: bm25(2, 3, 3, terms[1]!.idf), matchedIdf: terms[1]!.idf },
+      { chunkId: 11, score: bm25(1, 2, 3, terms[0]!.idf), matchedIdf: terms[0]!.idf },
+    ].sort((a, b) => b.score - a.score);
+    expect(hits.map((hit) => hit.chunkId)).toEqual(expected.map((hit) => hit.chunkId));
+    hits.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(expected[i]!.score, 12);
+      expect(hit.matchedIdf).toBeCloseTo(expected[i]!.matchedIdf, 12);
+    });
+  });
+
+  it("happy: keeps only the best `limit`, breaks ties by the lower chunk id, and starts every search afresh", () => {
+    const ties = new LexicalIndex([
+      { chunkId: 7, length: 1, lexemes: ["a"], frequencies: [1] },
+      { chunkId: 3, length: 1, lexemes: ["a"], frequencies: [1] },
+      { chunkId: 5, length: 1, lexemes: ["a"], frequencies: [1] },
+    ]);
+    const first = ties.search([{ lexeme: "a", idf: 1 }], 2, BM25);
+    expect(first.map((hit) => hit.chunkId)).toEqual([3, 5]);
+    // The scratch accumulators are cleared: the same search gives the same scores.
+    expect(ties.search([{ lexeme: "a", idf: 1 }], 2, BM25)).toEqual(first);
+  });
+
+  it("edge: no matching term, an empty index and a zero limit give no hits", () => {
+    expect(index.search([{ lexeme: "kayak", idf: 2 }], 5, BM25)).toEqual([]);
+    expect(index.search([{ lexeme: "deliveri", idf: 2 }], 0, BM25)).toEqual([]);
+    const empty = new LexicalIndex([]);
+    expect(empty.chunkCount).toBe(0);
+    expect(empty.search([{ lexeme: "a", idf: 1 }], 5, BM25)).toEqual([]);
+  });
+});
+
+const texts = [
+  { title: "Delivery", content: "Standard delivery takes three to five working days. Express delivery arrives the next working day." },
+  { title: "Returns", content: "Return any unused bike within 60 days for a full refund. Refunds reach your card in five days." },
+  { title: "Battery care", content: "Keep the e-bike battery between 30 and 80 percent charge in winter. A full charge takes four hours." },
+  { title: "Warranty", content: "Frames carry a lifetime warranty; batteries and motors two years. Keep your receipt for warranty claims." },
+];
+
+describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL path", (kind) => {
+  let store: TestDatabase;
+  let db: Database;
+  let agentId: string;
+  let otherAgentId: string;
+  let documentIds: number[];
+  const embedder = new HashingEmbedder();
+
+  async function writeChunks(documentId: number, agent: string, contents: string[], title = "Page"): Promise<void> {
+    const vectors = await embedder.embed(contents);
+    await db.transaction((tx) =>
+      replaceDocumentChunks(
+        tx,
+        { id: documentId, agentId: agent },
+        { title, contentHash: `${documentId}:${contents.join("|")}`, embedder: embedder.id, dimensions: embedder.dimensions, textSearchConfig: "english" },
+        contents.map((content, index) => ({ index, title, heading: null, content, tokenEstimate: 20, embedding: vectors[index]! })),
+      ),
+    );
+  }
+
+  async function newDocument(agent: string, workspaceId: string, slug: string): Promise<number> {
+    const url = `https://shop.example/${slug}`;
+    const source = await insertSourceUnlessDuplicate(db, { workspaceId, agentId: agent, kind: "url", config: { url }, targetUrl: url, contentHash: null });
+    const [id] = await upsertDocuments(db, source!, [url]);
+    return id!;
+  }
+
+  const revisionOf = async (agent: string) =>
+    (await db.query<{ revision: string }>(`SELECT revision::text AS revision FROM knowledge_revisions WHERE agent_id = $1`, [agent])).rows[0]?.revision ?? null;
+
+  const search = (caches: LexicalCaches, text: string, agent = agentId) =>
+    searchByText(db, caches, { agentId: agent, embedder: embedder.id, text, textSearchConfig: "english", limit: 10 });
+
+  /** Searches once to start the build, waits for it, and checks the next search is served from memory. */
+  async function warm(caches: LexicalCaches, agent = agentId): Promise<void> {
+    await search(caches, "warm up", agent);
+    await caches.indexes.settled();
+  }
+
+  beforeAll(async () => {
+    store = await createTestDatabase(kind);
+    db = store.db;
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")) };
+    const workspace = (await runAdminCommand(admin, { command: "workspace.create", name: "Shop" })) as { id: string };
+    const agent = (await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Bot", origins: ["https://shop.example"] })) as { id: string };
+    const other = (await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Other", origins: ["https://shop.example"] })) as { id: string };
+    agentId = agent.id;
+    otherAgentId = other.id;
+    documentIds = [];
+    for (const [i, text] of texts.entries()) {
+      const id = await newDocument(agentId, workspace.id, `page-${i}`);
+      documentIds.push(id);
+      await writeChunks(id, agentId, [text.content], text.title);
+    }
+    const otherDocument = await newDocument(otherAgentId, workspace.id, "other");
+    await writeChunks(otherDocument, otherAgentId, ["Delivery to the moon takes three working days by rocket."]);
+  });
+
+  afterAll(async () => {
+    await embedder.close();
+    await store.drop();
+  });
+
+  it("happy: a trigger moves the agent's knowledge revision when its chunks are written, and only that agent's", async () => {
+    const before = await revisionOf(agentId);
+    const otherBefore = await revisionOf(otherAgentId);
+    expect(Number(before)).toBeGreaterThan(0);
+    await writeChunks(documentIds[0]!, agentId, [texts[0]!.content], "Delivery");
+    expect(Number(await revisionOf(agentId))).toBeGreaterThan(Number(before));
+    expect(await revisionOf(otherAgentId)).toBe(otherBefore);
+    // A deletion (a source removed, its chunks cascading) moves it too.
+    const deleting = await revisionOf(otherAgentId);
+    await db.query(`DELETE FROM chunks WHERE agent_id = $1`, [otherAgentId]);
+    expect(Number(await revisionOf(otherAgentId))).toBeGreaterThan(Number(deleting));
+    const otherDocument = (await db.query<{ id: number }>(`SELECT id::int AS id FROM documents WHERE agent_id = $1`, [otherAgentId])).rows[0]!.id;
+    await writeChunks(otherDocument, otherAgentId, ["Delivery to the moon takes three working days by rocket."]);
+  });
+
+  it("happy: the in-memory index scores as the SQL path does, over every matching chunk rather than the SQL path's preselection", async () => {
+    const sql = createLexicalCaches({ indexBudgetBytes: 0 });
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory);
+    for (const question of ["How long does express delivery take?", "refund for a returned bike", "battery warranty years", "charge the battery in winter"]) {
+      const hitsBefore = memory.indexes.counts.hits;
+      const fromMemory = await search(memory, question);
+      expect(memory.indexes.counts.hits).toBe(hitsBefore + 1);
+      const fromSql = await search(sql, question);
+      expect(fromSql.chunks.length).toBeGreaterThan(0);
+      // The SQL path scores only chunks holding one of the rarest words: each it finds, the index
+      // finds with the same score and coverage, in the same order among themselves.
+      const sqlIds = fromSql.chunks.map((chunk) => chunk.chunkId);
+      expect(fromMemory.chunks.map((chunk) => chunk.chunkId).filter((id) => sqlIds.includes(id))).toEqual(sqlIds);
+      for (const chunk of fromSql.chunks) {
+        const same = fromMemory.chunks.find((candidate) => candidate.chunkId === chunk.chunkId)!;
+        expect(same.score).toBeCloseTo(chunk.score, 9);
+        expect(same.coverage).toBeCloseTo(chunk.coverage, 9);
+      }
+      expect(fromMemory.unknownShare).toBeCloseTo(fromSql.unknownShare, 9);
+    }
+    expect(sql.indexes.counts.hits).toBe(0);
+  });
+
+  it("security: an agent's index holds only its own chunks", async () => {
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory);
+    await warm(memory, otherAgentId);
+    const own = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE agent_id = $1`, [agentId])).rows.map((row) => row.id);
+    const result = await search(memory, "delivery working days rocket moon");
+    expect(result.chunks.length).toBeGreaterThan(0);
+    for (const chunk of result.chunks) expect(own).toContain(chunk.chunkId);
+    const other = await search(memory, "delivery working days rocket moon", otherAgentId);
+    expect(other.chunks).toHaveLength(1);
+    expect(own).not.toContain(other.chunks[0]!.chunkId);
+  });
+
+  it("happy: after the knowledge changes the next search goes to SQL and sees the change at once; the rebuilt index then serves it", async () => {
+    let clock = 0;
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
+    await warm(memory);
+    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
+    const added = await newDocument(agentId, workspaceId, "gift-cards");
+    await writeChunks(added, agentId, ["Gift cards are valid for two years and can be spent in every shop."], "Gift cards");
+    // Rebuilds are spaced (at least a second apart): past that, the miss starts one.
+    clock += 60_000;
+    const misses = memory.indexes.counts.misses;
+    const fresh = await search(memory, "are gift cards valid");
+    expect(memory.indexes.counts.misses).toBe(misses + 1);
+    const giftChunk = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [added])).rows[0]!.id;
+    expect(fresh.chunks[0]!.chunkId).toBe(giftChunk);
+    await memory.indexes.settled();
+    const hits = memory.indexes.counts.hits;
+    const rebuilt = await search(memory, "are gift cards valid");
+    expect(memory.indexes.counts.hits).toBe(hits + 1);
+    expect(rebuilt.chunks[0]!.chunkId).toBe(giftChunk);
+    // Deleting the document takes its chunk out of the answers just as fast.
+    await db.query(`DELETE FROM documents WHERE id = $1`, [added]);
+    clock += 60_000;
+    const afterDelete = await search(memory, "are gift cards valid");
+    expect(afterDelete.chunks.map((chunk) => chunk.chunkId)).not.toContain(giftChunk);
+    await memory.indexes.settled();
+    const afterRebuild = await search(memory, "are gift cards valid");
+    expect(afterRebuild.chunks.map((chunk) => chunk.chunkId)).not.toContain(giftChunk);
+    expect(memory.indexes.counts.builds).toBe(3);
+  });
+
+  it("edge: while the knowledge keeps changing, rebuilds are spaced rather than run for every question", async () => {
+    let clock = 0;
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
+    await warm(memory);
+    await writeChunks(documentIds[1]!, agentId, [texts[1]!.content], "Returns");
+    for (let i = 0; i < 5; i += 1) await search(memory, "refund");
+    await memory.indexes.settled();
+    expect(memory.indexes.counts.builds).toBe(1);
+    clock += 60_000;
+    await search(memory, "refund");
+    await memory.indexes.settled();
+    expect(memory.indexes.counts.builds).toBe(2);
+    await search(memory, "refund");
+    expect(memory.indexes.counts.hits).toBe(1);
+  });
+
+  it("edge: knowledge larger than the budget is searched in SQL, and is not rebuilt again and again", async () => {
+    const tiny = createLexicalCaches({ indexBudgetBytes: 16 });
+    await warm(tiny);
+    const result = await search(tiny, "express delivery");
+    expect(result.chunks.length).toBeGreaterThan(0);
+    await tiny.indexes.settled();
+    await search(tiny, "express delivery");
+    expect(tiny.indexes.counts.hits).toBe(0);
+    expect(tiny.indexes.counts.builds).toBe(0);
+    expect(tiny.indexes.bytes).toBe(0);
+  });
+
+  it("edge: past the budget the least recently used agent's index is dropped", async () => {
+    const probe = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(probe);
+    const oneAgent = probe.indexes.bytes;
+    await warm(probe, otherAgentId);
+    const bothAgents = probe.indexes.bytes;
+    expect(bothAgents).toBeGreaterThan(oneAgent);
+    const budget = Math.max(oneAgent, bothAgents - oneAgent);
+    const caches = createLexicalCaches({ indexBudgetBytes: budget });
+    await warm(caches);
+    await warm(caches, otherAgentId);
+    expect(caches.indexes.bytes).toBeLessThanOrEqual(budget);
+    const hits = caches.indexes.counts.hits;
+    await search(caches, "delivery", otherAgentId);
+    expect(caches.indexes.counts.hits).toBe(hits + 1);
+    const misses = caches.indexes.counts.misses;
+    await search(caches, "delivery");
+    expect(caches.indexes.counts.misses).toBe(misses + 1);
+  });
+
+  it("error: a failed build is reported and searches keep working in SQL", async () => {
+    const errors: unknown[] = [];
+    const caches = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, onIndexError: (error) => errors.push(error) });
+    const failing: Database = {
+      ...db,
+      kind: db.kind,
+      transaction: (work) => db.transaction(work),
+      exec: (sql) => db.exec(sql),
+      close: () => Promise.resolve(),
+      query: (sql, params) => (sql.includes("array_agg(u.lexeme)") ? Promise.reject(new Error("connection lost")) : db.query(sql, params)),
+    };
+    const first = await searchByText(failing, caches, { agentId, embedder: embedder.id, text: "express delivery", textSearchConfig: "english", limit: 10 });
+    await caches.indexes.settled();
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toBe("connection lost");
+    const second = await searchByText(failing, caches, { agentId, embedder: embedder.id, text: "express delivery", textSearchConfig: "english", limit: 10 });
+    expect(second.chunks.map((chunk) => chunk.chunkId)).toEqual(first.chunks.map((chunk) => chunk.chunkId));
+    expect(first.chunks.length).toBeGreaterThan(0);
+    expect(caches.indexes.counts.hits).toBe(0);
+  });
+});
