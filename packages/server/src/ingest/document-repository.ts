@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { iso } from "../db/timestamps.js";
+import { bumpKnowledgeRevision, upsertRevisionsOf } from "./knowledge-revision.js";
 import { vectorLiteral } from "../db/vector-literal.js";
 
 export type DocumentStatus = "pending" | "indexed" | "failed";
@@ -47,11 +48,16 @@ export async function upsertDocuments(
 
 /** Drops the source's documents (and, by cascade, their chunks) whose URL is no longer listed. */
 export async function deleteDocumentsNotIn(db: Queryable, sourceId: string, urls: string[]): Promise<number> {
-  const { rows } = await db.query(
-    `DELETE FROM documents WHERE source_id = $1 AND NOT (url = ANY (SELECT jsonb_array_elements_text($2::jsonb))) RETURNING id`,
+  const { rows } = await db.query<{ removed: number }>(
+    `WITH removed AS (
+       DELETE FROM documents WHERE source_id = $1 AND NOT (url = ANY (SELECT jsonb_array_elements_text($2::jsonb))) RETURNING agent_id, chunk_count
+     ), bumped AS (
+       ${upsertRevisionsOf("SELECT agent_id FROM removed WHERE chunk_count > 0")}
+     )
+     SELECT count(*)::int AS removed FROM removed`,
     [sourceId, JSON.stringify(urls)],
   );
-  return rows.length;
+  return rows[0]?.removed ?? 0;
 }
 
 export async function findDocument(db: Queryable, documentId: number): Promise<DocumentRecord | null> {
@@ -122,6 +128,7 @@ export async function replaceDocumentChunks(
      WHERE id = $1`,
     [document.id, content.title, content.contentHash, chunks.length],
   );
+  await bumpKnowledgeRevision(tx, document.agentId);
 }
 
 /** The page was fetched again and its content is unchanged: nothing is re-embedded. */

@@ -1,5 +1,6 @@
 import { vectorLiteral } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
+import { bumpKnowledgeRevision } from "./knowledge-revision.js";
 import type { IngestJobContext } from "./index-source-job.js";
 
 /** Job `reembed-document`: replaces the vectors of a document made by another embedder, from the stored chunk text. */
@@ -21,6 +22,7 @@ export async function runReembedDocumentJob(context: IngestJobContext, documentI
         embedder.dimensions,
       ]);
     }
+    await bumpKnowledgeRevision(tx, rows[0]!.agentId);
   });
   context.onKnowledgeChanged?.(rows[0]!.agentId);
   context.logger.info({ documentId, chunks: rows.length, embedder: embedder.id }, "document re-embedded");

@@ -1,6 +1,7 @@
 import type { Source } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
+import { upsertRevisionsOf } from "../ingest/knowledge-revision.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 export type SourceKind = Source["kind"];
@@ -144,7 +145,12 @@ export async function listWorkspaceSources(db: Queryable, workspaceId: string, l
 
 /** Deletes the source (its documents and chunks cascade); null when the workspace has no such source. */
 export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<{ agentId: string } | null> {
-  const { rows } = await db.query<{ agent_id: string }>(`DELETE FROM sources WHERE id = $1 AND workspace_id = $2 RETURNING agent_id`, [sourceId, workspaceId]);
+  const { rows } = await db.query<{ agent_id: string }>(
+    `WITH removed AS (DELETE FROM sources WHERE id = $1 AND workspace_id = $2 RETURNING agent_id),
+     bumped AS (${upsertRevisionsOf("SELECT agent_id FROM removed")})
+     SELECT agent_id FROM removed`,
+    [sourceId, workspaceId],
+  );
   return rows[0] ? { agentId: rows[0].agent_id } : null;
 }
 

@@ -6,8 +6,12 @@ import { searchByText } from "../../src/answering/retrieve/chunk-search-reposito
 import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
-import { replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
-import { insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import { deleteDocumentsNotIn, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
+import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
+import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js";
+import type { JobQueue } from "../../src/jobs/job-queue.js";
+import { deleteWorkspaceSource, insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import { pino } from "pino";
 import { createTestDatabase, storeKinds, type TestDatabase } from "../support/test-database.js";
 
 const bm25 = (tf: number, length: number, averageLength: number, idf: number) =>
@@ -90,10 +94,13 @@ describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL
     );
   }
 
+  const sourceOfDocument = new Map<number, string>();
+
   async function newDocument(agent: string, workspaceId: string, slug: string): Promise<number> {
     const url = `https://shop.example/${slug}`;
     const source = await insertSourceUnlessDuplicate(db, { workspaceId, agentId: agent, kind: "url", config: { url }, targetUrl: url, contentHash: null });
     const [id] = await upsertDocuments(db, source!, [url]);
+    sourceOfDocument.set(id!, source!.id);
     return id!;
   }
 
@@ -133,19 +140,29 @@ describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL
     await store.drop();
   });
 
-  it("happy: a trigger moves the agent's knowledge revision when its chunks are written, and only that agent's", async () => {
-    const before = await revisionOf(agentId);
+  it("happy: every write path moves the agent's knowledge revision in its own transaction, and only that agent's", async () => {
+    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [otherAgentId])).rows[0]!.workspace_id;
     const otherBefore = await revisionOf(otherAgentId);
-    expect(Number(before)).toBeGreaterThan(0);
-    await writeChunks(documentIds[0]!, agentId, [texts[0]!.content], "Delivery");
-    expect(Number(await revisionOf(agentId))).toBeGreaterThan(Number(before));
+    const moves = async (agent: string, write: () => Promise<unknown>) => {
+      const before = Number(await revisionOf(agent));
+      await write();
+      return Number(await revisionOf(agent)) > before;
+    };
+    // Replacing a document's chunks (indexing).
+    expect(await moves(agentId, () => writeChunks(documentIds[0]!, agentId, [texts[0]!.content], "Delivery"))).toBe(true);
     expect(await revisionOf(otherAgentId)).toBe(otherBefore);
-    // A deletion (a source removed, its chunks cascading) moves it too.
-    const deleting = await revisionOf(otherAgentId);
-    await db.query(`DELETE FROM chunks WHERE agent_id = $1`, [otherAgentId]);
-    expect(Number(await revisionOf(otherAgentId))).toBeGreaterThan(Number(deleting));
-    const otherDocument = (await db.query<{ id: number }>(`SELECT id::int AS id FROM documents WHERE agent_id = $1`, [otherAgentId])).rows[0]!.id;
-    await writeChunks(otherDocument, otherAgentId, ["Delivery to the moon takes three working days by rocket."]);
+    // Re-embedding a document made by another embedder.
+    await db.query(`UPDATE chunks SET embedder = 'old:embedder' WHERE document_id = $1`, [documentIds[0]!]);
+    const reembed = { db, pipeline: { embedder } as unknown as IngestPipeline, logger: pino({ level: "silent" }), jobs: null as unknown as JobQueue };
+    expect(await moves(agentId, () => runReembedDocumentJob(reembed, documentIds[0]!))).toBe(true);
+    // Pruning the pages a sitemap no longer lists, and deleting a source.
+    const pruned = await newDocument(otherAgentId, workspaceId, "pruned");
+    await writeChunks(pruned, otherAgentId, ["A page that the sitemap will drop."]);
+    expect(await moves(otherAgentId, () => deleteDocumentsNotIn(db, sourceOfDocument.get(pruned)!, []))).toBe(true);
+    const deleted = await newDocument(otherAgentId, workspaceId, "deleted");
+    await writeChunks(deleted, otherAgentId, ["A page whose source will be deleted."]);
+    expect(await moves(otherAgentId, () => deleteWorkspaceSource(db, workspaceId, sourceOfDocument.get(deleted)!))).toBe(true);
+    expect(await db.query(`SELECT 1 FROM chunks WHERE document_id = ANY ($1::bigint[])`, [`{${pruned},${deleted}}`]).then((r) => r.rows)).toEqual([]);
   });
 
   it("happy: the in-memory index scores as the SQL path does, over every matching chunk rather than the SQL path's preselection", async () => {
@@ -205,7 +222,7 @@ describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL
     expect(memory.indexes.counts.hits).toBe(hits + 1);
     expect(rebuilt.chunks[0]!.chunkId).toBe(giftChunk);
     // Deleting the document takes its chunk out of the answers just as fast.
-    await db.query(`DELETE FROM documents WHERE id = $1`, [added]);
+    await deleteWorkspaceSource(db, workspaceId, sourceOfDocument.get(added)!);
     clock += 60_000;
     const afterDelete = await search(memory, "are gift cards valid");
     expect(afterDelete.chunks.map((chunk) => chunk.chunkId)).not.toContain(giftChunk);
