@@ -11,6 +11,7 @@ export const HEARTBEAT_MS = 15_000;
 export class SseWriter {
   private readonly heartbeat: NodeJS.Timeout;
   private clientGone = false;
+  private pending: string[] = [];
 
   constructor(
     private readonly reply: FastifyReply,
@@ -47,10 +48,24 @@ export class SseWriter {
 
   end(): void {
     clearInterval(this.heartbeat);
+    this.flush();
     if (!this.clientGone) this.reply.raw.end();
   }
 
+  /**
+   * Frames written in one burst (a model's tokens arriving in one network read, then citations
+   * and done) leave in one socket write: they are gathered until the current tick's work is done.
+   */
   private write(chunk: string): void {
+    if (this.clientGone || this.reply.raw.writableEnded) return;
+    this.pending.push(chunk);
+    if (this.pending.length === 1) process.nextTick(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const chunk = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
     if (!this.clientGone && !this.reply.raw.writableEnded) this.reply.raw.write(chunk);
   }
 }

@@ -15,10 +15,13 @@ export interface AnswerPrompt {
 /** Operator turns are shown to the model as assistant turns starting with this. */
 export const STAFF_PREFIX = "Staff: ";
 
+/** Made once: constructing it costs more than a whole prompt. */
+const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
+
 /** `fr` → `French (fr)`; an unknown or malformed tag is shown as given. */
 export function describeLanguage(language: string): string {
   try {
-    const name = new Intl.DisplayNames(["en"], { type: "language" }).of(language);
+    const name = languageNames.of(language);
     return name === undefined || name === language ? language : `${name} (${language})`;
   } catch {
     return language;

@@ -56,6 +56,8 @@ export class LexicalIndex {
   private readonly scores: Float64Array;
   private readonly matched: Float64Array;
   private readonly touched: Int32Array;
+  /** BM25's length normalisation per chunk, for the parameters it was last computed with. */
+  private norms: { k1: number; b: number; values: Float64Array } | null = null;
 
   constructor(chunks: readonly IndexedChunk[]) {
     this.chunkCount = chunks.length;
@@ -103,7 +105,8 @@ export class LexicalIndex {
   /** The `limit` best chunks by BM25 over the terms, best first (ties: lower chunk id first). */
   search(terms: readonly WeightedTerm[], limit: number, parameters: Bm25Parameters): LexicalHit[] {
     if (limit <= 0) return [];
-    const { k1, b } = parameters;
+    const { k1 } = parameters;
+    const norms = this.normsFor(parameters);
     let touchedCount = 0;
     for (const term of terms) {
       const list = this.postings.get(term.lexeme);
@@ -111,7 +114,7 @@ export class LexicalIndex {
       for (let i = 0; i < list.chunks.length; i++) {
         const position = list.chunks[i]!;
         const frequency = list.frequencies[i]!;
-        const norm = k1 * (1 - b + (b * this.lengths[position]!) / this.averageLength);
+        const norm = norms[position]!;
         if (this.matched[position] === 0) this.touched[touchedCount++] = position;
         this.scores[position]! += (term.idf * (frequency * (k1 + 1))) / (frequency + norm);
         this.matched[position]! += term.idf;
@@ -126,8 +129,10 @@ export class LexicalIndex {
       const chunkId = this.chunkIds[position]!;
       this.scores[position] = 0;
       this.matched[position] = 0;
+      // Most matching chunks are not among the best: compare before allocating anything.
+      const last = best.length === limit ? best[limit - 1]! : null;
+      if (last && !(score > last.score || (score === last.score && chunkId < last.chunkId))) continue;
       const hit = { chunkId, score, matchedIdf };
-      if (best.length === limit && !ranksBefore(hit, best[limit - 1]!)) continue;
       let at = best.length === limit ? limit - 1 : best.length;
       while (at > 0 && ranksBefore(hit, best[at - 1]!)) {
         best[at] = best[at - 1]!;
@@ -136,6 +141,16 @@ export class LexicalIndex {
       best[at] = hit;
     }
     return best;
+  }
+
+  private normsFor({ k1, b }: Bm25Parameters): Float64Array {
+    if (this.norms?.k1 !== k1 || this.norms.b !== b) {
+      // The same operations, in the same order, as the SQL path, so both give the same scores.
+      const values = new Float64Array(this.chunkCount);
+      for (let position = 0; position < this.chunkCount; position++) values[position] = k1 * (1 - b + (b * this.lengths[position]!) / this.averageLength);
+      this.norms = { k1, b, values };
+    }
+    return this.norms.values;
   }
 }
 
