@@ -259,6 +259,25 @@ describe.each(storeKinds)("POST /messages and /messages/stream with an OpenAI-co
     expect(rows[0]!.generator).toBeNull();
   });
 
+  it("happy: a model that finds no answer in the passages ([0]) streams its own words, flagged low confidence, citing nothing", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const question = "How long does delivery to the moon take?";
+    model.respondWith(modelAnswer(["[0]", " I couldn't find delivery", " to the moon on this site.", " Would you like to talk to someone from the team?"]));
+    const frames = framesOf(parseSse((await ask(session.jwt, { message: question }, "/messages/stream")).body));
+    const answer = "I couldn't find delivery to the moon on this site. Would you like to talk to someone from the team?";
+    expect(textOf(frames)).toBe(answer);
+    expect(frames.slice(-2)).toEqual([
+      { event: "citations", citations: [] },
+      { event: "done", conversation_id: session.conversationId, message_id: expect.stringMatching(/^msg_/), low_confidence: true },
+    ]);
+    const rows = await storedMessages(session.conversationId);
+    expect(rows.at(-1)).toMatchObject({ role: "bot", content: answer, citations: [], low_confidence: true, generator: "openai:gpt-4o-mini" });
+
+    model.respondWith(modelAnswer(["[0] Sorry, I don't know."]));
+    const json = await ask(session.jwt, { message: "And to Mars?" });
+    expect(json.json().data).toMatchObject({ content: "Sorry, I don't know.", citations: [], low_confidence: true });
+  });
+
   it("error: a model server answering 500 still gets the visitor an extractive answer, flagged low confidence, on both endpoints", async () => {
     const question = "When is my refund paid after you receive the return?";
     const failure: ScriptedResponse = { status: 500, headers: { "content-type": "application/json" }, steps: [{ write: JSON.stringify(OPENAI_SERVER_ERROR) }] };

@@ -7,7 +7,7 @@ import {
   type AnswerLogger,
   type AnswerRequest,
 } from "./answer-generator.js";
-import { buildPrompt } from "./build-prompt.js";
+import { buildPrompt, NO_ANSWER_NUMBER } from "./build-prompt.js";
 import { CitationMarkerStripper } from "./citation-marker-stripper.js";
 import { citeByOverlap } from "./cite-by-overlap.js";
 import { readUntilAborted } from "./read-until-aborted.js";
@@ -32,7 +32,9 @@ type Interruption = { kind: "aborted" } | { kind: "failed"; code: AnswerErrorCod
  * `[n]` markers removed (see CitationMarkerStripper) and citing the passages they name.
  *
  * A model answer that names no passage cites the one it evidently rests on, if any (see
- * `citeByOverlap`). Without passages, or when retrieval had low confidence, nothing is cited.
+ * `citeByOverlap`). Without passages, or when retrieval had low confidence, nothing is cited; a
+ * model that opens with `[0]` (the passages do not hold the answer) cites nothing and is flagged
+ * low confidence.
  * A failure or a silence longer than `idleTimeoutMs` becomes an `error` event; aborting the
  * request's signal aborts the HTTP request and ends the stream with `done` at once.
  */
@@ -104,10 +106,12 @@ export class ModelAnswerGenerator implements AnswerGenerator {
       );
       yield { type: "error", code: interruption.code, message: answerErrorMessages[interruption.code] };
     }
+    // The model said the passages do not hold the answer: as unsure as retrieval finding nothing.
+    const saidNoAnswer = stripper.citedNumbers.includes(NO_ANSWER_NUMBER);
     yield {
       type: "done",
-      citedDocumentIds: grounded ? this.citedDocuments(request, stripper.citedNumbers, answer) : [],
-      lowConfidence: !grounded,
+      citedDocumentIds: grounded && !saidNoAnswer ? this.citedDocuments(request, stripper.citedNumbers, answer) : [],
+      lowConfidence: !grounded || saidNoAnswer,
       generator: this.id,
     };
   }

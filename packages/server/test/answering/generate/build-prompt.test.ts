@@ -16,7 +16,7 @@ describe("build prompt (happy)", () => {
     expect(system).toContain("You are Mia, the assistant on this website");
     expect(system).toContain("Tone: warm and to the point.");
     expect(system).toContain("Answer only from the passages below");
-    expect(system).toContain("say briefly that you don't know and offer to connect the visitor with a person");
+    expect(system).toContain("If the passages do not contain the answer, start your reply with [0], then say briefly that you don't know and offer to connect the visitor with a person");
     expect(system).toContain("Answer in the language of the visitor's latest message");
     expect(system).toContain("answer in French (fr)");
     expect(system).toContain("Be concise");

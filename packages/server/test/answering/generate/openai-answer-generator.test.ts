@@ -128,6 +128,21 @@ describe("openai answer generator (happy)", () => {
     expect(unsure).toMatchObject({ citedDocumentIds: [], lowConfidence: false, generator: "openai:gpt-4o-mini" });
   });
 
+  test("a model that opens with [0] (the passages do not hold the answer) is flagged low confidence and cites nothing, even a passage it named", async () => {
+    server.respondWith(
+      stream([...openAiChunkEvents(["[", "0", "] I couldn't find gift cards", " on this site [1].", " Shall I put you in touch with someone?"]), OPENAI_DONE]),
+    );
+    const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: "Do you sell gift cards?" })));
+    expect(answer).toEqual({
+      content: "I couldn't find gift cards on this site. Shall I put you in touch with someone?",
+      citedDocumentIds: [],
+      lowConfidence: true,
+      generator: "openai:gpt-4o-mini",
+    });
+    const system = (server.requests[0]?.body.messages as { content: string }[])[0]?.content ?? "";
+    expect(system).toContain("start your reply with [0], then say briefly that you don't know");
+  });
+
   test("with low confidence nothing is cited, whatever the model writes", async () => {
     server.respondWith(stream([...openAiChunkEvents(["Hello! How can I help you today", " [1]?"]), OPENAI_DONE]));
     const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: "hi", lowConfidence: true })));
