@@ -1,35 +1,116 @@
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import { Worker } from "node:worker_threads";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
-import { VECTOR_SEARCH_SETTINGS } from "./vector-search-settings.js";
+import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } from "./pglite-worker-protocol.js";
 
-/** PGlite (Postgres in WebAssembly) with pgvector, on disk under `dataDir`, or in memory when `dataDir` is null. */
-export async function openPgliteDatabase(dataDir: string | null): Promise<Database> {
+export interface PgliteOptions {
+  /** Default: the compiled `pglite-worker.js` next to this module (tests, which run the sources, pass it). */
+  workerUrl?: URL;
+}
+
+/** A Postgres error raised in the PGlite worker, with the fields it carried (`code`, `detail`, …). */
+export class PgliteError extends Error {
+  readonly code: string | undefined;
+
+  constructor(data: PgliteErrorData) {
+    super(data.message);
+    this.name = "PgliteError";
+    Object.assign(this, data.fields);
+    this.code = typeof data.fields.code === "string" ? data.fields.code : undefined;
+  }
+}
+
+/** A request before it is numbered. */
+type Unnumbered<T> = T extends unknown ? Omit<T, "id"> : never;
+
+type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void };
+
+/**
+ * PGlite (Postgres in WebAssembly) with pgvector, on disk under `dataDir`, or in memory when
+ * `dataDir` is null. It runs in a worker thread of its own: statements execute there one after
+ * another (PGlite is one connection), and the event loop stays free for requests while they do.
+ * A transaction holds a gate that makes statements sent from outside it wait until it ends.
+ */
+export async function openPgliteDatabase(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pglite = dataDir
-    ? await PGlite.create(dataDir, { extensions: { vector } })
-    : await PGlite.create({ extensions: { vector } });
+  const worker = new Worker(options.workerUrl ?? new URL("./pglite-worker.js", import.meta.url), {
+    workerData: { dataDir } satisfies PgliteWorkerData,
+  });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let failure: Error | null = null;
 
-  await pglite.exec(VECTOR_SEARCH_SETTINGS);
+  const failAll = (error: Error): void => {
+    failure ??= error;
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject });
+  });
+  worker.on("message", (reply: PgliteReply) => {
+    const request = pending.get(reply.id);
+    if (!request) return;
+    pending.delete(reply.id);
+    if (reply.ok) request.resolve(reply.rows);
+    else request.reject(new PgliteError(reply.error));
+  });
+  worker.on("error", (error) => failAll(error));
+  worker.on("exit", (code) => failAll(new Error(`The PGlite worker stopped (exit code ${code})`)));
+  await ready;
 
-  const query = async <Row>(runner: Pick<PGlite, "query">, sql: string, params?: readonly SqlValue[]) => {
-    const result = await runner.query<Row>(sql, params ? [...params] : undefined);
-    return { rows: result.rows } satisfies QueryResult<Row>;
+  const send = (request: Unnumbered<PgliteRequest>): Promise<Record<string, unknown>[]> => {
+    if (failure) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id } satisfies PgliteRequest);
+    });
+  };
+  const run = async <Row>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> => ({
+    rows: (await send({ kind: "query", sql, params: params ? [...params] : undefined })) as Row[],
+  });
+
+  // While a transaction is open, statements from outside it wait: they would run inside it.
+  let gate: Promise<void> | null = null;
+  const outsideTransactions = async (): Promise<void> => {
+    while (gate) await gate;
   };
 
   return {
     kind: "pglite",
-    query: (sql, params) => query(pglite, sql, params),
-    transaction: (work) =>
-      pglite.transaction((tx) => {
-        const scoped: Queryable = { query: (sql, params) => query(tx, sql, params) };
-        return work(scoped);
-      }),
-    exec: async (sql) => {
-      const results = await pglite.exec(sql);
-      return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+    async query<Row>(sql: string, params?: readonly SqlValue[]) {
+      await outsideTransactions();
+      return run<Row>(sql, params);
     },
-    close: () => pglite.close(),
+    async transaction(work) {
+      await outsideTransactions();
+      let open!: () => void;
+      gate = new Promise((resolve) => (open = resolve));
+      try {
+        await send({ kind: "exec", sql: "BEGIN" });
+        const scoped: Queryable = { query: (sql, params) => run(sql, params) };
+        try {
+          const result = await work(scoped);
+          await send({ kind: "exec", sql: "COMMIT" });
+          return result;
+        } catch (error) {
+          await send({ kind: "exec", sql: "ROLLBACK" }).catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        gate = null;
+        open();
+      }
+    },
+    async exec(sql) {
+      await outsideTransactions();
+      return send({ kind: "exec", sql });
+    },
+    async close() {
+      await outsideTransactions();
+      if (!failure) await send({ kind: "close" });
+      await worker.terminate();
+    },
   };
 }

@@ -8,6 +8,8 @@ import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
+export { compiledWorkerUrl } from "./compiled-worker.js";
+import { compiledWorkerUrl } from "./compiled-worker.js";
 import { createLexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { SessionCache } from "../../src/widget/session-cache.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
@@ -15,8 +17,6 @@ import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions }
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
 import type { Embedder } from "../../src/embeddings/embedder.js";
 import { pino } from "pino";
-import { fileURLToPath } from "node:url";
-import { existsSync } from "node:fs";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
@@ -30,13 +30,6 @@ export interface TestApp {
   /** Moves the service's clock. */
   clock: { offsetMs: number };
   close(): Promise<void>;
-}
-
-/** The compiled extraction worker (`npm test` builds before running). */
-export function compiledWorkerUrl(relative: string): URL {
-  const url = new URL(`../../dist/${relative}`, import.meta.url);
-  if (!existsSync(fileURLToPath(url))) throw new Error(`${fileURLToPath(url)} is missing: run \`npm run build\` first.`);
-  return url;
 }
 
 export interface TestAppOptions {

@@ -4,6 +4,7 @@ import type { Database } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
+import { compiledWorkerUrl } from "./compiled-worker.js";
 
 export type StoreKind = "pglite" | "postgres";
 
@@ -23,7 +24,7 @@ export interface TestDatabase {
 /** A fresh database per test file, migrated: in-memory PGlite or a new database on the real Postgres. */
 export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const db = await openPgliteDatabase(null);
+    const db = await openPgliteDatabase(null, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
     await migrate(db);
     return { db, url: null, drop: () => db.close() };
   }
