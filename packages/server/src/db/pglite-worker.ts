@@ -19,7 +19,7 @@ function errorData(error: unknown): PgliteErrorData {
   const fields: PgliteErrorData["fields"] = {};
   if (error instanceof Error) {
     for (const [key, value] of Object.entries(error)) {
-      if (typeof value === "string" || typeof value === "number") fields[key] = value;
+      if (key !== "name" && key !== "message" && key !== "stack" && (typeof value === "string" || typeof value === "number")) fields[key] = value;
     }
     return { message: error.message, fields };
   }

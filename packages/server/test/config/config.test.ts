@@ -21,6 +21,8 @@ describe("configuration", () => {
     expect(config.rateLimits.coupon.points).toBe(120);
     expect(config.redisUrl).toBeUndefined();
     expect(config.publicUrl).toBe("http://127.0.0.1:8080");
+    expect(config.retrievalIndexBudgetBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ FRONTDESK_RETRIEVAL_INDEX_MB: "0" }).retrievalIndexBudgetBytes).toBe(0);
   });
 
   it("happy: a database URL selects Postgres; profile high is Set B; single limits override", () => {
@@ -50,6 +52,8 @@ describe("configuration", () => {
     ["FRONTDESK_CONVERSATION_IDLE_HOURS", "-1"],
     ["FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE", "0"],
     ["FRONTDESK_REALTIME_SCHEME", "ftp"],
+    ["FRONTDESK_RETRIEVAL_INDEX_MB", "-5"],
+    ["FRONTDESK_RETRIEVAL_INDEX_MB", "1.5"],
   ])("error: a bad %s=%s stops the start with a message naming the variable", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
