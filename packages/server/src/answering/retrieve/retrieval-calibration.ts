@@ -21,8 +21,8 @@ export interface RetrievalCalibration {
 
 const families: { prefix: string; calibration: RetrievalCalibration }[] = [
   // Calibrated on eval/ (hashing is the only embedder that runs offline here): its vectors are a
-  // weak semantic signal, so BM25 leads and the vectors only break ties.
-  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.35, maxUnknownShare: 0.65 }, fusion: { text: 1, vector: 0.15 } } },
+  // weak semantic signal, so BM25 leads and the vectors only break ties (weight sweep in docs/benchmarks.md).
+  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.35, maxUnknownShare: 0.65 }, fusion: { text: 1, vector: 0.02 } } },
   // Not calibrated here (no model files offline): the common operating point for MiniLM-class models.
   { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, minCoverage: 0.6, maxUnknownShare: 0.5 }, fusion: { text: 1, vector: 1 } } },
   { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.6, maxUnknownShare: 0.5 }, fusion: { text: 1, vector: 1 } } },
