@@ -58,6 +58,12 @@ describe("LexicalIndex (exact BM25 in memory)", () => {
     expect(ties.search([{ lexeme: "a", idf: 1 }], 2, BM25)).toEqual(first);
   });
 
+  it("edge: a small knowledge base is weighed as if it had 100 chunks, so one unknown word does not outweigh the rest", () => {
+    expect(inverseDocumentFrequency(1, 1)).toBeCloseTo(Math.log(1 + 99.5 / 1.5), 12);
+    expect(inverseDocumentFrequency(1, 0)).toBeCloseTo(Math.log(1 + 100.5 / 0.5), 12);
+    expect(inverseDocumentFrequency(5000, 10)).toBeCloseTo(Math.log(1 + 4990.5 / 10.5), 12);
+  });
+
   it("edge: no matching term, an empty index and a zero limit give no hits", () => {
     expect(index.search([{ lexeme: "kayak", idf: 2 }], 5, BM25)).toEqual([]);
     expect(index.search([{ lexeme: "deliveri", idf: 2 }], 0, BM25)).toEqual([]);

@@ -118,6 +118,18 @@ describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) =>
     expect(data.content.toLowerCase()).toMatch(/person|human|someone/);
   });
 
+  it("happy: an agent that knows a single page answers from it, and is still unsure off its topic", async () => {
+    const single = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "One page", origins: [SITE_ORIGIN] })) as { id: string };
+    const [sourceId] = await pushKnowledge(t, tenant.workspaceId, single.id, [bikeShopKnowledge[1]!]);
+    const session = await startSession(t.app, single.id);
+    const answered = (await ask(session.jwt, { message: "How long do I have to return a bike?" })).json().data;
+    expect(answered.low_confidence).toBe(false);
+    expect(answered.content).toContain("within 60 days");
+    expect(answered.citations).toEqual([{ id: await documentIdOf(t, sourceId!), url: bikeShopKnowledge[1]!.source_url }]);
+    const offTopic = (await ask(session.jwt, { message: "Who won the football world cup in 1998?" })).json().data;
+    expect(offTopic.low_confidence).toBe(true);
+  });
+
   it("security: another agent's knowledge is never retrieved, even in the same workspace", async () => {
     const session = await startSession(t.app, other.agentId);
     const data = (await ask(session.jwt, { message: "How long do refunds take to arrive after a return?" })).json().data;
