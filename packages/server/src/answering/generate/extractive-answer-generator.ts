@@ -1,5 +1,6 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
+import { smallTalkReply } from "./small-talk.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
 
 interface Token {
@@ -28,7 +29,8 @@ function tokensOf(sentences: readonly ChosenSentence[]): Token[] {
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the top passages, verbatim and in reading order (see `selectSentences`), with no words of
  * its own, streamed word by word. When retrieval had low confidence, or the passages hold no
- * usable sentence, it says so honestly in the agent's language and offers a person.
+ * usable sentence, it says so honestly in the agent's language and offers a person — unless the
+ * message was only a greeting, a thank-you or a goodbye, which it answers in kind.
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";
@@ -41,9 +43,12 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
         ? []
         : selectSentences(request.question, request.passages, request.language, this.limits);
     const lowConfidence = sentences.length === 0;
-    const tokens = lowConfidence
-      ? wordsOf(lowConfidenceReply(request.language)).map((token) => ({ token, documentId: null }))
-      : tokensOf(sentences);
+    // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag
+    // stays as retrieval set it: nothing grounds the reply).
+    const unsureReply = lowConfidence
+      ? (smallTalkReply(request.question, { language: request.language, name: request.persona.name }) ?? lowConfidenceReply(request.language))
+      : "";
+    const tokens = lowConfidence ? wordsOf(unsureReply).map((token) => ({ token, documentId: null })) : tokensOf(sentences);
 
     const cited: number[] = [];
     for (const { token, documentId } of tokens) {

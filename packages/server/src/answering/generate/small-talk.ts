@@ -1,0 +1,97 @@
+/**
+ * Messages that are only a greeting, a thank-you or a goodbye ("hi", "Hello there!", "thanks a
+ * lot", "merci", "tschüss") get a short reply of their own in the language they were written in,
+ * instead of "I couldn't find that on this site". Anything more than that ("hi, is delivery
+ * free?") is a question and goes the usual way.
+ */
+type Kind = "greeting" | "thanks" | "goodbye";
+
+const PHRASES: Record<string, Record<Kind, string[]>> = {
+  en: {
+    greeting: ["hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "hi there", "hello there", "hey there", "greetings"],
+    thanks: ["thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "thanks so much", "many thanks", "great thanks", "ok thanks", "okay thanks", "perfect thanks", "thanks for your help", "thank you for your help"],
+    goodbye: ["bye", "goodbye", "bye bye", "see you", "see you later", "see ya", "have a nice day", "good night"],
+  },
+  fr: {
+    greeting: ["bonjour", "salut", "bonsoir", "coucou"],
+    thanks: ["merci", "merci beaucoup", "merci bien", "super merci"],
+    goodbye: ["au revoir", "bonne journée", "bonne soirée", "à bientôt"],
+  },
+  de: {
+    greeting: ["hallo", "guten tag", "guten morgen", "guten abend", "servus", "moin"],
+    thanks: ["danke", "danke schön", "dankeschön", "vielen dank", "danke sehr"],
+    goodbye: ["tschüss", "tschüs", "auf wiedersehen", "bis bald", "schönen tag noch"],
+  },
+  es: {
+    greeting: ["hola", "buenos días", "buenas tardes", "buenas noches", "buenas"],
+    thanks: ["gracias", "muchas gracias", "mil gracias"],
+    goodbye: ["adiós", "adios", "hasta luego", "hasta pronto", "chao"],
+  },
+  pt: {
+    greeting: ["olá", "ola", "oi", "bom dia", "boa tarde", "boa noite"],
+    thanks: ["obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu"],
+    goodbye: ["tchau", "até logo", "até mais"],
+  },
+  it: {
+    greeting: ["ciao", "buongiorno", "buonasera", "salve"],
+    thanks: ["grazie", "grazie mille", "molte grazie"],
+    goodbye: ["arrivederci", "a presto", "buona giornata"],
+  },
+  nl: {
+    greeting: ["hallo", "hoi", "goedemorgen", "goedemiddag", "goedenavond", "hey"],
+    thanks: ["dank je", "dank u", "bedankt", "dank je wel", "dank u wel", "hartelijk dank"],
+    goodbye: ["doei", "tot ziens", "fijne dag"],
+  },
+};
+
+const REPLIES: Record<string, Record<Kind, string>> = {
+  en: { greeting: "Hello! How can I help you today?", thanks: "You're welcome! Is there anything else I can help you with?", goodbye: "Goodbye, and thanks for stopping by!" },
+  fr: { greeting: "Bonjour ! Comment puis-je vous aider ?", thanks: "Avec plaisir ! Puis-je vous aider pour autre chose ?", goodbye: "Au revoir, et merci de votre visite !" },
+  de: { greeting: "Hallo! Wie kann ich Ihnen helfen?", thanks: "Gern geschehen! Kann ich Ihnen sonst noch helfen?", goodbye: "Auf Wiedersehen und danke für Ihren Besuch!" },
+  es: { greeting: "¡Hola! ¿En qué puedo ayudarle?", thanks: "¡De nada! ¿Puedo ayudarle en algo más?", goodbye: "¡Adiós, y gracias por su visita!" },
+  pt: { greeting: "Olá! Como posso ajudar?", thanks: "De nada! Posso ajudar em mais alguma coisa?", goodbye: "Tchau, e obrigado pela visita!" },
+  it: { greeting: "Ciao! Come posso aiutarti?", thanks: "Prego! Posso aiutarti in qualcos'altro?", goodbye: "Arrivederci, e grazie della visita!" },
+  nl: { greeting: "Hallo! Waarmee kan ik u helpen?", thanks: "Graag gedaan! Kan ik u nog ergens anders mee helpen?", goodbye: "Tot ziens, en bedankt voor uw bezoek!" },
+};
+
+/** Lower-cased, accents kept, punctuation and emoji turned into spaces, spaces collapsed. */
+function normalise(message: string): string {
+  return message
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'’ ]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Longest phrases first, so "thank you so much" is not read as "thank you" plus extra words. */
+const ENTRIES = Object.entries(PHRASES)
+  .flatMap(([language, kinds]) => (Object.entries(kinds) as [Kind, string[]][]).flatMap(([kind, phrases]) => phrases.map((phrase) => ({ language, kind, phrase }))))
+  .sort((a, b) => b.phrase.length - a.phrase.length);
+
+/** Words that may follow a greeting or a thank-you without making it a question. */
+const ADDRESSEES = new Set(["again", "all", "everyone", "team", "guys", "folks", "friend", "bot"]);
+
+/**
+ * The reply to a message that is nothing but small talk, in its language (the agent's language
+ * first when the phrase is shared, like "hallo"), or null for anything else. The phrase may be
+ * followed by the bot's name or a word like "again" ("hi Ada", "thanks again"), nothing else.
+ */
+export function smallTalkReply(message: string, agent: { language: string; name: string }): string | null {
+  const text = normalise(message);
+  if (text === "" || text.length > 60) return null;
+  const preferred = agent.language.toLowerCase().split(/[-_]/)[0] ?? "";
+  const names = new Set(normalise(agent.name).split(" "));
+  const isSmallTalk = ({ phrase }: { phrase: string }): boolean => {
+    if (text === phrase) return true;
+    if (!text.startsWith(`${phrase} `)) return false;
+    return text
+      .slice(phrase.length + 1)
+      .split(" ")
+      .every((word) => ADDRESSEES.has(word) || names.has(word));
+  };
+  const matches = ENTRIES.filter(isSmallTalk);
+  if (matches.length === 0) return null;
+  const best = matches.find((match) => match.language === preferred) ?? matches[0]!;
+  return REPLIES[best.language]![best.kind];
+}

@@ -1,0 +1,50 @@
+import { describe, expect, test } from "vitest";
+import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
+import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
+import { lowConfidenceReply } from "../../../src/answering/generate/low-confidence-reply.js";
+import { smallTalkReply } from "../../../src/answering/generate/small-talk.js";
+import { answerRequest } from "./answer-request.js";
+
+const agent = { language: "en", name: "Ada" };
+
+describe("small talk", () => {
+  test.each([
+    ["hi", "Hello! How can I help you today?"],
+    ["Hello there!", "Hello! How can I help you today?"],
+    ["hey Ada 👋", "Hello! How can I help you today?"],
+    ["Good morning.", "Hello! How can I help you today?"],
+    ["thanks!", "You're welcome! Is there anything else I can help you with?"],
+    ["Thank you so much", "You're welcome! Is there anything else I can help you with?"],
+    ["ok thanks", "You're welcome! Is there anything else I can help you with?"],
+    ["thanks again", "You're welcome! Is there anything else I can help you with?"],
+    ["bye", "Goodbye, and thanks for stopping by!"],
+    ["Merci beaucoup !", "Avec plaisir ! Puis-je vous aider pour autre chose ?"],
+    ["Bonjour", "Bonjour ! Comment puis-je vous aider ?"],
+    ["Danke schön", "Gern geschehen! Kann ich Ihnen sonst noch helfen?"],
+    ["¡Hola!", "¡Hola! ¿En qué puedo ayudarle?"],
+    ["obrigada", "De nada! Posso ajudar em mais alguma coisa?"],
+    ["grazie mille", "Prego! Posso aiutarti in qualcos'altro?"],
+    ["bedankt", "Graag gedaan! Kan ik u nog ergens anders mee helpen?"],
+  ])("%j is answered in kind", (message, reply) => {
+    expect(smallTalkReply(message, agent)).toBe(reply);
+  });
+
+  test("a word shared by two languages is answered in the agent's language", () => {
+    expect(smallTalkReply("Hallo", { language: "nl", name: "Ada" })).toBe("Hallo! Waarmee kan ik u helpen?");
+    expect(smallTalkReply("Hallo", { language: "de-AT", name: "Ada" })).toBe("Hallo! Wie kann ich Ihnen helfen?");
+  });
+
+  test.each(["hi, is delivery free?", "hello delivery", "thanks, and the returns?", "How much is delivery?", "", "   ", "high", "this is hilarious"])(
+    "%j is not small talk",
+    (message) => {
+      expect(smallTalkReply(message, agent)).toBeNull();
+    },
+  );
+
+  test("the extractive generator greets back instead of saying it found nothing; the flag stays as retrieval set it", async () => {
+    const greeting = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "hi!", lowConfidence: true })));
+    expect(greeting).toEqual({ content: "Hello! How can I help you today?", citedDocumentIds: [], lowConfidence: true, generator: "extractive" });
+    const unknown = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "Do you sell kayaks?", lowConfidence: true })));
+    expect(unknown.content).toBe(lowConfidenceReply("en"));
+  });
+});
