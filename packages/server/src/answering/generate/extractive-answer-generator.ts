@@ -1,4 +1,5 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
+import { contentStems } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "./small-talk.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
@@ -25,6 +26,19 @@ function tokensOf(sentences: readonly ChosenSentence[]): Token[] {
   return tokens;
 }
 
+/** A follow-up with fewer content words than this is read together with the visitor's previous message. */
+const FOLLOW_UP_MAX_CONTENT_WORDS = 1;
+
+/**
+ * What the sentences are chosen by: the question, and for an elliptical follow-up ("And can I get
+ * it tomorrow?") the visitor's previous message too, as retrieval already does.
+ */
+function selectionText(request: AnswerRequest): string {
+  if (contentStems(request.question, request.language).size > FOLLOW_UP_MAX_CONTENT_WORDS) return request.question;
+  const previous = request.history.findLast((turn) => turn.role === "visitor");
+  return previous === undefined ? request.question : `${previous.content}\n${request.question}`;
+}
+
 /**
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the top passages, verbatim and in reading order (see `selectSentences`), with no words of
@@ -41,7 +55,7 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     const sentences =
       request.lowConfidence || request.passages.length === 0
         ? []
-        : selectSentences(request.question, request.passages, request.language, this.limits);
+        : selectSentences(selectionText(request), request.passages, request.language, this.limits);
     const lowConfidence = sentences.length === 0;
     // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag
     // stays as retrieval set it: nothing grounds the reply).

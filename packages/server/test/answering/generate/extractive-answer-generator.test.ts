@@ -49,6 +49,22 @@ describe("extractive answer generator (happy)", () => {
     });
   });
 
+  test("reads an elliptical follow-up together with the visitor's previous message", async () => {
+    const history = [
+      { role: "visitor" as const, content: "Do you send a tracking link?" },
+      { role: "bot" as const, content: "You get a tracking link by email as soon as your parcel leaves the warehouse." },
+    ];
+    // "And the fee?" alone shares one word with the page; with the previous message it asks about shipping fees.
+    const followUp = await collectAnswer(generator.generate(answerRequest({ question: "And the fee?", history, passages: [SHIPPING_PASSAGE] })));
+    expect(followUp.content).toContain("a flat fee of €4.90 applies");
+    // A follow-up that says enough on its own is read alone.
+    const question = "Is shipping free on big orders?";
+    const standalone = await collectAnswer(generator.generate(answerRequest({ question, history, passages: [SHIPPING_PASSAGE] })));
+    const withoutHistory = await collectAnswer(generator.generate(answerRequest({ question, passages: [SHIPPING_PASSAGE] })));
+    expect(standalone.content).toBe(withoutHistory.content);
+    expect(standalone.content).toContain("Shipping is free on orders over €50.");
+  });
+
   test("cites only the documents whose sentences it used", async () => {
     const opening = await collectAnswer(generator.generate(answerRequest({ question: "When is your shop open?" })));
     expect(opening.content).toBe("Our shop in Lyon is open Monday to Saturday, 10 am to 7 pm.");
