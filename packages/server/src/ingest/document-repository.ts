@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { iso } from "../db/timestamps.js";
-import { bumpKnowledgeRevision, upsertRevisionsOf } from "./knowledge-revision.js";
+import { bumpKnowledgeRevision, upsertRevisionsOf } from "./knowledge-revision-repository.js";
 import { vectorLiteral } from "../db/vector-literal.js";
 
 export type DocumentStatus = "pending" | "indexed" | "failed";

@@ -1,6 +1,6 @@
 import { vectorLiteral } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
-import { bumpKnowledgeRevision } from "./knowledge-revision.js";
+import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
 import type { IngestJobContext } from "./index-source-job.js";
 
 /** Job `reembed-document`: replaces the vectors of a document made by another embedder, from the stored chunk text. */

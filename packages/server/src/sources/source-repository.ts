@@ -1,7 +1,7 @@
 import type { Source } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
-import { upsertRevisionsOf } from "../ingest/knowledge-revision.js";
+import { upsertRevisionsOf } from "../ingest/knowledge-revision-repository.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 export type SourceKind = Source["kind"];

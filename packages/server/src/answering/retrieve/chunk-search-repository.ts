@@ -2,6 +2,7 @@ import type { Database } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import type { LexicalCaches } from "./lexical-caches.js";
+import type { IndexedChunk } from "./lexical-index.js";
 
 /** Dimensions that have an HNSW index (see migration 0002); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -180,4 +181,38 @@ export async function loadChunkPassages(db: Database, agentId: string, chunkIds:
       { chunkId: row.id, documentId: row.document_id, url: row.url, title: row.title || row.document_title || "", heading: row.heading, content: row.content },
     ]),
   );
+}
+
+/**
+ * An agent's knowledge revision, and how many postings (Σ distinct lexemes per chunk) an index of
+ * its chunks of one embedder would hold. Read before the chunks: whatever commits after it moves
+ * the revision past it, so an index labelled with it is never taken for newer than it is.
+ */
+export async function readKnowledgeHead(db: Database, agentId: string, embedder: string): Promise<{ revision: string; postings: number }> {
+  const { rows } = await db.query<{ revision: string; postings: number | null }>(
+    `SELECT coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0)::text AS revision,
+       (SELECT sum(length(search_vector))::float8 FROM chunks WHERE agent_id = $1 AND embedder = $2) AS postings`,
+    [agentId, embedder],
+  );
+  return { revision: rows[0]?.revision ?? "0", postings: Number(rows[0]?.postings ?? 0) };
+}
+
+/** The next `limit` chunks of an agent (one embedder) after chunk id `after`, as the lexical index stores them. */
+export async function readIndexedChunks(
+  db: Database,
+  query: { agentId: string; embedder: string; after: number; limit: number },
+): Promise<IndexedChunk[]> {
+  const { rows } = await db.query<{ id: number; length: number; lexemes: string[]; frequencies: number[] }>(
+    `SELECT c.id::int AS id, c.length,
+       coalesce(array_agg(u.lexeme) FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS lexemes,
+       coalesce(array_agg(cardinality(u.positions) + $4::int * cardinality(array_remove(array_remove(u.weights, 'C'), 'D')))
+         FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS frequencies
+     FROM (SELECT id, length(search_vector) AS length, search_vector FROM chunks
+           WHERE agent_id = $1 AND embedder = $2 AND id > $3 ORDER BY id LIMIT $5) c
+     LEFT JOIN LATERAL unnest(c.search_vector) AS u ON true
+     GROUP BY c.id, c.length
+     ORDER BY c.id`,
+    [query.agentId, query.embedder, query.after, BM25.titleBoost, query.limit],
+  );
+  return rows.map((row) => ({ chunkId: row.id, length: row.length, lexemes: row.lexemes, frequencies: row.frequencies.map(Number) }));
 }

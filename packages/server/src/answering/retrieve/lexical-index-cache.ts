@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.js";
-import { BM25 } from "./bm25-parameters.js";
+import { readIndexedChunks, readKnowledgeHead } from "./chunk-search-repository.js";
 import { LexicalIndex, type IndexedChunk } from "./lexical-index.js";
 
 /** Chunks read per query while an index is built: each batch is one short query, so questions interleave. */
@@ -101,33 +101,17 @@ export class LexicalIndexCache {
   private async build(db: Database, key: string, agentId: string, embedder: string): Promise<void> {
     // The revision is read first: whatever commits after it moves the counter past it, so an
     // index labelled with it is never taken for newer than it is.
-    const { rows: head } = await db.query<{ revision: string; postings: number | null }>(
-      `SELECT coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0)::text AS revision,
-         (SELECT sum(length(search_vector))::float8 FROM chunks WHERE agent_id = $1 AND embedder = $2) AS postings`,
-      [agentId, embedder],
-    );
-    const revision = head[0]?.revision ?? "0";
-    if (LexicalIndex.estimateBytes(Number(head[0]?.postings ?? 0)) > this.options.budgetBytes) {
+    const { revision, postings } = await readKnowledgeHead(db, agentId, embedder);
+    if (LexicalIndex.estimateBytes(postings) > this.options.budgetBytes) {
       this.store(key, { revision, index: null });
       return;
     }
     const chunks: IndexedChunk[] = [];
     for (let after = 0; ; ) {
-      const { rows } = await db.query<{ id: number; length: number; lexemes: string[]; frequencies: number[] }>(
-        `SELECT c.id::int AS id, c.length,
-           coalesce(array_agg(u.lexeme) FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS lexemes,
-           coalesce(array_agg(cardinality(u.positions) + $4::int * cardinality(array_remove(array_remove(u.weights, 'C'), 'D')))
-             FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS frequencies
-         FROM (SELECT id, length(search_vector) AS length, search_vector FROM chunks
-               WHERE agent_id = $1 AND embedder = $2 AND id > $3 ORDER BY id LIMIT $5) c
-         LEFT JOIN LATERAL unnest(c.search_vector) AS u ON true
-         GROUP BY c.id, c.length
-         ORDER BY c.id`,
-        [agentId, embedder, after, BM25.titleBoost, BUILD_BATCH],
-      );
-      for (const row of rows) chunks.push({ chunkId: row.id, length: row.length, lexemes: row.lexemes, frequencies: row.frequencies.map(Number) });
-      if (rows.length < BUILD_BATCH) break;
-      after = rows[rows.length - 1]!.id;
+      const batch = await readIndexedChunks(db, { agentId, embedder, after, limit: BUILD_BATCH });
+      chunks.push(...batch);
+      if (batch.length < BUILD_BATCH) break;
+      after = batch[batch.length - 1]!.chunkId;
     }
     this.store(key, { revision, index: new LexicalIndex(chunks) });
     this.counts.builds += 1;

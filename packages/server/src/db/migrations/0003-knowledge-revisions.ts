@@ -2,7 +2,7 @@ import type { Migration } from "./migration.js";
 
 /**
  * A counter per agent that moves in every transaction that inserts, changes or deletes one of its
- * chunks (`ingest/knowledge-revision.ts`). A process that holds a copy of an agent's knowledge in
+ * chunks (`ingest/knowledge-revision-repository.ts`). A process that holds a copy of an agent's knowledge in
  * memory (the lexical index) reads the counter with each question and uses its copy only while
  * the numbers match. Moved by the write paths rather than a row trigger: a trigger per chunk row
  * cost PGlite about a third of its indexing throughput (20.0 against 28.8 pages/s in
