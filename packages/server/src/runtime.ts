@@ -61,6 +61,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
 export async function closeServices(services: Services): Promise<void> {
   await services.jobs.stop();
+  await services.lexical.indexes.close();
   await services.embedder.close();
   await services.limiter.close();
   await services.db.close();

@@ -286,6 +286,16 @@ describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL
     expect(caches.indexes.counts.misses).toBe(misses + 1);
   });
 
+  it("edge: after close (shutdown) no build starts and searches still answer from SQL", async () => {
+    const caches = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await caches.indexes.close();
+    const result = await search(caches, "express delivery");
+    await caches.indexes.settled();
+    expect(result.chunks.length).toBeGreaterThan(0);
+    expect(caches.indexes.counts.builds).toBe(0);
+    expect(caches.indexes.counts.misses).toBe(1);
+  });
+
   it("error: a failed build is reported and searches keep working in SQL", async () => {
     const errors: unknown[] = [];
     const caches = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, onIndexError: (error) => errors.push(error) });

@@ -39,6 +39,7 @@ export class LexicalIndexCache {
   private readonly builds = new Map<string, BuildState>();
   private readonly now: () => number;
   private heldBytes = 0;
+  private closed = false;
   /** Searches answered from memory, searches sent to SQL, and indexes built: for /metrics and tests. */
   readonly counts = { hits: 0, misses: 0, builds: 0 };
 
@@ -75,6 +76,12 @@ export class LexicalIndexCache {
     return null;
   }
 
+  /** At shutdown: no new builds, and a build cut short by the store closing is not reported as failed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+  }
+
   /** Resolves when no build is running (for tests and benchmarks). */
   async settled(): Promise<void> {
     await Promise.all([...this.builds.values()].map((build) => build.running));
@@ -83,7 +90,7 @@ export class LexicalIndexCache {
   private startBuild(db: Database, key: string, agentId: string, embedder: string): void {
     const state = this.builds.get(key) ?? { running: null, notBefore: 0 };
     this.builds.set(key, state);
-    if (state.running || this.now() < state.notBefore) return;
+    if (this.closed || state.running || this.now() < state.notBefore) return;
     const started = this.now();
     state.running = this.build(db, key, agentId, embedder).then(
       () => {
@@ -91,7 +98,7 @@ export class LexicalIndexCache {
       },
       (error: unknown) => {
         state.notBefore = this.now() + FAILURE_BACKOFF_MS;
-        this.options.onError?.(error, agentId);
+        if (!this.closed) this.options.onError?.(error, agentId);
       },
     ).finally(() => {
       state.running = null;
