@@ -39,9 +39,9 @@ interface Postings {
   frequencies: Float32Array;
 }
 
-/** Bytes per posting (chunk position and frequency) and a rough per-lexeme and per-chunk overhead. */
+/** Bytes per posting (chunk position and frequency), per lexeme (its map entry and two typed arrays) and per chunk, as measured (docs/benchmarks.md). */
 const BYTES_PER_POSTING = 8;
-const BYTES_PER_LEXEME = 96;
+const BYTES_PER_LEXEME = 480;
 const BYTES_PER_CHUNK = 16;
 
 export class LexicalIndex {
