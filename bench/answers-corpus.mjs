@@ -275,50 +275,34 @@ const OFF_TOPIC = [
 const TOPIC_NAMES = Object.keys(TOPICS);
 const PRODUCTS = buildCatalog();
 
+/** What each `{slot}` of a template becomes (the product is the article's own, when it has one). */
+const SLOTS = {
+  country: (random) => random.pick(COUNTRIES),
+  city: (random) => random.pick(CITIES),
+  plan: (random) => random.pick(PLANS),
+  color: (random) => random.pick(COLORS),
+  part: (random) => random.pick(PARTS),
+  channel: (random) => random.pick(CHANNELS),
+  day: (random) => random.pick(DAYS),
+  price: (random) => String(random.pick([5, 9, 12, 15, 19, 25, 29, 35, 49, 59, 79, 99, 149, 199])),
+  percent: (random) => String(random.pick([5, 10, 15, 20, 25, 30, 40, 50, 80])),
+  years: (random) => String(random.integer(1, 5)),
+  days: (random) => String(random.pick([7, 14, 30, 45, 60, 90])),
+  hour: (random) => String(random.integer(7, 11)),
+  hour2: (random) => String(random.integer(5, 9)),
+  seconds: (random) => String(random.pick([3, 5, 10, 15])),
+  points: (random) => String(random.pick([100, 250, 500, 1000])),
+  version: (random) => `${random.integer(1, 4)}.${random.integer(0, 9)}.${random.integer(0, 20)}`,
+  n: (random) => String(random.integer(2, 12)),
+  m: (random) => String(random.integer(13, 21)),
+};
+
 function fill(template, random, product) {
   return template.replace(/\{(\w+)\}/g, (_, slot) => {
-    switch (slot) {
-      case "product":
-        return product ?? random.pick(PRODUCTS);
-      case "country":
-        return random.pick(COUNTRIES);
-      case "city":
-        return random.pick(CITIES);
-      case "plan":
-        return random.pick(PLANS);
-      case "color":
-        return random.pick(COLORS);
-      case "part":
-        return random.pick(PARTS);
-      case "channel":
-        return random.pick(CHANNELS);
-      case "day":
-        return random.pick(DAYS);
-      case "price":
-        return String(random.pick([5, 9, 12, 15, 19, 25, 29, 35, 49, 59, 79, 99, 149, 199]));
-      case "percent":
-        return String(random.pick([5, 10, 15, 20, 25, 30, 40, 50, 80]));
-      case "years":
-        return String(random.integer(1, 5));
-      case "days":
-        return String(random.pick([7, 14, 30, 45, 60, 90]));
-      case "hour":
-        return String(random.integer(7, 11));
-      case "hour2":
-        return String(random.integer(5, 9));
-      case "seconds":
-        return String(random.pick([3, 5, 10, 15]));
-      case "points":
-        return String(random.pick([100, 250, 500, 1000]));
-      case "version":
-        return `${random.integer(1, 4)}.${random.integer(0, 9)}.${random.integer(0, 20)}`;
-      case "n":
-        return String(random.integer(2, 12));
-      case "m":
-        return String(random.integer(13, 21));
-      default:
-        throw new Error(`unknown slot ${slot}`);
-    }
+    if (slot === "product") return product ?? random.pick(PRODUCTS);
+    const value = SLOTS[slot];
+    if (!value) throw new Error(`unknown slot ${slot}`);
+    return value(random);
   });
 }
 

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateCorpus } from "./answers-corpus.mjs";
-import { BenchFailure, log, runAdmin, sleep } from "./answers-service.mjs";
+import { BenchFailure, log, runAdmin, sleep, sourcesClient } from "./answers-service.mjs";
 
 const PUSH_CONCURRENCY = 4;
 const POLL_MS = 1000;
@@ -28,25 +28,6 @@ export async function buildCorpus({ root, chunks, articles }) {
       words: words.reduce((sum, value) => sum + value, 0),
       meanWordsPerArticle: Math.round(words.reduce((sum, value) => sum + value, 0) / words.length),
       distinctWords: vocabulary.size,
-    },
-  };
-}
-
-function sourcesClient(baseUrl, token) {
-  const url = `${baseUrl}/api/v1/workspace/sources`;
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  return {
-    async push(body) {
-      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-      const json = await response.json();
-      if (response.status !== 201) throw new BenchFailure(`POST sources answered ${response.status}: ${JSON.stringify(json)}`);
-      return json.data;
-    },
-    async get(id) {
-      const response = await fetch(`${url}/${id}`, { headers: { authorization: headers.authorization } });
-      const json = await response.json();
-      if (!response.ok) throw new BenchFailure(`GET sources/${id} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json.data;
     },
   };
 }

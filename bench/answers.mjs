@@ -40,11 +40,11 @@ import { judgeTargets, phasesTable, summarisePhase, verdictsTable } from "./answ
 import { buildCorpus, seed } from "./answers-seed.mjs";
 import {
   BenchFailure,
+  backendCpuBetween,
   createBenchDatabase,
-  inspectPglite,
-  inspectPostgres,
+  inspectStore,
   log,
-  machineJiffies,
+  machineCpuTicks,
   postgresBackendCpuSeconds,
   processCpuSeconds,
   startService,
@@ -97,16 +97,12 @@ async function measure(servicePid, databaseName, run) {
   const server = processCpuSeconds(servicePid);
   const postgres = databaseName ? postgresBackendCpuSeconds(databaseName) : null;
   const own = process.cpuUsage();
-  const machine = machineJiffies();
+  const machine = machineCpuTicks();
   const outcome = await run();
   const seconds = outcome.wallMs / 1000;
   const ownUsed = process.cpuUsage(own);
-  const machineNow = machineJiffies();
-  let postgresSeconds = null;
-  if (postgres) {
-    postgresSeconds = 0;
-    for (const [pid, used] of postgresBackendCpuSeconds(databaseName)) postgresSeconds += used - (postgres.get(pid) ?? 0);
-  }
+  const machineNow = machineCpuTicks();
+  const postgresSeconds = postgres ? backendCpuBetween(postgres, postgresBackendCpuSeconds(databaseName)) : null;
   return {
     ...outcome,
     cpu: {
@@ -179,7 +175,7 @@ async function runStore(store, corpus, modelServer, questions, stamp) {
     outcome.seed = seeded;
     const analyze = settings.analyze === "1" || (settings.analyze === "auto" && store === "postgres");
     outcome.analyzed = analyze;
-    outcome.storeContents = database ? await inspectPostgres(database.url, { analyze }) : await inspectPglite(dataDir, { analyze });
+    outcome.storeContents = await inspectStore(database ? { url: database.url } : { dataDir }, { analyze });
     log(
       `${store}: ${outcome.storeContents.chunks} chunks in ${outcome.storeContents.documents} documents (pushed in ${seeded.pushSeconds}s, ` +
         `indexed in ${seeded.indexSeconds}s)${analyze ? ", analyzed" : ", not analyzed"}`,
@@ -192,7 +188,7 @@ async function runStore(store, corpus, modelServer, questions, stamp) {
       outcome.modes[mode] = phases;
       outcome[`${mode}ServiceLogLines`] = serviceLogLines;
     }
-    if (database) outcome.storeAfter = await inspectPostgres(database.url);
+    if (database) outcome.storeAfter = await inspectStore({ url: database.url });
   } finally {
     if (database && !settings.keepDatabase) await database.drop();
     if (database && settings.keepDatabase) log(`kept ${database.url}`);

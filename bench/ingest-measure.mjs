@@ -1,42 +1,22 @@
 // The two measurements of `bench/ingest.mjs`, through the Sources API: one sitemap pushed and
 // polled until it settles, then text sources pushed one at a time and polled every 50 ms.
 import { median, percentile } from "./ingest-report.mjs";
-import { BenchFailure, backendCpuBetween, readCpuSeconds, readMachineCpuTicks, readPostgresBackendCpu, sleep } from "./ingest-service.mjs";
+import { BenchFailure, backendCpuBetween, machineCpuTicks, postgresBackendCpuSeconds, processCpuSeconds, sleep } from "./bench-service.mjs";
 import { renderText } from "./ingest-site.mjs";
 
 const SITEMAP_POLL_MS = 100;
 const TEXT_POLL_MS = 50;
 const TEXT_TIMEOUT_MS = 60_000;
 
-/** The Sources API as the bench uses it: push (a new source, so 201) and get. */
-export function sourcesClient(baseUrl, token) {
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const url = `${baseUrl}/api/v1/workspace/sources`;
-  return {
-    async push(body) {
-      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-      const json = await response.json();
-      if (response.status !== 201) throw new BenchFailure(`POST sources answered ${response.status}: ${JSON.stringify(json)}`);
-      return json.data;
-    },
-    async get(id) {
-      const response = await fetch(`${url}/${id}`, { headers: { authorization: headers.authorization } });
-      const json = await response.json();
-      if (!response.ok) throw new BenchFailure(`GET sources/${id} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json.data;
-    },
-  };
-}
-
 /**
  * Pushes the sitemap and polls it every 100 ms until it settles (times on this, the client's, clock);
  * meanwhile counts the CPU of the server, of its Postgres backends, of this process and of the machine.
  */
-export async function measureSitemap({ client, agentId, sitemapUrl, pid, database, adminDatabaseUrl, timeoutMs }) {
-  const postgresBefore = database ? await readPostgresBackendCpu(adminDatabaseUrl, database.name) : null;
+export async function measureSitemap({ client, agentId, sitemapUrl, pid, database, timeoutMs }) {
+  const postgresBefore = database ? postgresBackendCpuSeconds(database.name) : null;
   const benchBefore = process.cpuUsage();
-  const cpuBefore = readCpuSeconds(pid);
-  const machineBefore = readMachineCpuTicks();
+  const cpuBefore = processCpuSeconds(pid);
+  const machineBefore = machineCpuTicks();
   const pushedAt = Date.now();
   const source = await client.push({ agent_id: agentId, kind: "sitemap", url: sitemapUrl });
   let current = source;
@@ -50,10 +30,10 @@ export async function measureSitemap({ client, agentId, sitemapUrl, pid, databas
     if (firstProgressAt === null && Number(current.config.pages_indexed) > 0) firstProgressAt = Date.now();
   }
   const settledAt = Date.now();
-  const cpuSeconds = readCpuSeconds(pid) - cpuBefore;
-  const machineAfter = readMachineCpuTicks();
+  const cpuSeconds = processCpuSeconds(pid) - cpuBefore;
+  const machineAfter = machineCpuTicks();
   const benchUsage = process.cpuUsage(benchBefore);
-  const postgresSeconds = database ? backendCpuBetween(postgresBefore, await readPostgresBackendCpu(adminDatabaseUrl, database.name)) : null;
+  const postgresSeconds = database ? backendCpuBetween(postgresBefore, postgresBackendCpuSeconds(database.name)) : null;
   const elapsedSeconds = (settledAt - pushedAt) / 1000;
   if (current.status !== "indexed") throw new BenchFailure(`the sitemap ended ${current.status}: ${JSON.stringify(current.error)}`);
   return {

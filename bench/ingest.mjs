@@ -27,17 +27,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { startEmbeddingsServer } from "./ingest-embeddings-server.mjs";
-import { measureSitemap, measureTexts, sourcesClient, timeline } from "./ingest-measure.mjs";
+import { measureSitemap, measureTexts, timeline } from "./ingest-measure.mjs";
 import { bestRuns, judgeTargets, runsTable, steadyRate, verdictsTable } from "./ingest-report.mjs";
 import {
   BenchFailure,
   createBenchDatabase,
   log,
-  readIndexSummaryFromPglite,
-  readIndexSummaryFromPostgres,
+  readIndexSummary,
   readMemory,
   runAdmin,
   sampleMemory,
+  sourcesClient,
   startService,
 } from "./ingest-service.mjs";
 import { startSite } from "./ingest-site.mjs";
@@ -88,10 +88,11 @@ async function seed(env) {
   return { agentId: agent.id, token: token.token };
 }
 
-function countLogLines(stderr) {
+/** Warnings and errors in the service's log (pino writes to stdout, so they were never seen while only stderr was read). */
+function countLogLines(output) {
   let warnings = 0;
   let errors = 0;
-  for (const line of stderr.split("\n")) {
+  for (const line of output.split("\n")) {
     const level = /"level":(\d+)/.exec(line)?.[1];
     if (level === "40") warnings += 1;
     else if (level !== undefined && Number(level) >= 50) errors += 1;
@@ -148,7 +149,6 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
       sitemapUrl: shared.site.sitemapUrl,
       pid: service.pid,
       database,
-      adminDatabaseUrl: settings.adminDatabaseUrl,
       timeoutMs: settings.sitemapTimeoutMs,
     });
     const sitemapPeakMiB = sampler.peakMiB;
@@ -157,10 +157,10 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     log(`${label}: ${sitemap.pagesIndexed} pages in ${(sitemap.pushToIndexedMs / 1000).toFixed(1)}s; pushing ${settings.texts} texts`);
     const text = await measureTexts({ client, agentId, runId, count: settings.texts });
     const memory = { idleMiB: idleMemory.rssMiB, sitemapPeakSampledMiB: sitemapPeakMiB, ...readMemory(service.pid) };
-    const summary = database ? await readIndexSummaryFromPostgres(database.url) : null;
+    const summary = database ? await readIndexSummary({ url: database.url }) : null;
     sampler.stop();
     await service.stop();
-    const index = summary ?? (await readIndexSummaryFromPglite(dataDir));
+    const index = summary ?? (await readIndexSummary({ dataDir }));
     const pages = index.byKind.sitemap ?? { documents: 0, chunks: 0, indexedAt: [] };
     const texts = index.byKind.text ?? { documents: 0, chunks: 0, indexedAt: [] };
     const seconds = sitemap.pushToIndexedMs / 1000;
@@ -185,12 +185,12 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
       text: { ...text, chunks: texts.chunks, documents: texts.documents },
       memory,
       chunkRows: index.chunkRows,
-      logLines: countLogLines(service.stderr()),
+      logLines: countLogLines(service.output()),
     };
     delete result.sitemap.pushedAt;
     return result;
   } catch (error) {
-    log(`${label} failed: ${error.message}\n${service.stderr().slice(-3000)}`);
+    log(`${label} failed: ${error.message}\n${service.output().slice(-3000)}`);
     sampler?.stop();
     await service.stop();
     return { store, provider, concurrency, error: error.message };

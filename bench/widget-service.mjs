@@ -1,13 +1,13 @@
 // The service under test for bench/widget.mjs: a fresh Postgres database, `frontdesk serve` as a
 // child process, seeding through the admin CLI, and the session pool for leads and events.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { BenchFailure, createBenchDatabase, freePort, runAdmin, waitForHealth } from "./bench-service.mjs";
+import { BenchFailure, createBenchDatabase, freePort, runAdmin, startService } from "./bench-service.mjs";
 
 export { BenchFailure, createBenchDatabase, freePort };
 
@@ -99,46 +99,9 @@ export function serverEnvironment({ databaseUrl, poolSize, redisUrl, dataDir, po
   };
 }
 
-/** `node bin/frontdesk serve` as a child process; resolves once GET /healthz answers 200. */
-export async function startServer({ root, environment, port, profileDir }) {
-  const nodeOptions = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...nodeOptions, join(root, "bin", "frontdesk"), "serve", "--port", String(port)], {
-    cwd: root,
-    env: environment,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  // Last resort: however the bench ends, the server does not outlive it.
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
-
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(baseUrl, child, 60_000);
-  } catch (error) {
-    child.kill("SIGKILL");
-    throw new BenchFailure(`${error.message}:\n${output}`);
-  }
-  return {
-    baseUrl,
-    pid: child.pid,
-    output: () => output,
-    /** SIGTERM (a graceful stop, which also writes a --cpu-prof profile), SIGKILL after 20 s. */
-    async stop() {
-      process.off("exit", killOnExit);
-      if (child.exitCode !== null) return;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+/** `node bin/frontdesk serve` on `port` as a child process; resolves once GET /healthz answers 200. */
+export function startServer({ root, environment, port, profileDir }) {
+  return startService({ root, env: environment, port, cpuProfileDir: profileDir, healthTimeoutMs: 60_000 });
 }
 
 /** One `frontdesk admin …` command (through the server's admin socket or on the store); its JSON. */

@@ -45,6 +45,15 @@ export interface TextSearch {
   unknownShare: number;
 }
 
+/**
+ * A lexeme's term frequency in a chunk, as both BM25 paths count it: its positions, those in the
+ * title (weight A) and heading (weight B) counted `boost` more times. `lexeme` is a row of
+ * `unnest(search_vector)`; `boost` the parameter carrying `BM25.titleBoost`.
+ */
+function weightedTermFrequency(lexeme: string, boost: string): string {
+  return `(cardinality(${lexeme}.positions) + ${boost}::int * cardinality(array_remove(array_remove(${lexeme}.weights, 'C'), 'D')))`;
+}
+
 /** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
 const BM25_CANDIDATES = 300;
 /** Candidates are chosen by the rarest words (they still all score): at most this many… */
@@ -133,10 +142,10 @@ async function searchByTextInSql(
        sum(w.idf * (tf.n * ($7::float8 + 1)) / (tf.n + $7::float8 * (1 - $8::float8 + $8::float8 * length(cand.search_vector) / $9::float8))) AS score,
        sum(w.idf) AS matched_idf
      FROM candidates cand
-     CROSS JOIN LATERAL unnest(cand.search_vector) AS u(lexeme, positions, labels)
+     CROSS JOIN LATERAL unnest(cand.search_vector) AS u
      JOIN weights w ON w.lexeme = u.lexeme
      CROSS JOIN LATERAL (
-       SELECT (cardinality(u.positions) + $10::float8 * cardinality(array_remove(array_remove(u.labels, 'C'), 'D')))::float8 AS n
+       SELECT ${weightedTermFrequency("u", "$10")}::float8 AS n
      ) tf
      GROUP BY cand.id
      ORDER BY score DESC, cand.id
@@ -205,7 +214,7 @@ export async function readIndexedChunks(
   const { rows } = await db.query<{ id: number; length: number; lexemes: string[]; frequencies: number[] }>(
     `SELECT c.id::int AS id, c.length,
        coalesce(array_agg(u.lexeme) FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS lexemes,
-       coalesce(array_agg(cardinality(u.positions) + $4::int * cardinality(array_remove(array_remove(u.weights, 'C'), 'D')))
+       coalesce(array_agg(${weightedTermFrequency("u", "$4")})
          FILTER (WHERE u.lexeme IS NOT NULL), '{}') AS frequencies
      FROM (SELECT id, length(search_vector) AS length, search_vector FROM chunks
            WHERE agent_id = $1 AND embedder = $2 AND id > $3 ORDER BY id LIMIT $5) c
