@@ -1,0 +1,40 @@
+import { readFile } from "node:fs/promises";
+import Fastify from "fastify";
+import semver from "semver";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+
+const lockfileSchema = z.object({
+  packages: z.record(z.string(), z.object({ version: z.string().optional(), engines: z.unknown().optional() })),
+});
+const engineSchema = z.object({ node: z.string() });
+
+async function readLockfile(): Promise<z.infer<typeof lockfileSchema>> {
+  const text = await readFile(new URL("../../../../package-lock.json", import.meta.url), "utf8");
+  return lockfileSchema.parse(JSON.parse(text));
+}
+
+describe("installed packages (happy)", () => {
+  test("every package in the lockfile runs on the oldest Node we declare, so npm install prints no EBADENGINE", async () => {
+    const lockfile = await readLockfile();
+    const declared = engineSchema.parse(lockfile.packages[""]?.engines).node;
+    const oldest = semver.minVersion(declared)?.version;
+    expect(oldest).toBe("20.19.0");
+    const refusing = Object.entries(lockfile.packages)
+      .map(([location, entry]) => ({ location, version: entry.version, node: engineSchema.safeParse(entry.engines).data?.node }))
+      .filter((entry) => entry.node !== undefined && !semver.satisfies(oldest ?? "", entry.node))
+      .map((entry) => `${entry.location}@${entry.version} needs node ${entry.node}`);
+    expect(refusing).toEqual([]);
+  });
+
+  test("Fastify's inject sends cookies through the cookie version pinned for light-my-request", async () => {
+    const app = Fastify();
+    app.get("/echo", (request) => ({ cookie: request.headers.cookie ?? null }));
+    try {
+      const response = await app.inject({ method: "GET", url: "/echo", cookies: { session: "a b", theme: "dark" } });
+      expect(response.json()).toEqual({ cookie: "session=a%20b; theme=dark" });
+    } finally {
+      await app.close();
+    }
+  });
+});
