@@ -8,5 +8,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default"],
+    // Probes the test legs (Postgres, Redis) that scripts/provision-test-machine.mjs provisions; tests of a
+    // skipped leg are skipped, and the run ends with a banner naming them (FRONTDESK_TEST_REQUIRE_ALL=1 fails).
+    globalSetup: ["packages/server/test/support/test-legs-global-setup.ts"],
   },
 });

@@ -12,7 +12,7 @@ import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js"
 import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { deleteWorkspaceSource, insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
 import { pino } from "pino";
-import { createTestDatabase, storeKinds, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 const bm25 = (tf: number, length: number, averageLength: number, idf: number) =>
   (idf * tf * (BM25.k1 + 1)) / (tf + BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength));
@@ -80,7 +80,7 @@ const texts = [
   { title: "Warranty", content: "Frames carry a lifetime warranty; batteries and motors two years. Keep your receipt for warranty claims." },
 ];
 
-describe.each(storeKinds)("lexical search on %s: the in-memory index and the SQL path", (kind) => {
+describeEachStore("lexical search on %s: the in-memory index and the SQL path", (kind) => {
   let store: TestDatabase;
   let db: Database;
   let agentId: string;

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { bearer, seedTenant, startSession, type Tenant, SITE_ORIGIN, adminOf } from "../support/seed.js";
 import { bikeShopKnowledge, documentIdOf, pushKnowledge } from "../support/knowledge.js";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
@@ -20,7 +20,7 @@ export function parseFrames(body: string): { frames: Record<string, unknown>[]; 
   return { frames, comments };
 }
 
-describe.each(storeKinds)("POST /messages and /messages/stream on %s", (kind) => {
+describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let other: Tenant;

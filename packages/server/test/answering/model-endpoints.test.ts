@@ -1,7 +1,7 @@
 import { createParser } from "eventsource-parser";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { bikeShopKnowledge, documentIdOf, pushKnowledge } from "../support/knowledge.js";
 import { OPENAI_DONE, OPENAI_SERVER_ERROR, openAiChunkEvents } from "./generate/fixtures/openai-chat-stream.js";
@@ -92,7 +92,7 @@ function within<T>(promise: Promise<T>, milliseconds: number, what: string): Pro
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-describe.each(storeKinds)("POST /messages and /messages/stream with an OpenAI-compatible model on %s", (kind) => {
+describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible model on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let model: LoopbackChatServer;

@@ -1,11 +1,11 @@
 import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
-import { createTestDatabase, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
-describe.each<StoreKind>(["pglite", "postgres"])("bin/frontdesk on %s", (kind) => {
+describeEachStore("bin/frontdesk on %s", (kind) => {
   let env: Record<string, string>;
   let database: TestDatabase | null = null;
   let dataDir: string;

@@ -3,9 +3,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { pageWithBoilerplate } from "../support/loopback-site.js";
-import { createTestDatabase, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
 const PAGES = 24;
@@ -31,7 +31,7 @@ async function startSlowSite(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-describe.each<StoreKind>(["pglite", "postgres"])("kill mid-indexing and restart on %s", (kind) => {
+describeEachStore("kill mid-indexing and restart on %s", (kind) => {
   let site: { server: Server; origin: string };
   let database: TestDatabase | null = null;
   let env: Record<string, string>;

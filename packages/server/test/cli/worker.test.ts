@@ -2,11 +2,12 @@ import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { describeNeeding } from "../support/test-legs.js";
 import { BIN, freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
-describe("bin/frontdesk worker", () => {
+describeNeeding("postgres")("bin/frontdesk worker", () => {
   let database: TestDatabase;
   let env: Record<string, string>;
 

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { SITE_ORIGIN, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const W = "/api/v1/widget";
 const widgetRoutes = ["/init", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply"];
 
-describe.each(storeKinds)("HTTP surface on %s", (kind) => {
+describeEachStore("HTTP surface on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
 

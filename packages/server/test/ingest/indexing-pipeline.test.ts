@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import type { Embedder } from "../../src/embeddings/embedder.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { LoopbackSite } from "../support/loopback-site.js";
 import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 
@@ -18,7 +18,7 @@ class CountingEmbedder extends HashingEmbedder implements Embedder {
   }
 }
 
-describe.each(storeKinds)("indexing pipeline on %s", (kind) => {
+describeEachStore("indexing pipeline on %s", (kind) => {
   const site = new LoopbackSite();
   const embedder = new CountingEmbedder();
   let t: TestApp;

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { LimitTable, RateLimiter } from "../../src/ratelimit/rate-limiter.js";
+import { describeNeeding } from "../support/test-legs.js";
 
 const redisUrl = process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const minute = (points: number) => ({ points, windowSeconds: 60 });
@@ -16,7 +17,7 @@ const limits: LimitTable = {
   sources: minute(10),
 };
 
-describe("Redis counters", () => {
+describeNeeding("redis")("Redis counters", () => {
   let first: RateLimiter;
   let second: RateLimiter;
   beforeAll(async () => {

@@ -1,19 +1,23 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { legsOfStore, storeKinds } from "../support/test-database.js";
+import { describeEachNeeding, type TestLegName } from "../support/test-legs.js";
 import { SITE_ORIGIN, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const W = "/api/v1/widget";
 const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 /** Every limiter behaviour, against the in-process counters and against the machine's Redis. */
-const backends = [
-  { name: "memory", env: {} },
-  { name: "redis", env: { FRONTDESK_REDIS_URL: process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" } },
-] as const;
+const backends: { name: string; env: Record<string, string>; legs: TestLegName[] }[] = [
+  { name: "memory", env: {}, legs: [] },
+  { name: "redis", env: { FRONTDESK_REDIS_URL: process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" }, legs: ["redis"] },
+];
 
-describe.each(storeKinds.flatMap((kind) => backends.map((backend) => ({ kind, backend }))))(
+describeEachNeeding(
+  storeKinds.flatMap((kind) => backends.map((backend) => ({ kind, backend }))),
+  ({ kind, backend }) => [...legsOfStore(kind), ...backend.legs],
+)(
   "rate limits on $kind with $backend.name counters",
   ({ kind, backend }) => {
     let t: TestApp;

@@ -5,11 +5,21 @@ import { migrate } from "../../src/db/migrate.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
+import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
 
 /** Every store-touching test runs against both. */
 export const storeKinds: StoreKind[] = ["pglite", "postgres"];
+
+/** The machine's legs a store needs: the real Postgres is the `postgres` leg; PGlite needs none. */
+export const legsOfStore = (kind: StoreKind): TestLegName[] => (kind === "postgres" ? ["postgres"] : []);
+
+/**
+ * `describeEachStore(title, body)`, with the Postgres case skipped (counted as skipped, and
+ * named in the end-of-run banner) when the machine has no `postgres` leg.
+ */
+export const describeEachStore = describeEachNeeding(storeKinds, legsOfStore);
 
 /** The machine's Postgres 15 (with pgvector); override with FRONTDESK_TEST_POSTGRES_URL. */
 export const adminPostgresUrl = process.env.FRONTDESK_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -28,6 +38,8 @@ export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase>
     await migrate(db);
     return { db, url: null, drop: () => db.close() };
   }
+  const skipped = skippedLegReason("postgres");
+  if (skipped) throw new Error(`the postgres test leg is skipped (${skipped}): wrap this test in describeEachStore or describeNeeding("postgres")`);
   const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminPostgresUrl });
   await admin.connect();

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const W = "/api/v1/widget";
 
-describe.each(storeKinds)("request-human, typing, satisfaction, coupon on %s", (kind) => {
+describeEachStore("request-human, typing, satisfaction, coupon on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let shop: Tenant;

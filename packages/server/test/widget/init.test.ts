@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 
 const INIT = "/api/v1/widget/init";
 
-describe.each(storeKinds)("POST /init on %s", (kind) => {
+describeEachStore("POST /init on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
 

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 
 const LEADS = "/api/v1/widget/leads";
 const EVENTS = "/api/v1/widget/events";
 
-describe.each(storeKinds)("POST /leads and /events on %s", (kind) => {
+describeEachStore("POST /leads and /events on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
 

@@ -1,13 +1,13 @@
 import { base64url, SignJWT, UnsecuredJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { bearer, seedTenant, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 
 const EVENTS = "/api/v1/widget/events";
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
 
-describe.each(storeKinds)("session token verification on %s", (kind) => {
+describeEachStore("session token verification on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let session: StartedSession;

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Provisions what the test suite needs on this machine; `npm test` runs it first (root `pretest`).
+// Idempotent: when every leg is already there it only probes them (a connection each, no apt).
+// A leg it cannot provide (not root, no apt, Postgres not installed, a failed build) is recorded as
+// skipped with its reason in the leg record (node_modules/.cache/frontdesk/test-legs.json, or
+// FRONTDESK_TEST_LEGS_FILE) and the script exits 0, so the suite runs what it can and its tests of
+// that leg are skipped; with FRONTDESK_TEST_REQUIRE_ALL=1 a skipped leg exits 1.
+// Targets: FRONTDESK_TEST_POSTGRES_URL, FRONTDESK_TEST_REDIS_URL (see scripts/test-legs/).
+import { legRecordPath, requireAllLegs, writeLegRecord } from "./test-legs/leg-record.mjs";
+import { legs } from "./test-legs/legs.mjs";
+import { machine, redactUrl } from "./test-legs/machine.mjs";
+
+const started = Date.now();
+const requireAll = requireAllLegs();
+
+/** @param {import("./test-legs/legs.mjs").Leg} leg */
+async function provisionLeg(leg) {
+  const legStarted = Date.now();
+  const target = leg.target(process.env);
+  /** @type {string[]} */
+  const actions = [];
+  let outcome;
+  try {
+    outcome = await leg.probe(target);
+    if (!outcome.ready) outcome = await leg.provision(target, outcome, { machine, did: (action) => actions.push(action) });
+  } catch (error) {
+    outcome = { ready: false, problem: `provisioning failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  /** @type {import("./test-legs/leg-record.mjs").LegOutcome} */
+  const result = {
+    name: leg.name,
+    target: redactUrl(target),
+    status: outcome.ready ? "ready" : "skipped",
+    reason: outcome.ready ? null : outcome.problem,
+    actions,
+    ms: Date.now() - legStarted,
+  };
+  return result;
+}
+
+// Probes run at once; provisioning (apt, builds) one leg after the other, in table order.
+const firstProbes = await Promise.all(legs.map((leg) => leg.probe(leg.target(process.env)).catch(() => ({ ready: false }))));
+const outcomes = [];
+for (const [index, leg] of legs.entries()) {
+  const alreadyReady = firstProbes[index]?.ready === true;
+  outcomes.push(
+    alreadyReady
+      ? { name: leg.name, target: redactUrl(leg.target(process.env)), status: /** @type {const} */ ("ready"), reason: null, actions: [], ms: 0 }
+      : await provisionLeg(leg),
+  );
+}
+
+writeLegRecord({ writtenAt: new Date().toISOString(), requireAll, legs: outcomes }, legRecordPath());
+
+const skipped = outcomes.filter((outcome) => outcome.status === "skipped");
+const summary = outcomes
+  .map((outcome) => `${outcome.name} ${outcome.status}${outcome.actions.length > 0 ? ` (${outcome.actions.join("; ")})` : ""}`)
+  .join(", ");
+console.log(`provision-test-machine: ${summary} in ${Date.now() - started} ms`);
+for (const outcome of skipped) {
+  console.error(`provision-test-machine: SKIPPED leg ${outcome.name}: ${outcome.reason}`);
+}
+if (skipped.length > 0) {
+  if (requireAll) {
+    console.error(`provision-test-machine: FRONTDESK_TEST_REQUIRE_ALL=1 and ${skipped.length} leg(s) skipped: failing`);
+    process.exit(1);
+  }
+  console.error("provision-test-machine: the tests of skipped legs will be skipped (FRONTDESK_TEST_REQUIRE_ALL=1 fails instead)");
+}
