@@ -50,7 +50,11 @@ for (const [index, leg] of legs.entries()) {
   );
 }
 
-writeLegRecord({ writtenAt: new Date().toISOString(), requireAll, legs: outcomes }, legRecordPath());
+try {
+  writeLegRecord({ writtenAt: new Date().toISOString(), requireAll, legs: outcomes }, legRecordPath());
+} catch (error) {
+  console.error(`provision-test-machine: could not write the leg record ${legRecordPath()}: ${error instanceof Error ? error.message : String(error)}`);
+}
 
 const skipped = outcomes.filter((outcome) => outcome.status === "skipped");
 const summary = outcomes

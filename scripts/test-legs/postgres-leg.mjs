@@ -66,9 +66,9 @@ export const postgresLeg = {
     let probe = /** @type {PostgresProbe} */ (first);
     if (!isLoopback(hostname)) return { ready: false, problem: `${probe.problem}; ${hostname} is another machine, which this script leaves alone` };
     if (!machine.hasCommand("pg_lsclusters")) return { ready: false, problem: `${probe.problem}; Postgres is not installed here (no pg_lsclusters)` };
+    if (!machine.isRoot()) return { ready: false, problem: `${probe.problem}; provisioning it needs root (running as uid ${machine.uid()})` };
     const cluster = await findLocalCluster(machine, port);
     if (!cluster) return { ready: false, problem: `${probe.problem}; no Postgres cluster of this machine is configured on port ${port}` };
-    if (!machine.isRoot()) return { ready: false, problem: `${probe.problem}; provisioning it needs root (running as uid ${machine.uid()})` };
 
     if (!probe.reachable) {
       if (!cluster.online) {

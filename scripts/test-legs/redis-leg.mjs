@@ -50,11 +50,11 @@ export const redisLeg = {
     const { hostname, port } = new URL(url);
     const host = hostname.replace(/^\[|\]$/g, "");
     if (!isLoopback(host)) return { ready: false, problem: `${first.problem}; ${host} is another machine, which this script leaves alone` };
+    if (!machine.hasCommand("redis-server")) return { ready: false, problem: `${first.problem}; Redis is not installed here (no redis-server)` };
+    if (!machine.isRoot()) return { ready: false, problem: `${first.problem}; starting it needs root (running as uid ${machine.uid()})` };
     if (Number(port || MANAGED_PORT) !== MANAGED_PORT) {
       return { ready: false, problem: `${first.problem}; this script starts Redis only at 127.0.0.1:${MANAGED_PORT}` };
     }
-    if (!machine.hasCommand("redis-server")) return { ready: false, problem: `${first.problem}; Redis is not installed here (no redis-server)` };
-    if (!machine.isRoot()) return { ready: false, problem: `${first.problem}; starting it needs root (running as uid ${machine.uid()})` };
     mkdirSync("/var/lib/redis", { recursive: true });
     mkdirSync("/var/log/redis", { recursive: true });
     const started = await machine.run("redis-server", [
