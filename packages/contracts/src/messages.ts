@@ -28,8 +28,16 @@ export type Answer = z.infer<typeof answerSchema>;
 export const answerResponseSchema = z.object({ data: answerSchema });
 
 /** The frames of POST /messages/stream, each sent as `data: <json>` and a blank line. */
-export type StreamFrame =
-  | { event: "token"; token: string }
-  | { event: "citations"; citations: z.infer<typeof citationSchema>[] }
-  | { event: "error"; code: string; message: string }
-  | { event: "done"; conversation_id: string; message_id?: string; low_confidence?: boolean; awaiting_human?: boolean };
+export const tokenFrameSchema = z.object({ event: z.literal("token"), token: z.string() });
+export const citationsFrameSchema = z.object({ event: z.literal("citations"), citations: z.array(citationSchema) });
+export const streamErrorCodes = ["generation_failed", "generation_timeout", "internal_error"] as const;
+export const errorFrameSchema = z.object({ event: z.literal("error"), code: z.enum(streamErrorCodes), message: z.string() });
+export const doneFrameSchema = z.object({
+  event: z.literal("done"),
+  conversation_id: z.string(),
+  message_id: z.string().optional(),
+  low_confidence: z.boolean().optional(),
+  awaiting_human: z.boolean().optional(),
+});
+export const streamFrameSchema = z.discriminatedUnion("event", [tokenFrameSchema, citationsFrameSchema, errorFrameSchema, doneFrameSchema]);
+export type StreamFrame = z.infer<typeof streamFrameSchema>;

@@ -1,12 +1,12 @@
-import swagger from "@fastify/swagger";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodies } from "./http/json-body.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
 import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
+import { registerOpenApi } from "./openapi/register-openapi.js";
 import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
 import { messageRoutes } from "./answering/routes.js";
@@ -47,19 +47,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerWidgetCors(app, WIDGET_PREFIX);
   registerRetrievalMetrics(registerHttpMetrics(app), services.lexical.indexes);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: { title: "Frontdesk API", version: "1.0.0", description: "Widget API and Sources ingest API." },
-      components: {
-        securitySchemes: {
-          sessionToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-          apiToken: { type: "http", scheme: "bearer" },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app, services.config);
 
   await app.register(healthRoutes);
   await app.register(logoRoute);

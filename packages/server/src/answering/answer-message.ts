@@ -4,7 +4,7 @@ import { findAgent } from "../tenants/agent-repository.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { listRecentMessages } from "../widget/session-repository.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
-import type { ConversationTurn } from "./generate/answer-generator.js";
+import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
 import { insertMessage } from "./message-repository.js";
 import { buildRetrievalQuery } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
@@ -15,7 +15,7 @@ const HISTORY_TURNS = 8;
 export type ConversationEvent =
   | { type: "token"; token: string }
   | { type: "citations"; citations: Citation[] }
-  | { type: "error"; code: string; message: string }
+  | { type: "error"; code: AnswerErrorCode; message: string }
   | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean };
 
 /**

@@ -1,18 +1,15 @@
-import { answerResponseSchema, errorBodySchema, messageBodySchema } from "@frontdesk/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionGuard, sessionOf } from "../widget/route-guards.js";
 import { answerMessage } from "./answer-message.js";
+import { messagesRouteSchema, messagesStreamRouteSchema } from "./schemas.js";
 import { SseWriter } from "./sse-writer.js";
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
-const tags = ["widget"];
 
 /** POST /messages and /messages/stream, mounted under /api/v1/widget; they share the per-token budget with events. */
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
 
   app.post("/messages", {
-    schema: { tags, body: messageBodySchema, response: { 200: answerResponseSchema, ...errors } },
+    schema: messagesRouteSchema,
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => {
       const session = sessionOf(request);
@@ -43,7 +40,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/messages/stream", {
-    schema: { tags, body: messageBodySchema, response: { ...errors } },
+    schema: messagesStreamRouteSchema,
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => {
       const session = sessionOf(request);

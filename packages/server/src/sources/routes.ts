@@ -1,18 +1,11 @@
-import {
-  createSourceBodySchema,
-  errorBodySchema,
-  sourceIdParamsSchema,
-  sourceListResponseSchema,
-  sourceResponseSchema,
-} from "@frontdesk/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { authenticateApiToken } from "../auth/authenticate-api-token.js";
 import { AppError } from "../http/app-error.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import type { ApiToken } from "../tenants/api-token-repository.js";
 import { createSource } from "./create-source.js";
+import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema } from "./schemas.js";
 import {
   deleteWorkspaceSource,
   findWorkspaceSource,
@@ -27,9 +20,6 @@ declare module "fastify" {
 }
 
 export const SOURCES_LIST_LIMIT = 100;
-const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
-const tags = ["sources"];
-const security = [{ apiToken: [] }];
 
 /** The Sources ingest API (spec section 4), mounted under /api/v1/workspace/sources. */
 export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -46,12 +36,12 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
     };
     const notFound = () => new AppError("source_not_found", "No source with this id in the token's workspace.");
 
-    app.get("/", { schema: { tags, security, response: { 200: sourceListResponseSchema, ...errors } } }, async (request) => {
+    app.get("/", { schema: listSourcesRouteSchema }, async (request) => {
       const sources = await listWorkspaceSources(services.db, tokenOf(request).workspaceId, SOURCES_LIST_LIMIT);
       return { data: sources.map(presentSource) };
     });
 
-    app.get("/:id", { schema: { tags, security, params: sourceIdParamsSchema, response: { 200: sourceResponseSchema, ...errors } } }, async (request) => {
+    app.get("/:id", { schema: getSourceRouteSchema }, async (request) => {
       const source = await findWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id);
       if (!source) throw notFound();
       return { data: presentSource(source) };
@@ -59,7 +49,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.post(
       "/",
-      { schema: { tags, security, body: createSourceBodySchema, response: { 200: sourceResponseSchema, 201: sourceResponseSchema, ...errors } } },
+      { schema: createSourceRouteSchema },
       async (request, reply) => {
         const { source, created } = await createSource(services, tokenOf(request).workspaceId, request.body);
         return reply.code(created ? 201 : 200).send({ data: presentSource(source) });
@@ -68,7 +58,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
 
     app.delete(
       "/:id",
-      { schema: { tags, security, params: sourceIdParamsSchema, response: { 204: z.null(), ...errors } } },
+      { schema: deleteSourceRouteSchema },
       async (request, reply) => {
         const deleted = await deleteWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id);
         if (!deleted) throw notFound();

@@ -1,20 +1,3 @@
-import {
-  couponBodySchema,
-  couponResponseSchema,
-  errorBodySchema,
-  eventBodySchema,
-  eventResponseSchema,
-  initBodySchema,
-  initResponseSchema,
-  leadBodySchema,
-  leadResponseSchema,
-  requestHumanBodySchema,
-  requestHumanResponseSchema,
-  satisfactionBodySchema,
-  satisfactionResponseSchema,
-  typingBodySchema,
-} from "@frontdesk/contracts";
-import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import { applyCoupon } from "./apply-coupon.js";
@@ -24,17 +7,23 @@ import { rateSatisfaction } from "./rate-satisfaction.js";
 import { recordEvent } from "./record-event.js";
 import { requestHuman } from "./request-human.js";
 import { signalTyping } from "./signal-typing.js";
+import {
+  couponRouteSchema,
+  eventsRouteSchema,
+  initRouteSchema,
+  leadsRouteSchema,
+  requestHumanRouteSchema,
+  satisfactionRouteSchema,
+  typingRouteSchema,
+} from "./schemas.js";
 import { startSession } from "./start-session.js";
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
-const tags = ["widget"];
 
 /** The visitor-facing widget API (spec section 4), mounted under /api/v1/widget. */
 export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
 
   app.post("/init", {
-    schema: { tags, body: initBodySchema, response: { 200: initResponseSchema, ...errors } },
+    schema: initRouteSchema,
     preValidation: async (request, reply) => {
       const body = request.body as { agent_id?: unknown } | undefined;
       const agentId = typeof body?.agent_id === "string" ? body.agent_id.slice(0, 64) : "";
@@ -44,7 +33,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/leads", {
-    schema: { tags, body: leadBodySchema, response: { 200: leadResponseSchema, 201: leadResponseSchema, ...errors } },
+    schema: leadsRouteSchema,
     preValidation: sessionGuard(services, "leads"),
     handler: async (request, reply) => {
       const { lead, created } = await captureLead(services, sessionOf(request), request.body);
@@ -53,19 +42,19 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/events", {
-    schema: { tags, body: eventBodySchema, response: { 202: eventResponseSchema, ...errors } },
+    schema: eventsRouteSchema,
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => reply.code(202).send({ data: await recordEvent(services, sessionOf(request), request.body) }),
   });
 
   app.post("/request-human", {
-    schema: { tags, body: requestHumanBodySchema, response: { 200: requestHumanResponseSchema, ...errors } },
+    schema: requestHumanRouteSchema,
     preValidation: sessionGuard(services, "session"),
     handler: async (request) => ({ data: await requestHuman(services, sessionOf(request), request.body.reason ?? null) }),
   });
 
   app.post("/typing", {
-    schema: { tags, body: typingBodySchema, response: { 204: z.null().describe("No content"), 400: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema } },
+    schema: typingRouteSchema,
     preValidation: ipGuard(services, "typing"),
     handler: async (request, reply) => {
       await signalTyping(services, request.headers.authorization, request.body.typing ?? true);
@@ -74,7 +63,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/satisfaction", {
-    schema: { tags, body: satisfactionBodySchema, response: { 200: satisfactionResponseSchema, ...errors } },
+    schema: satisfactionRouteSchema,
     preValidation: [ipGuard(services, "satisfaction"), sessionOnly(services)],
     handler: async (request) => ({
       data: await rateSatisfaction(services, sessionOf(request), { rating: request.body.rating, comment: request.body.comment ?? null }),
@@ -82,7 +71,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/coupon/apply", {
-    schema: { tags, body: couponBodySchema, response: { 200: couponResponseSchema, ...errors } },
+    schema: couponRouteSchema,
     preValidation: [ipGuard(services, "coupon"), sessionOnly(services)],
     handler: async (request) => ({ data: await applyCoupon(services, sessionOf(request), request.body.code) }),
   });

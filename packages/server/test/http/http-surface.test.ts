@@ -144,7 +144,8 @@ describeEachStore("HTTP surface on %s", (kind) => {
     expect(document.openapi).toBe("3.1.0");
     for (const path of widgetRoutes) expect(document.paths).toHaveProperty(`${W}${path}`);
     const init = document.paths[`${W}/init`].post;
-    expect(init.requestBody.content["application/json"].schema.required).toContain("agent_id");
+    expect(init.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/InitRequest" });
+    expect(document.components.schemas.InitRequest.required).toContain("agent_id");
     expect(init.responses["200"]).toBeDefined();
   });
 

@@ -1,0 +1,52 @@
+import { answerResponseSchema, messageBodySchema, streamFrameSchema } from "@frontdesk/contracts";
+import { jsonResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
+
+const tags = ["widget"];
+
+const answerDescription =
+  "Stores the visitor's message, retrieves the agent's knowledge (hybrid vector + BM25 search) and answers from it, " +
+  "citing the documents used; `low_confidence` says the knowledge did not ground the answer. While a human is requested " +
+  "the bot stays quiet: the message is stored for the operators and the answer is empty with `awaiting_human`. " +
+  "Shares the session token's budget with `/messages/stream` and `/events`.";
+
+/** The route schemas of the message routes: validation, serialisation and the OpenAPI document. */
+export const messagesRouteSchema = {
+  tags,
+  operationId: "sendMessage",
+  summary: "Send a message and get the whole answer",
+  description: answerDescription,
+  security: sessionSecurity,
+  body: messageBodySchema,
+  response: {
+    200: jsonResponse("The bot's answer, with its citations.", answerResponseSchema),
+    ...sessionErrors,
+  },
+};
+
+export const streamDescription = [
+  "A Server-Sent Events stream (`Content-Type: text/event-stream`, `Cache-Control: no-cache`, `X-Accel-Buffering: no`). " +
+    "Each frame is one line `data: <JSON>` followed by a blank line; the JSON is a `StreamFrame`, told apart by `event`:",
+  "",
+  '- `token` `{"event":"token","token":"…"}`: the next piece of the answer, in order (any number);',
+  '- `citations` `{"event":"citations","citations":[{"id":1,"url":"…"}]}`: once, after the last token;',
+  '- `error` `{"event":"error","code":"generation_failed"|"generation_timeout"|"internal_error","message":"…"}`: ' +
+    "generation failed after tokens were sent; `done` follows;",
+  '- `done` `{"event":"done","conversation_id":"…","message_id":"…","low_confidence":false}`: always last; ' +
+    'while a human is requested it is the only frame: `{"event":"done","conversation_id":"…","awaiting_human":true}`.',
+  "",
+  "While a model thinks, a comment line `: keep-alive` is sent every FRONTDESK_SSE_HEARTBEAT_SECONDS (15 s). " +
+    "Errors found before the stream starts (token, body, rate limit) are ordinary JSON error responses.",
+].join("\n");
+
+export const messagesStreamRouteSchema = {
+  tags,
+  operationId: "streamMessage",
+  summary: "Send a message and stream the answer (Server-Sent Events)",
+  description: answerDescription,
+  security: sessionSecurity,
+  body: messageBodySchema,
+  response: {
+    200: { description: streamDescription, content: { "text/event-stream": { schema: streamFrameSchema } } },
+    ...sessionErrors,
+  },
+};

@@ -1,0 +1,112 @@
+import {
+  answerSchema,
+  brandingSchema,
+  citationSchema,
+  citationsFrameSchema,
+  conversationMessageSchema,
+  couponBodySchema,
+  couponResponseSchema,
+  createSourceBodySchema,
+  doneFrameSchema,
+  errorBodySchema,
+  errorFrameSchema,
+  eventBodySchema,
+  eventResponseSchema,
+  httpUrlSchema,
+  initBodySchema,
+  initResponseSchema,
+  isoTimestampSchema,
+  leadBodySchema,
+  leadSchema,
+  messageBodySchema,
+  requestHumanBodySchema,
+  requestHumanResponseSchema,
+  reverbSchema,
+  satisfactionBodySchema,
+  satisfactionResponseSchema,
+  sourceErrorSchema,
+  sourceSchema,
+  streamFrameSchema,
+  tokenFrameSchema,
+  typingBodySchema,
+  widgetAgentSchema,
+} from "@frontdesk/contracts";
+import { z } from "zod";
+
+export interface ComponentMeta {
+  id?: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The named schemas of the OpenAPI document (`#/components/schemas/<id>`). A route schema that
+ * is (or contains) one of these is written as a `$ref` to it. Request bodies are named
+ * `…Request`; everything else is what the API answers with.
+ */
+export const componentSchemas = z.registry<ComponentMeta>();
+
+const components: [z.ZodType, ComponentMeta & { id: string }][] = [
+  [errorBodySchema, {
+    id: "Error",
+    description:
+      "Every error the service answers with. `code` is stable (part of the API); `message` is for people. " +
+      "422 `validation_failed` adds `fields`: each invalid member (a dotted path, or `body`) with its messages.",
+  }],
+  [citationSchema, { id: "Citation", description: "A cited document: its stable integer id and the URL it was read from." }],
+  [conversationMessageSchema, { id: "Message", description: "A stored message of a conversation, as init returns it (oldest first)." }],
+  [widgetAgentSchema, { id: "Agent", description: "What the widget needs of the agent: name, persona, theme colour, starter prompts, default language." }],
+  [brandingSchema, { id: "Branding", description: "The branding line the widget shows." }],
+  [reverbSchema, {
+    id: "Reverb",
+    description:
+      "Where the Pusher-protocol realtime server will be reached, from FRONTDESK_REALTIME_*. Planned: this release runs no realtime server, " +
+      "so nothing listens there yet.",
+  }],
+  [initResponseSchema.shape.data, { id: "Session", description: "A widget session: the conversation (new or resumed), the session token, and what the widget shows." }],
+  [leadSchema, { id: "Lead", description: "A lead of the agent, deduplicated by e-mail (case-insensitive)." }],
+  [eventResponseSchema.shape.data, { id: "Event", description: "A recorded widget telemetry event." }],
+  [requestHumanResponseSchema.shape.data, { id: "HumanRequest", description: "The conversation's request for a human operator (the first request's time is kept)." }],
+  [satisfactionResponseSchema.shape.data, { id: "Satisfaction", description: "The conversation's latest satisfaction rating." }],
+  [couponResponseSchema.shape.data, { id: "CouponApplication", description: "The coupon code last applied in the conversation." }],
+  [answerSchema, {
+    id: "Answer",
+    description:
+      "The bot's answer. `message_id` is the bot's stored message. While a human is requested the bot stays quiet: " +
+      "`content` is empty, `citations` empty and `awaiting_human` true.",
+  }],
+  [tokenFrameSchema, { id: "TokenFrame", description: "A piece of the answer's text, in order." }],
+  [citationsFrameSchema, { id: "CitationsFrame", description: "The documents the answer cites; sent once, after the last token." }],
+  [errorFrameSchema, {
+    id: "ErrorFrame",
+    description: "Generation failed after tokens were sent (`generation_failed`, `generation_timeout`, `internal_error`); `done` follows.",
+  }],
+  [doneFrameSchema, {
+    id: "DoneFrame",
+    description:
+      "The last frame. Carries `message_id` (the bot's stored message) and `low_confidence`, or only `awaiting_human: true` " +
+      "when a human was requested and the bot stayed quiet.",
+  }],
+  [streamFrameSchema, { id: "StreamFrame", description: "One frame of POST /messages/stream, sent as `data: <this JSON>` and a blank line." }],
+  [sourceErrorSchema, { id: "SourceError", description: "Why a source (or its last re-sync) failed: a stable code and a message." }],
+  [sourceSchema, {
+    id: "Source",
+    description:
+      "A knowledge source of an agent. `status` is `pending` until indexed or failed. `config` holds `url` (url, sitemap); " +
+      "`title`, `source_url`, `content_bytes` (text); and, for a sitemap, `pages_found`, `pages_indexed`, `pages_failed`, " +
+      "`truncated`, `skipped_foreign_host`.",
+  }],
+  [initBodySchema, { id: "InitRequest" }],
+  [leadBodySchema, { id: "LeadRequest" }],
+  [eventBodySchema, { id: "EventRequest" }],
+  [requestHumanBodySchema, { id: "RequestHumanRequest" }],
+  [typingBodySchema, { id: "TypingRequest" }],
+  [satisfactionBodySchema, { id: "SatisfactionRequest" }],
+  [couponBodySchema, { id: "CouponRequest" }],
+  [messageBodySchema, { id: "MessageRequest" }],
+  [createSourceBodySchema, { id: "CreateSourceRequest", description: "One body shape per `kind`: `url`, `sitemap` or `text`. Unknown members are ignored." }],
+];
+
+for (const [schema, meta] of components) componentSchemas.add(schema, meta);
+componentSchemas.add(isoTimestampSchema, { format: "date-time", description: "ISO 8601, UTC." });
+componentSchemas.add(httpUrlSchema, { format: "uri", description: "An absolute http(s) URL." });

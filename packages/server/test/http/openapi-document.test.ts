@@ -1,0 +1,173 @@
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+
+type JsonObject = Record<string, unknown>;
+interface Operation {
+  path: string;
+  method: string;
+  operation: JsonObject;
+}
+
+const PUBLIC_URL = "https://frontdesk.example.com";
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
+const W = "/api/v1/widget";
+const S = "/api/v1/workspace/sources";
+/** Widget routes that take the session token, and the one where it is optional. */
+const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream"].map((path) => `${W}${path}`);
+
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const objectAt = (value: unknown, ...keys: string[]): JsonObject => {
+  let current = value;
+  for (const key of keys) current = isObject(current) ? current[key] : undefined;
+  if (!isObject(current)) throw new Error(`no object at ${keys.join(".")}`);
+  return current;
+};
+
+function operationsOf(document: JsonObject): Operation[] {
+  return Object.entries(objectAt(document, "paths")).flatMap(([path, item]) =>
+    Object.entries(objectAt(item)).filter(([method]) => METHODS.includes(method)).map(([method, operation]) => ({ path, method, operation: objectAt(operation) })),
+  );
+}
+
+function referencesIn(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) referencesIn(item, into);
+  else if (isObject(value)) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string") into.add(child);
+      else referencesIn(child, into);
+    }
+  }
+  return into;
+}
+
+/** The document is the same on every store: it is read from one app (PGlite). */
+describe("the OpenAPI document (GET /openapi.json)", () => {
+  let t: TestApp;
+  let document: JsonObject;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    t = await createTestApp("pglite", { FRONTDESK_PUBLIC_URL: PUBLIC_URL });
+    const response = await t.app.inject({ method: "GET", url: "/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    document = response.json();
+    operations = operationsOf(document);
+  });
+  afterAll(() => t.close());
+
+  it("happy: is a valid OpenAPI 3.1 document for a maintained validator", async () => {
+    expect(document.openapi).toBe("3.1.0");
+    const result = await validate(structuredClone(document));
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+  });
+
+  it("happy: documents every public route, and nothing else", () => {
+    const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
+    expect(documented).toEqual(
+      [
+        ...["/init", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream"].map((path) => `POST ${W}${path}`),
+        `GET ${S}`,
+        `POST ${S}`,
+        `GET ${S}/{id}`,
+        `DELETE ${S}/{id}`,
+      ].sort(),
+    );
+    for (const { method, path } of operations) {
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id") }), path).toBe(true);
+    }
+  });
+
+  it("happy: every operation has a unique operationId, a summary, a description and a tag", () => {
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(operations.length);
+    for (const { path, operation } of operations) {
+      expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
+      expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : "sources"]);
+    }
+  });
+
+  it("happy: every response has a real description, and every error response is the Error schema", () => {
+    for (const { path, method, operation } of operations) {
+      const responses = objectAt(operation, "responses");
+      expect(Object.keys(responses).some((status) => status.startsWith("2")), path).toBe(true);
+      for (const [status, response] of Object.entries(responses)) {
+        const description = String(objectAt(response).description ?? "");
+        expect(description, `${method} ${path} ${status}`).not.toMatch(/^(Default Response)?$/);
+        if (Number(status) >= 400) {
+          expect(objectAt(response, "content", "application/json", "schema"), `${method} ${path} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+          expect(description, `${method} ${path} ${status}`).toMatch(/`[a-z_]+`/);
+        }
+      }
+      if (operation.requestBody) {
+        expect(Object.keys(objectAt(responses)), path).toEqual(expect.arrayContaining(["400", "413", "415", "422", "500"]));
+      }
+    }
+  });
+
+  it("happy: each route lists the errors it gives, with their codes", () => {
+    const operation = (method: string, path: string) => operations.find((entry) => entry.method === method && entry.path === path)?.operation;
+    const describedCodes = (method: string, path: string, status: string) => String(objectAt(operation(method, path), "responses", status).description);
+    expect(describedCodes("post", `${W}/init`, "403")).toContain("origin_forbidden");
+    expect(describedCodes("post", `${W}/init`, "404")).toContain("agent_not_found");
+    expect(describedCodes("post", `${W}/init`, "429")).toContain("plan_limit_reached");
+    expect(describedCodes("post", `${W}/coupon/apply`, "403")).toContain("coupon_not_available");
+    for (const path of SESSION_ROUTES) expect(describedCodes("post", path, "401")).toMatch(/missing_token.*invalid_token.*token_expired/);
+    expect(describedCodes("get", `${S}/{id}`, "404")).toContain("source_not_found");
+    expect(describedCodes("post", S, "404")).toContain("agent_not_found");
+    for (const { path, method } of operations.filter((entry) => entry.path.startsWith(S))) {
+      expect(describedCodes(method, path, "401")).toMatch(/missing_token.*invalid_token/);
+      expect(describedCodes(method, path, "403")).toContain("missing_ability");
+      expect(describedCodes(method, path, "429")).toContain("rate_limited");
+    }
+  });
+
+  it("security: session routes require the session token, Sources routes the API token, init nothing, typing optionally", () => {
+    const schemes = objectAt(document, "components", "securitySchemes");
+    expect(schemes.sessionToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+    expect(schemes.apiToken).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.security).toBeUndefined();
+    for (const { path, operation } of operations) {
+      if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
+      else if (path.startsWith(S)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
+    }
+    const byPath = (path: string) => operations.find((entry) => entry.path === path)?.operation;
+    expect(byPath(`${W}/init`)?.security).toEqual([]);
+    expect(byPath(`${W}/typing`)?.security).toEqual([{}, { sessionToken: [] }]);
+  });
+
+  it("happy: named component schemas exist and the operations refer to them", () => {
+    const schemas = objectAt(document, "components", "schemas");
+    const named = ["Error", "Source", "SourceError", "Lead", "Citation", "Message", "Agent", "Branding", "Session", "Answer", "StreamFrame", "CreateSourceRequest", "InitRequest", "MessageRequest"];
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(named));
+    const referenced = referencesIn(document);
+    for (const name of Object.keys(schemas)) expect(referenced.has(`#/components/schemas/${name}`), `${name} is referenced`).toBe(true);
+    for (const reference of referenced) expect(schemas, reference).toHaveProperty(reference.replace("#/components/schemas/", ""));
+    const lead = objectAt(operations.find(({ operation }) => operation.operationId === "captureLead")?.operation, "responses", "201", "content", "application/json", "schema");
+    expect(objectAt(lead, "properties", "data")).toEqual({ $ref: "#/components/schemas/Lead" });
+    expect(objectAt(schemas, "Source", "properties", "error")).toMatchObject({ anyOf: expect.arrayContaining([{ $ref: "#/components/schemas/SourceError" }]) });
+    expect(objectAt(schemas, "Message", "properties", "citations", "items")).toEqual({ $ref: "#/components/schemas/Citation" });
+    expect(objectAt(schemas, "Source", "properties", "created_at")).toMatchObject({ type: "string", format: "date-time" });
+    expect(Object.keys(schemas).filter((name) => name.endsWith("Input"))).toEqual([]);
+  });
+
+  it("happy: /messages/stream is 200 text/event-stream with its frames described", () => {
+    const stream = operations.find(({ path }) => path === `${W}/messages/stream`)?.operation;
+    const ok = objectAt(stream, "responses", "200");
+    expect(Object.keys(objectAt(ok, "content"))).toEqual(["text/event-stream"]);
+    expect(objectAt(ok, "content", "text/event-stream", "schema")).toEqual({ $ref: "#/components/schemas/StreamFrame" });
+    for (const event of ["token", "citations", "error", "done"]) expect(String(ok.description)).toContain(`"event":"${event}"`);
+    expect(String(ok.description)).toContain(": keep-alive");
+    const frames = objectAt(document, "components", "schemas", "StreamFrame");
+    expect(frames.oneOf).toEqual(["TokenFrame", "CitationsFrame", "ErrorFrame", "DoneFrame"].map((name) => ({ $ref: `#/components/schemas/${name}` })));
+    expect(objectAt(document, "components", "schemas", "ErrorFrame", "properties", "code")).toMatchObject({ enum: ["generation_failed", "generation_timeout", "internal_error"] });
+  });
+
+  it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
+    expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
+    expect(String(objectAt(document, "info").description)).toContain("sessionToken");
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources"]);
+  });
+});
