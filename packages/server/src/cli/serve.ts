@@ -35,9 +35,9 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
       );
     if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);
     const app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) });
-    await app.listen({ host: config.http.host, port: config.http.port });
+    const url = await app.listen({ host: config.http.host, port: config.http.port });
     logger.info(
-      { url: `http://${config.http.host}:${config.http.port}`, store: services.db.kind, rateLimiter: services.limiter.backend },
+      { url, store: services.db.kind, rateLimiter: services.limiter.backend },
       "Frontdesk is listening",
     );
     onShutdown(logger, async () => {

@@ -17,5 +17,11 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations); returns the rows of its last statement. */
   exec(sql: string): Promise<Record<string, unknown>[]>;
+  /**
+   * Runs `work` while this process holds the session-level advisory lock `key`, so that processes
+   * sharing one Postgres take turns (PGlite belongs to one process: `work` runs at once). `work`
+   * uses the store as usual; it must not wait for the same lock itself.
+   */
+  withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -107,6 +107,7 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       await outsideTransactions();
       return send({ kind: "exec", sql });
     },
+    withAdvisoryLock: (_key, work) => work(),
     async close() {
       await outsideTransactions();
       if (!failure) await send({ kind: "close" });

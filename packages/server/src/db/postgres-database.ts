@@ -52,6 +52,18 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
       const last = Array.isArray(result) ? result.at(-1) : result;
       return (last?.rows ?? []) as Record<string, unknown>[];
     },
+    withAdvisoryLock: async (key, work) => {
+      // A connection of its own, outside the pool: `work` may need every pooled connection.
+      const holder = new pg.Client({ connectionString: url });
+      holder.on("error", () => undefined);
+      await holder.connect();
+      try {
+        await holder.query("SELECT pg_advisory_lock($1)", [key]);
+        return await work();
+      } finally {
+        await holder.end().catch(() => undefined);
+      }
+    },
     close: () => pool.end(),
   };
 }

@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
 import type { Database, Queryable, SqlValue } from "../db/database.js";
+import { SCHEMA_LOCK } from "../db/migrate.js";
 import { jobCatalog, type JobName, type JobPayload, type RetryPolicy } from "./job-catalog.js";
 
 /** What a handler learns about the attempt it runs in. */
@@ -53,21 +54,30 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(shortestTimeout / 2))),
   });
   boss.on("error", (error: Error) => options.onError?.(error));
-  await boss.start();
-  for (const name of Object.keys(jobCatalog) as JobName[]) {
-    const policy = policyOf(name);
-    const queue = {
-      name,
-      retryLimit: policy.retryLimit,
-      retryDelay: policy.retryDelaySeconds,
-      retryBackoff: true,
-      expireInSeconds: policy.expireInSeconds,
-    };
-    if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
-    else await boss.createQueue(name, queue);
-  }
-  if (options.singleProcess) {
-    await db.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
+  // pg-boss installs its schema and our queues when it starts; processes starting together take turns.
+  try {
+    await db.withAdvisoryLock(SCHEMA_LOCK, async () => {
+      await boss.start();
+      for (const name of Object.keys(jobCatalog) as JobName[]) {
+        const policy = policyOf(name);
+        const queue = {
+          name,
+          retryLimit: policy.retryLimit,
+          retryDelay: policy.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: policy.expireInSeconds,
+        };
+        if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
+        else await boss.createQueue(name, queue);
+      }
+    });
+    if (options.singleProcess) {
+      await db.query(`UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'`);
+    }
+  } catch (error) {
+    // A start that failed half-way leaves no timer behind to keep the process alive.
+    await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
+    throw error;
   }
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
   /** Handlers still running: stop() waits for them, so nothing touches the store after it closes. */
