@@ -5,6 +5,8 @@ import { registerJsonBodies } from "./http/json-body.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
+import { registerJobQueueMetrics } from "./observability/job-queue-metrics.js";
+import { registerRateLimiterMetrics } from "./observability/rate-limiter-metrics.js";
 import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
 import { registerOpenApi } from "./openapi/register-openapi.js";
 import type { Services } from "./services.js";
@@ -45,7 +47,10 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerErrorHandling(app);
   registerJsonBodies(app, BODY_LIMIT_BYTES);
   registerWidgetCors(app, WIDGET_PREFIX);
-  registerRetrievalMetrics(registerHttpMetrics(app), services.lexical.indexes);
+  registerHttpMetrics(app, services.metrics);
+  registerRetrievalMetrics(services.metrics, services.lexical.indexes);
+  registerRateLimiterMetrics(services.metrics, services.limiter);
+  registerJobQueueMetrics(services.metrics, services.db, (error) => app.log.warn({ err: error }, "job queue metrics unavailable"));
 
   await registerOpenApi(app, services.config);
 

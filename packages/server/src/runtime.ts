@@ -12,6 +12,7 @@ import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibrat
 import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
+import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import type { Services } from "./services.js";
 
@@ -33,7 +34,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
   const db = await openMigratedDatabase(config, logger);
-  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger: logger.child({ component: "ratelimit" }) });
   const jobs = await startJobQueue(db, {
     retry: config.jobs,
     singleProcess: config.store.kind === "pglite",
@@ -55,6 +56,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       onIndexError: (error, agentId) => logger.warn({ err: error, agentId }, "lexical index build failed; searching in SQL"),
     }),
     sessionCache: new SessionCache(),
+    metrics: createMetricsRegistry(),
     now: () => new Date(),
   };
 }

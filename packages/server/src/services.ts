@@ -9,6 +9,7 @@ import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
 import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
+import type { Registry } from "prom-client";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -26,6 +27,8 @@ export interface Services {
   lexical: LexicalCaches;
   /** Recently authenticated sessions' conversations (two seconds). */
   sessionCache: SessionCache;
+  /** This process's Prometheus registry: served by GET /metrics (serve) or the metrics listener (worker). */
+  metrics: Registry;
   /** The time; tests move it. */
   now: () => Date;
 }

@@ -5,6 +5,7 @@ import { buildApp } from "../app.js";
 import type { Config } from "../config/config.js";
 import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
+import { listenForMetrics } from "../observability/metrics-listener.js";
 
 /** Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. */
 export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
@@ -62,7 +63,10 @@ export async function work(config: Config, logger: Logger): Promise<void> {
   if (config.workers.concurrency === 0) throw new Error("FRONTDESK_WORKER_CONCURRENCY is 0: a worker with no workers has nothing to do.");
   const services = await createServices(config, logger);
   const pipeline = await startWorkers(services, logger);
+  // No HTTP API here: FRONTDESK_METRICS_PORT gives this process a /metrics of its own.
+  const metrics = config.metricsPort === undefined ? null : await listenForMetrics(services, config.http.host, config.metricsPort, logger);
   onShutdown(logger, async () => {
+    await metrics?.close();
     await pipeline.close();
     await closeServices(services);
   });

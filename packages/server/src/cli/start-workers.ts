@@ -1,11 +1,12 @@
 import type { Logger } from "pino";
 import { createIngestPipeline } from "../ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../ingest/register-ingest-workers.js";
+import { registerIngestMetrics } from "../observability/ingest-metrics.js";
 import type { Services } from "../services.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
-  const pipeline = createIngestPipeline(services.config, services.embedder);
+  const pipeline = createIngestPipeline(services.config, services.embedder, { metrics: registerIngestMetrics(services.metrics) });
   const workers = await registerIngestWorkers(
     {
       db: services.db,

@@ -31,6 +31,8 @@ export interface Config {
   /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
   retrievalIndexBudgetBytes: number;
   adminSocket: boolean;
+  /** Where `worker` serves GET /metrics (on FRONTDESK_HOST); unset: no listener. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +104,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     },
     retrievalIndexBudgetBytes: env.RETRIEVAL_INDEX_MB * 1024 * 1024,
     adminSocket: env.ADMIN_SOCKET,
+    metricsPort: env.METRICS_PORT,
   };
 }
 

@@ -77,6 +77,7 @@ export const envSchema = z.object({
   CRAWLER_USER_AGENT: z.string().min(1).optional(),
   SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),
   ADMIN_SOCKET: booleanFromEnv.default(true),
+  METRICS_PORT: port.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,6 +6,7 @@ import type { ExtractInput } from "./extract/extracted-document.js";
 import { isEmptyExtraction } from "./extract/extracted-document.js";
 import { IngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
+import { embedMeasured } from "./measured-embedding.js";
 import { textSearchConfigFor } from "./text-search-config.js";
 
 export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
@@ -31,7 +32,7 @@ export async function indexDocumentContent(
     return { kind: "unchanged" };
   }
   if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
-  const vectors = await pipeline.embedder.embed(chunks.map(chunkEmbeddingText));
+  const vectors = await embedMeasured(pipeline, chunks.map(chunkEmbeddingText));
   await db.transaction((tx) =>
     replaceDocumentChunks(
       tx,

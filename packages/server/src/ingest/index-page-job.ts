@@ -3,6 +3,7 @@ import { findDocument, markDocumentFailed } from "./document-repository.js";
 import { indexDocumentContent } from "./index-document.js";
 import { toIngestFailure } from "./ingest-failure.js";
 import type { IngestJobContext } from "./index-source-job.js";
+import { fetchPageMeasured } from "./measured-fetch.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
 
 /** Job `index-page`: fetches and indexes one page of a sitemap source, then updates the source's progress. */
@@ -15,7 +16,7 @@ export async function runIndexPageJob(
   const document = await findDocument(db, payload.documentId);
   if (!document) return;
   try {
-    const page = await pipeline.crawler.fetchPage(document.url);
+    const page = await fetchPageMeasured(pipeline, document.url);
     const outcome = await indexDocumentContent(db, pipeline, document.id, { body: page.body, contentType: page.contentType, url: page.url });
     if (outcome.kind === "indexed") context.onKnowledgeChanged?.(document.agentId);
   } catch (error) {
@@ -23,5 +24,5 @@ export async function runIndexPageJob(
     if (failure.transient && !attempt.isLastAttempt) throw failure;
     await markDocumentFailed(db, document.id, failure.detail);
   }
-  await refreshSitemapProgress(db, payload.sourceId);
+  context.progress.sitemapProgress(payload.sourceId, await refreshSitemapProgress(db, payload.sourceId));
 }

@@ -9,9 +9,11 @@ import {
   type SourceRecord,
 } from "../sources/source-repository.js";
 import { deleteDocumentsNotIn, markDocumentFailed, upsertDocuments } from "./document-repository.js";
-import { indexDocumentContent } from "./index-document.js";
+import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
+import type { IngestProgressLog } from "./ingest-progress-log.js";
+import { fetchPageMeasured } from "./measured-fetch.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
 
 export interface IngestJobContext {
@@ -19,6 +21,8 @@ export interface IngestJobContext {
   jobs: JobQueue;
   pipeline: IngestPipeline;
   logger: Logger;
+  /** The `info` lines of a source's indexing: start, a sitemap's progress, end. */
+  progress: IngestProgressLog;
   /** An agent's chunks changed (this process's caches of its knowledge are stale). */
   onKnowledgeChanged?: (agentId: string) => void;
 }
@@ -29,20 +33,19 @@ export function textDocumentUrl(source: SourceRecord): string {
   return typeof sourceUrl === "string" && sourceUrl !== "" ? sourceUrl : `urn:frontdesk:source:${source.id}`;
 }
 
-async function indexSingleDocument(context: IngestJobContext, source: SourceRecord): Promise<void> {
+async function indexSingleDocument(context: IngestJobContext, source: SourceRecord): Promise<IndexOutcome> {
   const { db, pipeline } = context;
   if (source.kind === "text") {
     const [documentId] = await upsertDocuments(db, source, [textDocumentUrl(source)]);
     const content = await findSourceText(db, source.id);
     if (content === null) throw new IngestFailure("empty_content", "The pushed text is missing.");
     const title = typeof source.config.title === "string" ? source.config.title : undefined;
-    await indexDocumentContent(db, pipeline, documentId!, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
-    return;
+    return indexDocumentContent(db, pipeline, documentId!, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
   }
   const [documentId] = await upsertDocuments(db, source, [source.targetUrl!]);
   try {
-    const page = await pipeline.crawler.fetchPage(source.targetUrl!);
-    await indexDocumentContent(db, pipeline, documentId!, { body: page.body, contentType: page.contentType, url: page.url });
+    const page = await fetchPageMeasured(pipeline, source.targetUrl!);
+    return await indexDocumentContent(db, pipeline, documentId!, { body: page.body, contentType: page.contentType, url: page.url });
   } catch (error) {
     const failure = toIngestFailure(error);
     if (!failure.transient) await markDocumentFailed(db, documentId!, failure.detail);
@@ -55,6 +58,11 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
   const { db, jobs, pipeline } = context;
   const discovery = await pipeline.crawler.discoverSitemapUrls(source.targetUrl!, { maxPages: pipeline.sitemapMaxPages });
   if (discovery.urls.length === 0) throw new IngestFailure("empty_sitemap", "The sitemap lists no pages on its own host.");
+  context.progress.sitemapQueued(source.id, {
+    pagesFound: discovery.urls.length,
+    truncated: discovery.truncated,
+    skippedForeignHost: discovery.skippedForeignHost,
+  });
   await db.transaction(async (tx) => {
     if ((await deleteDocumentsNotIn(tx, source.id, discovery.urls)) > 0) context.onKnowledgeChanged?.(source.agentId);
     const documentIds = await upsertDocuments(tx, source, discovery.urls);
@@ -73,22 +81,31 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
 export async function runIndexSourceJob(context: IngestJobContext, sourceId: string, attempt: JobAttempt): Promise<void> {
   const source = await findSource(context.db, sourceId);
   if (!source) return;
+  const started = performance.now();
+  context.progress.sourceStarted(source);
   try {
     if (source.kind === "sitemap") {
       await startSitemapSync(context, source);
-      await refreshSitemapProgress(context.db, source.id);
+      context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, source.id));
       return;
     }
-    await indexSingleDocument(context, source);
+    const outcome = await indexSingleDocument(context, source);
     await setSourceOutcome(context.db, source.id, { status: "indexed" });
     context.onKnowledgeChanged?.(source.agentId);
+    context.progress.sourceFinished("indexed", {
+      sourceId,
+      kind: source.kind,
+      chunks: outcome.kind === "indexed" ? outcome.chunks : undefined,
+      unchanged: outcome.kind === "unchanged",
+      durationMs: Math.round(performance.now() - started),
+    });
   } catch (error) {
     const failure = toIngestFailure(error);
     if (failure.transient && !attempt.isLastAttempt) {
       context.logger.warn({ sourceId, code: failure.code, err: failure.message }, "indexing failed; will retry");
       throw failure;
     }
-    context.logger.info({ sourceId, code: failure.code }, "source failed");
     await setSourceOutcome(context.db, source.id, { status: "failed", error: failure.detail });
+    context.progress.sourceFinished("failed", { sourceId, kind: source.kind, code: failure.code, message: failure.message });
   }
 }

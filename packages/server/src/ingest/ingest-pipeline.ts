@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.js";
 import type { Embedder } from "../embeddings/embedder.js";
+import { unobservedIngestMetrics, type IngestMetrics } from "../observability/ingest-metrics.js";
 import { createExtractionPool, type ExtractionPool } from "./extract/extraction-pool.js";
 import { createCrawler, type Crawler } from "./fetch/crawler.js";
 
@@ -8,6 +9,8 @@ export interface IngestPipeline {
   crawler: Crawler;
   extraction: ExtractionPool;
   embedder: Embedder;
+  /** Jobs, page fetches and embeddings counted for /metrics. */
+  metrics: IngestMetrics;
   sitemapMaxPages: number;
   close(): Promise<void>;
 }
@@ -16,6 +19,8 @@ export interface IngestPipelineOptions {
   /** Overrides for tests: shorter timeouts, a worker file from dist, … */
   crawler?: Parameters<typeof createCrawler>[0];
   extractionWorkerUrl?: URL;
+  /** Where jobs, fetches and embeddings are counted; nowhere by default. */
+  metrics?: IngestMetrics;
 }
 
 export function createIngestPipeline(config: Config, embedder: Embedder, options: IngestPipelineOptions = {}): IngestPipeline {
@@ -32,6 +37,7 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     crawler,
     extraction,
     embedder,
+    metrics: options.metrics ?? unobservedIngestMetrics,
     sitemapMaxPages: config.ingest.sitemapMaxPages,
     async close() {
       await crawler.close();

@@ -2,6 +2,7 @@ import { vectorLiteral } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
 import type { IngestJobContext } from "./index-source-job.js";
+import { embedMeasured } from "./measured-embedding.js";
 
 /** Job `reembed-document`: replaces the vectors of a document made by another embedder, from the stored chunk text. */
 export async function runReembedDocumentJob(context: IngestJobContext, documentId: number): Promise<void> {
@@ -12,7 +13,7 @@ export async function runReembedDocumentJob(context: IngestJobContext, documentI
     [documentId],
   );
   if (rows.length === 0 || rows.every((row) => row.embedder === embedder.id)) return;
-  const vectors = await embedder.embed(rows.map((row) => chunkEmbeddingText({ title: row.title, heading: row.heading, text: row.content })));
+  const vectors = await embedMeasured(pipeline, rows.map((row) => chunkEmbeddingText({ title: row.title, heading: row.heading, text: row.content })));
   await db.transaction(async (tx) => {
     for (const [i, row] of rows.entries()) {
       await tx.query(`UPDATE chunks SET embedding = $2::vector, embedder = $3, dimensions = $4 WHERE id = $1`, [

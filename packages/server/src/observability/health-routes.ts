@@ -1,6 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 
-/** GET /healthz: 200 once the store answers, 503 otherwise. GET /livez: the process answers (touches nothing). */
+/**
+ * GET /healthz: 200 once the store answers (503 otherwise); `degraded`, with `reasons`, while the
+ * service answers with less than it should (hashing stands in for the model, Redis is unreachable).
+ * GET /livez: the process answers (touches nothing).
+ */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get("/livez", { schema: { hide: true } }, async () => ({ status: "ok" }));
 
@@ -12,10 +16,14 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
       return reply.code(503).send({ status: "unavailable", store: { kind: db.kind, ok: false } });
     }
     const embeddings = embedder.status();
+    const limits = limiter.status();
+    const reasons = [embeddings.reason, limits.reason].filter((reason): reason is string => reason !== undefined);
+    const degraded = embeddings.degraded || limits.degraded;
     return {
-      status: embeddings.degraded ? "degraded" : "ok",
+      status: degraded ? "degraded" : "ok",
+      ...(degraded ? { reasons } : {}),
       store: { kind: db.kind, ok: true },
-      rate_limiter: limiter.backend,
+      rate_limiter: { backend: limits.backend, shared: limits.shared, degraded: limits.degraded, ...(limits.reason ? { reason: limits.reason } : {}) },
       embeddings: { provider: embeddings.provider, id: embeddings.id, degraded: embeddings.degraded, ...(embeddings.reason ? { reason: embeddings.reason } : {}) },
     };
   });

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { Counter, Histogram, type Registry } from "prom-client";
 
-/** Prometheus metrics: requests by route and status, latency histograms, process metrics. */
-export function registerHttpMetrics(app: FastifyInstance): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "frontdesk_" });
+/** Prometheus metrics of the HTTP API (requests by route and status, latency histograms) and `GET /metrics`. */
+export function registerHttpMetrics(app: FastifyInstance, registry: Registry): void {
   const requests = new Counter({
     name: "frontdesk_http_requests_total",
     help: "HTTP requests by method, route and status.",
@@ -29,5 +27,4 @@ export function registerHttpMetrics(app: FastifyInstance): Registry {
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  return registry;
 }

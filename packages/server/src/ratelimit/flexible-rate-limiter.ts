@@ -1,14 +1,14 @@
 import { Redis } from "ioredis";
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
+import type { Logger } from "pino";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { WindowLimit } from "../config/rate-limits.js";
 import type { LimitName, LimitTable, RateLimiter, RateLimitOutcome } from "./rate-limiter.js";
+import { watchRedisHealth, type RedisHealth } from "./redis-health.js";
 
 const KEY_PREFIX = "frontdesk:rl";
+/** A Redis that stalls must not stall visitors' requests: past this, the request is counted in memory. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
 function outcomeOf(limit: WindowLimit, result: RateLimiterRes, allowed: boolean, now: number): RateLimitOutcome {
   const msBeforeNext = Math.max(0, result.msBeforeNext);
@@ -21,43 +21,93 @@ function outcomeOf(limit: WindowLimit, result: RateLimiterRes, allowed: boolean,
   };
 }
 
+interface Counters {
+  limit: WindowLimit;
+  memory: RateLimiterAbstract;
+  shared: RateLimiterAbstract | null;
+}
+
+export interface RateLimiterOptions {
+  /** Told once when Redis is lost and once when it is back. */
+  logger?: Logger;
+}
+
 /**
- * Fixed-window limits counted by rate-limiter-flexible: in process memory, or in Redis
- * (atomic, shared by every process) with an in-memory insurance limiter if Redis is unreachable.
+ * Fixed-window limits counted by rate-limiter-flexible: in process memory, or in Redis (atomic,
+ * shared by every process). While Redis is unreachable each process counts in its own memory
+ * (see ARCHITECTURE.md, "Rate limits when Redis is down"); ioredis keeps reconnecting.
  */
-export async function createRateLimiter(limits: LimitTable, redisUrl?: string): Promise<RateLimiter> {
+export async function createRateLimiter(limits: LimitTable, redisUrl?: string, options: RateLimiterOptions = {}): Promise<RateLimiter> {
   const redis = redisUrl
-    ? new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
+    ? new Redis(redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+        connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      })
     : null;
-  if (redis) {
-    redis.on("error", () => undefined);
-    // Until Redis answers, the insurance limiter counts in memory; ioredis keeps reconnecting.
+  let health: RedisHealth | null = null;
+  if (redis && redisUrl) {
+    health = watchRedisHealth(redis, redisUrl, options.logger);
     await redis.connect().catch(() => undefined);
   }
 
-  const limiters = new Map<LimitName, { limit: WindowLimit; counter: RateLimiterAbstract }>();
+  const counters = new Map<LimitName, Counters>();
   for (const [name, limit] of Object.entries(limits) as [LimitName, WindowLimit | null][]) {
     if (!limit) continue;
-    const options = { points: limit.points, duration: limit.windowSeconds, keyPrefix: `${KEY_PREFIX}:${name}` };
-    const memory = new RateLimiterMemory(options);
-    const counter = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
-    limiters.set(name, { limit, counter });
+    const settings = { points: limit.points, duration: limit.windowSeconds, keyPrefix: `${KEY_PREFIX}:${name}` };
+    counters.set(name, {
+      limit,
+      memory: new RateLimiterMemory(settings),
+      shared: redis ? new RateLimiterRedis({ ...settings, storeClient: redis }) : null,
+    });
+  }
+
+  /** Counts in Redis when it is usable, else in memory; a refusal is a RateLimiterRes thrown. */
+  async function count(entry: Counters, key: string): Promise<RateLimiterRes> {
+    if (entry.shared && health?.usable()) {
+      try {
+        const result = await entry.shared.consume(key);
+        health.succeeded();
+        return result;
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          health.succeeded();
+          throw rejection;
+        }
+        health.failed(rejection);
+      }
+    }
+    if (health) health.fallbacks.count += 1;
+    return entry.memory.consume(key);
   }
 
   return {
     backend: redis ? "redis" : "memory",
+    status() {
+      if (!health) return { backend: "memory", shared: false, degraded: false, fallbacks: 0 };
+      const redisStatus = health.status();
+      return {
+        backend: "redis",
+        shared: redisStatus.up,
+        degraded: !redisStatus.up,
+        ...(redisStatus.reason ? { reason: redisStatus.reason } : {}),
+        fallbacks: health.fallbacks.count,
+      };
+    },
     async consume(name, key) {
-      const entry = limiters.get(name);
+      const entry = counters.get(name);
       if (!entry) return null;
       try {
-        const result = await entry.counter.consume(key);
-        return outcomeOf(entry.limit, result, true, Date.now());
+        return outcomeOf(entry.limit, await count(entry, key), true, Date.now());
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return outcomeOf(entry.limit, rejection, false, Date.now());
         throw rejection;
       }
     },
     async close() {
+      health?.stop();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -13,9 +13,22 @@ export interface RateLimitOutcome {
   retryAfterSeconds: number;
 }
 
+/** Where the counts live right now, for /healthz and /metrics. */
+export interface RateLimiterStatus {
+  backend: "memory" | "redis";
+  /** True when every process counts in Redis; false when counts are per process. */
+  shared: boolean;
+  /** Redis is configured but unreachable: counting fell back to this process's memory. */
+  degraded: boolean;
+  reason?: string;
+  /** Requests counted in process memory because Redis was unreachable (0 without Redis). */
+  fallbacks: number;
+}
+
 /** Fixed-window counters keyed by limiter name and key; memory or Redis behind it. */
 export interface RateLimiter {
   readonly backend: "memory" | "redis";
+  status(): RateLimiterStatus;
   consume(name: LimitName, key: string): Promise<RateLimitOutcome | null>;
   close(): Promise<void>;
 }

@@ -16,7 +16,10 @@ import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
 import type { Embedder } from "../../src/embeddings/embedder.js";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
+import { createMetricsRegistry } from "../../src/observability/metrics-registry.js";
+import { registerIngestMetrics } from "../../src/observability/ingest-metrics.js";
+import type { IngestWorkersOptions } from "../../src/ingest/register-ingest-workers.js";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
@@ -37,6 +40,10 @@ export interface TestAppOptions {
   workers?: IngestPipelineOptions["crawler"];
   /** The embedder the service uses; the hashing embedder by default. */
   embedder?: Embedder;
+  /** Where the workers and the rate limiter log; silent by default. */
+  logger?: Logger;
+  /** The cadence of a sitemap's progress lines. */
+  progress?: IngestWorkersOptions["progress"];
 }
 
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
@@ -48,7 +55,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const bus: EventBus = createInProcessEventBus();
   const published: BusEvent[] = [];
   bus.subscribe((event) => published.push(event));
-  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl);
+  const logger = options.logger ?? pino({ level: "silent" });
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger });
   const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
   const embedder = options.embedder ?? new HashingEmbedder();
   const services: Services = {
@@ -63,16 +71,18 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache: new SessionCache(() => now().getTime()),
+    metrics: createMetricsRegistry(),
     now,
   };
   const app = await buildApp(services);
   let pipeline: IngestPipeline | null = null;
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
-    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
+    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), metrics: registerIngestMetrics(services.metrics) });
     workers = await registerIngestWorkers(
-      { db: database.db, jobs, pipeline, logger: pino({ level: "silent" }), onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId) },
+      { db: database.db, jobs, pipeline, logger, onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId) },
       config.workers.concurrency,
+      options.progress ? { progress: options.progress } : {},
     );
   }
   return {

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { capturedLogger, LOG_LEVELS, type LogLine } from "../support/captured-log.js";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+import { legsOfStore, storeKinds } from "../support/test-database.js";
+import { describeEachNeeding } from "../support/test-legs.js";
+import { ThrowawayRedis, unusedPort } from "../support/throwaway-redis.js";
+
+const machineRedisUrl = process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+/** Limits small enough to spend in a test: the typing limit is 5 a minute. */
+const limits = { FRONTDESK_RATE_LIMIT_TYPING_PER_MINUTE: "5" };
+
+async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const health = async (t: TestApp) => {
+  const response = await t.app.inject({ method: "GET", url: "/healthz" });
+  return { statusCode: response.statusCode, body: response.json() as Record<string, unknown> & { status: string; rate_limiter: Record<string, unknown> } };
+};
+const metric = async (t: TestApp, name: string) => {
+  const text = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+};
+/** Typing from one visitor (one IP): the 6th in a minute is refused when limits are counted. */
+const typing = async (t: TestApp, ip: string) =>
+  (await t.app.inject({ method: "POST", url: "/api/v1/widget/typing", remoteAddress: ip })).statusCode;
+const redisLines = (lines: LogLine[], level: number) => lines.filter((line) => line.level === level && String(line.msg).startsWith("Redis at"));
+
+describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redis for rate limits on %s", (kind) => {
+  it("happy: with Redis answering, /healthz is ok and says the limits are shared", async () => {
+    const t = await createTestApp(kind, { FRONTDESK_REDIS_URL: machineRedisUrl });
+    try {
+      const { statusCode, body } = await health(t);
+      expect(statusCode).toBe(200);
+      expect(body.status).toBe("ok");
+      expect(body).not.toHaveProperty("reasons");
+      expect(body.rate_limiter).toEqual({ backend: "redis", shared: true, degraded: false });
+      expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("error: Redis unreachable from the start: degraded from the start, said once, limits counted in this process", async () => {
+    const port = await unusedPort();
+    const { logger, lines } = capturedLogger();
+    const t = await createTestApp(kind, { FRONTDESK_REDIS_URL: `redis://:hunter2@127.0.0.1:${port}`, ...limits }, { logger });
+    try {
+      const { statusCode, body } = await health(t);
+      expect(statusCode).toBe(200);
+      expect(body.status).toBe("degraded");
+      expect(body.rate_limiter).toMatchObject({ backend: "redis", shared: false, degraded: true });
+      const reason = String(body.rate_limiter.reason);
+      expect(reason).toContain(`Redis at 127.0.0.1:${port} is unreachable`);
+      expect(reason).toContain("counted per process");
+      expect(reason).not.toContain("hunter2");
+      expect(body.reasons).toEqual([reason]);
+      // Fail open, but bounded: this process still counts, and refuses the 6th.
+      const statuses = [];
+      for (let i = 0; i < 6; i += 1) statuses.push(await typing(t, "203.0.113.9"));
+      expect(statuses).toEqual([204, 204, 204, 204, 204, 429]);
+      expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(0);
+      expect(await metric(t, "frontdesk_rate_limiter_memory_fallbacks_total")).toBe(6);
+      // ioredis keeps retrying in the background; the loss is still told once.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(redisLines(lines, LOG_LEVELS.warn)).toHaveLength(1);
+      expect(redisLines(lines, LOG_LEVELS.warn)[0]).toMatchObject({ redis: `127.0.0.1:${port}`, cause: expect.stringContaining("ECONNREFUSED") });
+      expect(redisLines(lines, LOG_LEVELS.info)).toHaveLength(0);
+    } finally {
+      await t.close();
+    }
+    // Closing on purpose is no loss.
+    expect(redisLines(lines, LOG_LEVELS.warn)).toHaveLength(1);
+  });
+
+  it("error: Redis lost while serving and back again: one warning, one recovery line, /healthz and /metrics follow", async () => {
+    const redis = await ThrowawayRedis.start();
+    const { logger, lines } = capturedLogger();
+    const t = await createTestApp(kind, { FRONTDESK_REDIS_URL: redis.url, ...limits }, { logger });
+    const inspector = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 });
+    inspector.on("error", () => undefined);
+    try {
+      expect((await health(t)).body.status).toBe("ok");
+      expect(await typing(t, "203.0.113.10")).toBe(204);
+      await inspector.connect();
+      expect(await inspector.keys("frontdesk:rl:typing:*")).toHaveLength(1);
+
+      await redis.kill();
+      const degraded = await until(() => health(t), (h) => h.body.status === "degraded", "degraded after the kill");
+      expect(degraded.statusCode).toBe(200);
+      expect(String(degraded.body.rate_limiter.reason)).toContain(`Redis at 127.0.0.1:${redis.port} is unreachable`);
+      expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(0);
+      const duringOutage = [];
+      for (let i = 0; i < 6; i += 1) duringOutage.push(await typing(t, "203.0.113.11"));
+      expect(duringOutage).toEqual([204, 204, 204, 204, 204, 429]);
+
+      await redis.restart();
+      const recovered = await until(() => health(t), (h) => h.body.status === "ok", "ok after the restart");
+      expect(recovered.body.rate_limiter).toEqual({ backend: "redis", shared: true, degraded: false });
+      expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(1);
+      // Counted in Redis again (the restarted server kept nothing).
+      expect(await typing(t, "203.0.113.12")).toBe(204);
+      await until(() => inspector.keys("frontdesk:rl:typing:*").catch(() => []), (keys) => keys.length === 1, "a shared count");
+
+      expect(redisLines(lines, LOG_LEVELS.warn)).toHaveLength(1);
+      expect(redisLines(lines, LOG_LEVELS.info)).toHaveLength(1);
+      expect(redisLines(lines, LOG_LEVELS.info)[0]!.msg).toContain("answers again");
+    } finally {
+      inspector.disconnect();
+      await t.close();
+      await redis.kill();
+    }
+  }, 40_000);
+});
