@@ -1,13 +1,14 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { freePort } from "./cli-process.js";
 import { createEmptyPostgresDatabase, errorLines, frontdesk, type WatchedProcess } from "./frontdesk-process.js";
+import { describeNeeding } from "../support/test-legs.js";
 
 const ROUNDS = 5;
 
-describe("processes started together on a brand-new Postgres database", () => {
+describeNeeding("postgres")("processes started together on a brand-new Postgres database", () => {
   it(`happy: two serve and two worker processes started at once all come up and stop cleanly (${ROUNDS} rounds)`, async () => {
     for (let round = 1; round <= ROUNDS; round += 1) {
       const database = await createEmptyPostgresDatabase();
