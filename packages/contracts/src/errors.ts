@@ -3,9 +3,13 @@ import { z } from "zod";
 /** Every stable error code the API can answer with. Codes are part of the public contract. */
 export const errorCodes = [
   "validation_failed",
+  "bad_request",
   "invalid_json",
   "unsupported_media_type",
   "payload_too_large",
+  "uri_too_long",
+  "header_too_large",
+  "request_timeout",
   "not_found",
   "method_not_allowed",
   "agent_not_found",

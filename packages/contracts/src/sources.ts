@@ -41,4 +41,5 @@ export type Source = z.infer<typeof sourceSchema>;
 
 export const sourceResponseSchema = z.object({ data: sourceSchema });
 export const sourceListResponseSchema = z.object({ data: z.array(sourceSchema) });
-export const sourceIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+/** An id in a path: one that cannot be an id (other characters, over 64) is a 422, an unknown one a 404. */
+export const sourceIdParamsSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a source id") });

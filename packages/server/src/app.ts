@@ -2,6 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodies } from "./http/json-body.js";
+import { serverOptions } from "./http/server-options.js";
+import { registerStorableInput } from "./http/storable-input.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
@@ -39,6 +41,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: "x-request-id",
+    ...serverOptions(services.config.http.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate("services", services);
@@ -46,6 +49,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBodies(app, BODY_LIMIT_BYTES);
+  registerStorableInput(app);
   registerWidgetCors(app, WIDGET_PREFIX);
   registerHttpMetrics(app, services.metrics);
   registerRetrievalMetrics(services.metrics, services.lexical.indexes);

@@ -6,7 +6,8 @@ export const HEARTBEAT_MS = 15_000;
 /**
  * A Server-Sent Events response on a hijacked reply: `data: <json>` frames each followed by a
  * blank line, a comment line every 15 s so proxies keep a slow answer open, and `closed` once
- * the client has gone.
+ * the client has gone. The Connection header is Node's: `keep-alive` unless the client asked to
+ * close (or speaks HTTP/1.0), and then the socket closes after the last frame.
  */
 export class SseWriter {
   private readonly heartbeat: NodeJS.Timeout;
@@ -25,7 +26,6 @@ export class SseWriter {
       ...headers,
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
-      connection: "keep-alive",
       "x-accel-buffering": "no",
     });
     reply.raw.flushHeaders();

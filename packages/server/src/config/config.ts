@@ -10,7 +10,14 @@ export interface Config {
   dataDir: string;
   store: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; poolSize: number };
   redisUrl: string | undefined;
-  http: { host: string; port: number; trustedProxies: string[]; sseHeartbeatMs: number };
+  http: {
+    host: string;
+    port: number;
+    trustedProxies: string[];
+    sseHeartbeatMs: number;
+    /** How long a client has to send a request's headers, and the whole request; how long an idle kept-alive connection stays open. */
+    timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  };
   /** Where browsers reach this service (widget assets, branding logo). */
   publicUrl: string;
   logLevel: Env["LOG_LEVEL"];
@@ -62,6 +69,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       port: env.PORT,
       trustedProxies: env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean),
       sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
+      timeouts: {
+        headersMs: Math.round(env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
+        requestMs: Math.round(env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
+        keepAliveMs: Math.round(env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      },
     },
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
     logLevel: env.LOG_LEVEL,

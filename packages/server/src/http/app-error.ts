@@ -3,9 +3,13 @@ import type { ErrorCode } from "@frontdesk/contracts";
 /** The HTTP status of every error code: one map for the whole API. */
 export const statusOfCode: Record<ErrorCode, number> = {
   validation_failed: 422,
+  bad_request: 400,
   invalid_json: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  uri_too_long: 414,
+  header_too_large: 431,
+  request_timeout: 408,
   not_found: 404,
   method_not_allowed: 405,
   agent_not_found: 404,

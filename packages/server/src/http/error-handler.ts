@@ -5,11 +5,15 @@ import { AppError } from "./app-error.js";
 
 type ValidationIssue = { instancePath?: string; message?: string };
 
-/** Turns schema-validation issues into `fields`: a dotted path (or `body`) → its messages. */
-function fieldsOf(issues: readonly ValidationIssue[]): Record<string, string[]> {
+/**
+ * Turns schema-validation issues into `fields`: a dotted path (or `body`) → its messages. Body
+ * members are named bare; path parameters, query and headers under `params.`, `querystring.`, `headers.`.
+ */
+function fieldsOf(issues: readonly ValidationIssue[], context: string | undefined): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
+  const prefix = context && context !== "body" ? [context] : [];
   for (const issue of issues) {
-    const path = issue.instancePath?.split("/").filter(Boolean) ?? [];
+    const path = [...prefix, ...(issue.instancePath?.split("/").filter(Boolean) ?? [])];
     const name = path.length > 0 ? path.map(String).join(".") : "body";
     (fields[name] ??= []).push(issue.message ?? "is invalid");
   }
@@ -48,10 +52,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) return sendError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendError(reply, new AppError("validation_failed", "The request is invalid.", fieldsOf(error.validation)));
+      return sendError(reply, new AppError("validation_failed", "The request is invalid.", fieldsOf(error.validation, error.validationContext)));
     }
     if (error.validation) {
-      return sendError(reply, new AppError("validation_failed", "The request is invalid.", fieldsOf(error.validation)));
+      return sendError(reply, new AppError("validation_failed", "The request is invalid.", fieldsOf(error.validation, error.validationContext)));
     }
     const mapped = fromFastifyError(error);
     if (mapped) return sendError(reply, mapped);

@@ -1,22 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "./app-error.js";
 
-/** Postgres cannot store U+0000 in text or jsonb: refuse it up front rather than fail on insert. */
-function rejectNul(key: string, value: unknown): unknown {
-  if ((typeof value === "string" && value.includes("\u0000")) || key.includes("\u0000")) {
-    throw new AppError("validation_failed", "Strings may not contain the NUL character (U+0000).", {
-      [key || "body"]: ["must not contain U+0000"],
-    });
-  }
-  return value;
-}
-
 function parseJson(text: string): unknown {
   if (text.trim() === "") return {};
   try {
-    return JSON.parse(text, text.includes("\\u0000") ? rejectNul : undefined);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
+    return JSON.parse(text);
+  } catch {
     throw new AppError("invalid_json", "The request body is not valid JSON.");
   }
 }
@@ -25,6 +14,7 @@ function parseJson(text: string): unknown {
  * JSON bodies, where an empty body reads as `{}` (an empty POST to /typing is valid, and a
  * missing required member is reported by validation rather than as a parse error).
  * `text/plain` is read as JSON too, since `navigator.sendBeacon` and CORS-simple requests send it.
+ * Strings a store cannot keep (U+0000, unpaired surrogates) are refused by storable-input.ts.
  */
 export function registerJsonBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);

@@ -9,7 +9,14 @@ describe("configuration", () => {
   it("happy: embedded defaults with no variables set", () => {
     const config = loadConfig({});
     expect(config.store).toEqual({ kind: "pglite", dataDir: "./data" });
-    expect(config.http).toEqual({ host: "127.0.0.1", port: 8080, trustedProxies: [], sseHeartbeatMs: 15_000 });
+    expect(config.http).toEqual({
+      host: "127.0.0.1",
+      port: 8080,
+      trustedProxies: [],
+      sseHeartbeatMs: 15_000,
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000 },
+    });
+    expect(loadConfig({ FRONTDESK_HTTP_HEADERS_TIMEOUT_SECONDS: "0.5" }).http.timeouts.headersMs).toBe(500);
     expect(config.auth.jwtIssuer).toBe("frontdesk");
     expect(config.conversationIdleHours).toBe(24);
     expect(config.rateLimits.initPerIpAndAgent).toEqual({ points: 60, windowSeconds: 60 });

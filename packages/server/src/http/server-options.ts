@@ -1,0 +1,33 @@
+import type { FastifyHttpOptions } from "fastify";
+import type { Server } from "node:http";
+import type { Config } from "../config/config.js";
+import { answerClientError, answerFrameworkError } from "./framework-errors.js";
+
+/** How often Node looks for requests past their header or request deadline (its default is 30 s). */
+const MAX_DEADLINE_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * The HTTP server's timeouts and the handlers that answer, in our error shape, what fails before
+ * any route runs.
+ *
+ * - `headersTimeout`: a client has this long to send the request line and headers (a slow-header
+ *   client is answered 408 `request_timeout` and disconnected);
+ * - `requestTimeout`: and this long for the whole request, body included. Node stops the clock
+ *   once the request is received, so a long answer (the SSE stream) is never cut by it;
+ * - `keepAliveTimeout`: an idle kept-alive connection closes after this long (longer than the
+ *   60 s idle timeout of common proxies, so the proxy closes first).
+ */
+export function serverOptions(timeouts: Config["http"]["timeouts"]): FastifyHttpOptions<Server> {
+  const requestTimeout = Math.max(timeouts.requestMs, timeouts.headersMs);
+  return {
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_INTERVAL_MS, timeouts.headersMs),
+    },
+    requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  };
+}
