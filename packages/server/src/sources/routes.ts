@@ -26,7 +26,8 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
     const services = app.services;
 
     app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = await authenticateApiToken(services.db, request.headers.authorization, "sources:write");
+      const ability = request.method === "GET" || request.method === "HEAD" ? "sources:read" : "sources:write";
+      const token = await authenticateApiToken(services.db, request.headers.authorization, ability);
       request.apiToken = token;
       await enforceRateLimit(services.limiter, reply, ["sources", token.id]);
     });
