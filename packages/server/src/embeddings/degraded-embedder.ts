@@ -1,4 +1,4 @@
-import type { Embedder, EmbedderStatus } from "./embedder.js";
+import type { EmbedOptions, Embedder, EmbedderStatus } from "./embedder.js";
 
 /**
  * A stand-in embedder used because the configured one could not be had. It embeds exactly
@@ -17,8 +17,8 @@ export class DegradedEmbedder implements Embedder {
     this.dimensions = standIn.dimensions;
   }
 
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.standIn.embed(texts);
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]> {
+    return this.standIn.embed(texts, options);
   }
 
   status(): EmbedderStatus {

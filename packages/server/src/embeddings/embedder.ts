@@ -22,6 +22,11 @@ export interface EmbeddingBatchReport {
 
 export type EmbeddingBatchListener = (report: EmbeddingBatchReport) => void;
 
+export interface EmbedOptions {
+  /** Stops the call: it rejects with EmbeddingError `aborted` (a batch running on a worker thread ends that thread). */
+  signal?: AbortSignal;
+}
+
 /**
  * Turns texts into vectors. Every provider returns one L2-normalised Float32Array of
  * `dimensions` numbers per text, in input order.
@@ -30,7 +35,7 @@ export interface Embedder {
   /** Stable identity recorded with every vector, e.g. `local:Xenova/all-MiniLM-L6-v2` or `hashing:v1:384`. */
   readonly id: string;
   readonly dimensions: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   status(): EmbedderStatus;
   close(): Promise<void>;
 }

@@ -5,6 +5,10 @@ export type EmbeddingFailure =
   | "provider_unavailable"
   | "invalid_response"
   | "worker_failed"
+  /** Every worker thread is busy and the pool's queue is full. */
+  | "overloaded"
+  /** The caller's AbortSignal fired. */
+  | "aborted"
   | "closed";
 
 /** Why embedding failed; the message says what to fix and never contains a credential. */

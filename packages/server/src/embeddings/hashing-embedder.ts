@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import type { Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
+import type { EmbedOptions, Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
 import { EmbeddingWorkerPool } from "./embedding-worker-pool.js";
 import { FEATURE_HASHING_VERSION, hashTextFeatures } from "./feature-hashing.js";
 import type { HashingEmbeddingWorkerData } from "./hashing-embedding-worker.js";
@@ -14,6 +14,8 @@ export interface HashingEmbedderOptions {
   inlineCharacterLimit?: number;
   /** Worker threads for large calls. Default 1. */
   workerCount?: number;
+  /** How long an idle worker thread lives before it exits. Default 30 s. */
+  idleTimeoutMs?: number;
   /** Default: the compiled `hashing-embedding-worker.js` next to this module. */
   workerUrl?: URL;
   onBatch?: EmbeddingBatchListener;
@@ -46,15 +48,16 @@ export class HashingEmbedder implements Embedder {
       workerUrl: options.workerUrl ?? new URL("./hashing-embedding-worker.js", import.meta.url),
       workerData,
       size: options.workerCount ?? 1,
+      idleTimeoutMs: options.idleTimeoutMs,
       description: "hashing embedder",
     });
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const characters = texts.reduce((total, text) => total + text.length, 0);
     if (characters <= this.inlineCharacterLimit) return this.embedInline(texts);
-    const batches = await Promise.all(splitIntoBatches(texts, this.batchSize).map((batch) => this.embedInPool(batch)));
+    const batches = await Promise.all(splitIntoBatches(texts, this.batchSize).map((batch) => this.embedInPool(batch, options.signal)));
     return batches.flat();
   }
 
@@ -73,9 +76,9 @@ export class HashingEmbedder implements Embedder {
     return vectors;
   }
 
-  private async embedInPool(texts: string[]): Promise<Float32Array[]> {
+  private async embedInPool(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
     const started = performance.now();
-    const result = await this.pool.run(texts);
+    const result = await this.pool.run(texts, { signal });
     this.report(texts.length, result.threadId, started);
     return result.vectors;
   }

@@ -11,11 +11,7 @@ const workerDataSchema = z.object({ dimensions: z.number().int().positive() });
 
 export type HashingEmbeddingWorkerData = z.infer<typeof workerDataSchema>;
 
-serveEmbeddingWorker(async () => {
+export default serveEmbeddingWorker(async () => {
   const { dimensions } = workerDataSchema.parse(workerData);
-  return {
-    dimensions,
-    embed: async (texts) => texts.map((text) => hashTextFeatures(text, dimensions)),
-    dispose: async () => undefined,
-  };
+  return { dimensions, embed: async (texts) => texts.map((text) => hashTextFeatures(text, dimensions)) };
 });

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { chunkDocument } from "../../../src/ingest/chunk/chunk-document.js";
 import { extractDocument } from "../../../src/ingest/extract/extract-document.js";
 import type { ExtractInput } from "../../../src/ingest/extract/extracted-document.js";
-import { isExtractionRequest, isExtractionResponse } from "../../../src/ingest/extract/extraction-messages.js";
 import { createExtractionPool } from "../../../src/ingest/extract/extraction-pool.js";
 import type { ExtractionPool } from "../../../src/ingest/extract/extraction-pool.js";
 
@@ -47,33 +46,33 @@ describe("createExtractionPool", () => {
 
   it("error: rejects when the worker cannot start, and keeps rejecting rather than hanging", async () => {
     pool = createExtractionPool({ size: 1, workerUrl: new URL("./missing-extract-worker.js", import.meta.url) });
-    await expect(pool.extract(page(1))).rejects.toThrow();
-    await expect(pool.extract(page(2))).rejects.toThrow();
+    await expect(pool.extract(page(1))).rejects.toMatchObject({ failure: "thread_failed_to_start" });
+    await expect(pool.extract(page(2))).rejects.toMatchObject({ failure: "thread_failed_to_start" });
   });
 
-  it("error: rejects work once closed", async () => {
+  it.skipIf(!isBuilt)("error: an extraction that throws fails alone, with its own message", async () => {
+    const active = createExtractionPool({ size: 1, workerUrl: builtWorker });
+    pool = active;
+    const unsupported = { ...page(1), contentType: "application/pdf" } as unknown as ExtractInput;
+    await expect(active.extract(unsupported)).rejects.toMatchObject({ failure: "task_failed", message: "cannot extract content of type application/pdf" });
+    expect((await active.extract(page(2))).title).toBe("Page 2");
+  });
+
+  it.skipIf(!isBuilt)("error: an aborted extraction rejects with aborted", async () => {
+    const active = createExtractionPool({ size: 1, workerUrl: builtWorker });
+    pool = active;
+    await expect(active.extract(page(1), { signal: AbortSignal.abort() })).rejects.toMatchObject({ failure: "aborted" });
+    expect((await active.extract(page(3))).title).toBe("Page 3");
+  });
+
+  it.skipIf(!isBuilt)("error: rejects work once closed", async () => {
     pool = createExtractionPool({ size: 1, workerUrl: builtWorker });
     await pool.close();
-    await expect(pool.extract(page(1))).rejects.toThrow("closed");
+    await expect(pool.extract(page(1))).rejects.toMatchObject({ failure: "closed", message: /extraction worker pool was closed/ });
   });
 
   it("error: refuses a size that is not a positive integer", () => {
     expect(() => createExtractionPool({ size: 0 })).toThrow(RangeError);
     expect(() => createExtractionPool({ size: 1.5 })).toThrow(RangeError);
-  });
-});
-
-describe("extraction worker messages", () => {
-  it("security: accepts only well-formed requests and responses", () => {
-    expect(isExtractionRequest({ id: 1, input: page(1) })).toBe(true);
-    expect(isExtractionRequest({ id: 1, input: { ...page(1), contentType: "application/pdf" } })).toBe(false);
-    expect(isExtractionRequest({ id: "1", input: page(1) })).toBe(false);
-    expect(isExtractionRequest({ id: 1, input: { body: 5, contentType: "text/plain", url: "u" } })).toBe(false);
-    expect(isExtractionRequest(null)).toBe(false);
-    expect(isExtractionResponse({ id: 1, ok: false, message: "boom" })).toBe(true);
-    expect(isExtractionResponse({ id: 1, ok: true, document: extractDocument(page(1)), chunks: [] })).toBe(true);
-    expect(isExtractionResponse({ id: 1, ok: true, document: extractDocument(page(1)) })).toBe(false);
-    expect(isExtractionResponse({ id: 1, ok: true })).toBe(false);
-    expect(isExtractionResponse({ ok: false, message: "no id" })).toBe(false);
   });
 });
