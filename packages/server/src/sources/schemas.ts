@@ -4,12 +4,13 @@ import { apiTokenSecurity, bodyErrors, errorResponse, errors, jsonResponse, noCo
 const tags = ["sources"];
 
 /** The errors every Sources route can give: the API token, its ability, its budget. */
-const tokenErrors = {
-  401: errors.apiToken,
-  403: errorResponse("`missing_ability`: the token lacks the ability this route needs."),
-  429: errors.rateLimited,
-  500: errors.internal,
-} as const;
+function tokenErrors(ability: "sources:read" | "sources:write") {
+  const missingAbility =
+    ability === "sources:read"
+      ? "`missing_ability`: the token has neither `sources:read` nor `sources:write` (which implies reading)."
+      : "`missing_ability`: the token lacks `sources:write`.";
+  return { 401: errors.apiToken, 403: errorResponse(missingAbility), 429: errors.rateLimited, 500: errors.internal } as const;
+}
 const sourceNotFound = errorResponse("`source_not_found`: no source with this id in the token's workspace.");
 const badId = errorResponse("`validation_failed`: the id cannot be a source id (`fields.id` says why).");
 
@@ -22,7 +23,7 @@ export const listSourcesRouteSchema = {
   security: apiTokenSecurity,
   response: {
     200: jsonResponse("The sources.", sourceListResponseSchema),
-    ...tokenErrors,
+    ...tokenErrors("sources:read"),
   },
 };
 
@@ -35,7 +36,7 @@ export const getSourceRouteSchema = {
   params: sourceIdParamsSchema,
   response: {
     200: jsonResponse("The source.", sourceResponseSchema),
-    ...tokenErrors,
+    ...tokenErrors("sources:read"),
     404: sourceNotFound,
     422: badId,
   },
@@ -55,7 +56,7 @@ export const createSourceRouteSchema = {
     200: jsonResponse("The existing source (a duplicate); nothing new was created.", sourceResponseSchema),
     201: jsonResponse("The new source, `status: \"pending\"`.", sourceResponseSchema),
     ...bodyErrors,
-    ...tokenErrors,
+    ...tokenErrors("sources:write"),
     404: errorResponse("`agent_not_found`: no agent with this id in the token's workspace."),
     503: errorResponse("`service_unavailable`: the source changed while it was being created (a concurrent delete); retry."),
   },
@@ -70,7 +71,7 @@ export const deleteSourceRouteSchema = {
   params: sourceIdParamsSchema,
   response: {
     204: noContentResponse("Deleted, with its documents and chunks."),
-    ...tokenErrors,
+    ...tokenErrors("sources:write"),
     404: sourceNotFound,
     422: badId,
   },

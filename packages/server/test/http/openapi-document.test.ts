@@ -120,6 +120,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     for (const { path, method } of operations.filter((entry) => entry.path.startsWith(S))) {
       expect(describedCodes(method, path, "401")).toMatch(/missing_token.*invalid_token/);
       expect(describedCodes(method, path, "403")).toContain("missing_ability");
+      expect(describedCodes(method, path, "403")).toContain(method === "get" ? "sources:read" : "sources:write");
       expect(describedCodes(method, path, "429")).toContain("rate_limited");
     }
   });
