@@ -31,7 +31,7 @@ const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js
 
 const fixtures = join(root, "eval/fixtures");
 const config = loadConfig({ FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "silent", ...process.env });
-const quiet = { info() {}, error(details, message) { console.error(message); }, warn() {} };
+const quiet = { info() {}, warn(details, message) { console.error(message); } };
 const embedder = await createEmbedder(config.embeddings, quiet);
 const db = await openPgliteDatabase(null);
 await migrate(db);

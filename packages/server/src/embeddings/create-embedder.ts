@@ -1,9 +1,10 @@
-import path from "node:path";
 import type { Embedder, EmbeddingBatchListener, EmbeddingProvider } from "./embedder.js";
 import { DegradedEmbedder } from "./degraded-embedder.js";
 import { EmbeddingError } from "./embedding-error.js";
 import { DEFAULT_HASHING_DIMENSIONS, HashingEmbedder } from "./hashing-embedder.js";
 import { DEFAULT_LOCAL_MODEL, LocalEmbedder } from "./local-embedder.js";
+import { LocalModelUnavailableError } from "./local-model-unavailable-error.js";
+import { localModelWarning } from "./local-model-warning.js";
 import { OpenAiCompatibleEmbedder } from "./openai-compatible-embedder.js";
 
 /** The embedding part of the service configuration (FRONTDESK_EMBEDDINGS_*). */
@@ -35,13 +36,15 @@ export interface EmbedderConfig {
 /** The part of a pino logger the factory uses. */
 export interface EmbeddingLogger {
   info(details: object, message: string): void;
-  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 export interface CreateEmbedderOptions {
   /** Override the compiled worker scripts (tests run from source and point at `dist/`). */
   localWorkerUrl?: URL;
   hashingWorkerUrl?: URL;
+  /** The packages `local` checks before loading; tests name an absent one. */
+  localRuntimePackages?: readonly string[];
   onBatch?: EmbeddingBatchListener;
 }
 
@@ -73,35 +76,25 @@ async function createLocal(config: EmbedderConfig, logger: EmbeddingLogger, opti
       batchSize: config.batchSize,
       workerCount: config.workerCount,
       workerUrl: options.localWorkerUrl,
+      runtimePackages: options.localRuntimePackages,
       onBatch: options.onBatch,
     });
     logger.info({ embedder: embedder.id, dimensions: embedder.dimensions }, "Local embedding model loaded");
     return embedder;
   } catch (error) {
-    const cause = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof LocalModelUnavailableError)) throw error;
     const fallback = createHashing(config, options);
-    const reason = `${cause}; embedding with ${fallback.id} instead`;
-    logger.error(
-      {
-        err: error,
-        model: modelId,
-        modelDir: config.modelDir === undefined ? undefined : path.resolve(config.modelDir),
-        cacheDir: path.resolve(config.cacheDir),
-        allowRemoteModels: config.allowRemoteModels,
-        fallback: fallback.id,
-      },
-      `EMBEDDINGS DEGRADED: the local embedding model ${modelId} could not be loaded, so the keyword-hashing ` +
-        "embedder is used instead and answers will be less relevant. Place the model files in " +
-        "FRONTDESK_EMBEDDINGS_MODEL_DIR, or allow the download once, then restart and reindex.",
-    );
+    const warning = localModelWarning({ modelId, modelDir: config.modelDir, cacheDir: config.cacheDir, error, fallbackId: fallback.id });
+    logger.warn({ model: modelId, problem: error.problem, directory: warning.directory, files: warning.files, fallback: fallback.id }, warning.message);
+    const reason = `${error.message}; embedding with ${fallback.id} instead`;
     return new DegradedEmbedder(fallback, reason);
   }
 }
 
 /**
- * Builds the configured embedder. `local` never fails: without its model the service keeps
- * working on the hashing embedder, logs an error and reports itself degraded. A malformed
- * `openai` configuration throws EmbeddingError `invalid_config`.
+ * Builds the configured embedder. `local` does not fail for want of its model: the service keeps
+ * working on the hashing embedder, logs one warning saying how to fix it, and reports itself
+ * degraded. A malformed `openai` configuration throws EmbeddingError `invalid_config`.
  */
 export async function createEmbedder(
   config: EmbedderConfig,

@@ -1,9 +1,11 @@
 import path from "node:path";
-import type { Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
-import { EmbeddingError } from "./embedding-error.js";
+import type { EmbedOptions, Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
 import { EmbeddingWorkerPool } from "./embedding-worker-pool.js";
 import type { LocalEmbeddingWorkerData } from "./local-embedding-worker.js";
-import { findLocalModelFiles, type LocalModelDtype } from "./local-model-files.js";
+import { downloadLocalModel } from "./local-model-download.js";
+import { findLocalModelFiles, weightsFileFor, type LocalModelFiles } from "./local-model-files.js";
+import { LocalModelUnavailableError } from "./local-model-unavailable-error.js";
+import { assertLocalRuntimeInstalled } from "./local-runtime.js";
 import { splitIntoBatches } from "./split-into-batches.js";
 
 export const DEFAULT_LOCAL_MODEL = "Xenova/all-MiniLM-L6-v2";
@@ -11,7 +13,7 @@ export const DEFAULT_LOCAL_MODEL = "Xenova/all-MiniLM-L6-v2";
 export interface LocalEmbedderOptions {
   /** A Hugging Face model id. Default `Xenova/all-MiniLM-L6-v2` (384 dimensions). */
   modelId?: string;
-  /** A directory holding `<org>/<name>/{config.json,tokenizer.json,onnx/model.onnx}` placed by hand. */
+  /** A directory holding `<org>/<name>/{config.json,tokenizer.json,tokenizer_config.json,onnx/model.onnx}` placed by hand. */
   modelDir?: string;
   /** Where downloaded models are cached (same layout), e.g. `<dataDir>/models`. */
   cacheDir: string;
@@ -23,16 +25,23 @@ export interface LocalEmbedderOptions {
   batchSize?: number;
   /** Worker threads, each with its own copy of the model. Default 1. */
   workerCount?: number;
+  /** How long an idle worker keeps the model loaded before its thread exits (the next batch loads it again). Default 30 s. */
+  idleTimeoutMs?: number;
+  /** Worker threads kept, model loaded, even when idle. Default 0. */
+  minWorkers?: number;
   /** ONNX Runtime threads per worker; its default is one per core. */
   intraOpThreads?: number;
   /** Default: the compiled `local-embedding-worker.js` next to this module. */
   workerUrl?: URL;
+  /** The packages checked before anything loads; default LOCAL_RUNTIME_PACKAGES. */
+  runtimePackages?: readonly string[];
   onBatch?: EmbeddingBatchListener;
 }
 
 /**
- * A transformers.js sentence-embedding model (mean pooling, L2 normalisation) running in a
- * pool of worker threads; the main thread only posts batches and receives vectors.
+ * A sentence-embedding model (ONNX Runtime, mean pooling, L2 normalisation) running in a pool
+ * of worker threads; the main thread only posts batches and receives vectors, and never loads
+ * ONNX Runtime itself.
  */
 export class LocalEmbedder implements Embedder {
   private constructor(
@@ -44,56 +53,69 @@ export class LocalEmbedder implements Embedder {
   ) {}
 
   /**
-   * Finds the model (model directory, then cache, then the Hub when allowed), loads it in
-   * every worker and returns once it can embed. Throws EmbeddingError `model_unavailable`
-   * when the model cannot be had.
+   * Finds the model (model directory, then cache, then the Hub when allowed, downloading into
+   * the cache), loads it in a worker thread and returns once it can embed. Throws
+   * LocalModelUnavailableError (EmbeddingError `model_unavailable`) saying which problem it met.
    */
   static async open(options: LocalEmbedderOptions): Promise<LocalEmbedder> {
     const modelId = options.modelId ?? DEFAULT_LOCAL_MODEL;
-    const roots = [options.modelDir, options.cacheDir].filter((root) => root !== undefined).map((root) => path.resolve(root));
-    const found = await findLocalModelFiles(modelId, roots);
-    if (found === undefined && !options.allowRemoteModels) {
-      throw new EmbeddingError(
-        "model_unavailable",
-        `Embedding model ${modelId} was not found in ${roots.join(" or ")} (looked for ${modelId}/onnx/model.onnx ` +
-          "and model_quantized.onnx) and downloading models is not allowed",
-      );
+    try {
+      assertLocalRuntimeInstalled(options.runtimePackages);
+    } catch (error) {
+      throw new LocalModelUnavailableError("runtime_missing", error instanceof Error ? error.message : String(error), { cause: error });
     }
-    const dtype: LocalModelDtype = found?.dtype ?? "fp32";
-    const modelRoot = options.modelDir === undefined ? options.cacheDir : options.modelDir;
+    const files = await LocalEmbedder.findOrDownload(modelId, options);
     const workerData: LocalEmbeddingWorkerData = {
-      modelId,
-      localModelPath: path.resolve(modelRoot),
-      cacheDir: path.resolve(options.cacheDir),
-      allowRemoteModels: options.allowRemoteModels,
-      remoteHost: options.remoteHost,
-      dtype,
+      directory: files.directory,
+      weights: weightsFileFor(files.dtype),
       intraOpThreads: options.intraOpThreads,
     };
     const pool = new EmbeddingWorkerPool({
       workerUrl: options.workerUrl ?? new URL("./local-embedding-worker.js", import.meta.url),
       workerData,
       size: options.workerCount ?? 1,
+      minThreads: options.minWorkers,
+      idleTimeoutMs: options.idleTimeoutMs,
       description: `local embedding model ${modelId}`,
     });
     try {
       const { dimensions } = await pool.start();
-      const id = dtype === "fp32" ? `local:${modelId}` : `local:${modelId}:${dtype}`;
+      const id = files.dtype === "fp32" ? `local:${modelId}` : `local:${modelId}:${files.dtype}`;
       return new LocalEmbedder(id, dimensions, pool, options.batchSize ?? 32, options.onBatch);
     } catch (error) {
       await pool.close();
-      if (found !== undefined || !(error instanceof Error)) throw error;
-      throw new EmbeddingError(
-        "model_unavailable",
-        `Embedding model ${modelId} was not found in ${roots.join(" or ")} and downloading it failed: ${error.message}`,
-        { cause: error },
-      );
+      const message = error instanceof Error ? error.message : String(error);
+      throw new LocalModelUnavailableError("load_failed", `${message} (from ${files.directory})`, {
+        cause: error,
+        detail: message.replace(/^The .+? could not be loaded: /, ""),
+      });
     }
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  private static async findOrDownload(modelId: string, options: LocalEmbedderOptions): Promise<LocalModelFiles> {
+    const roots = [options.modelDir, options.cacheDir].filter((root) => root !== undefined).map((root) => path.resolve(root));
+    const found = await findLocalModelFiles(modelId, roots);
+    if (found !== undefined) return found;
+    if (!options.allowRemoteModels) {
+      throw new LocalModelUnavailableError(
+        "not_found",
+        `Embedding model ${modelId} is not in ${roots.join(" or ")} and downloading models is off`,
+      );
+    }
+    try {
+      return await downloadLocalModel({ modelId, cacheDir: path.resolve(options.cacheDir), remoteHost: options.remoteHost, dtype: "fp32" });
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new LocalModelUnavailableError("download_failed", `Embedding model ${modelId} could not be downloaded from ${detail}`, {
+        cause: error,
+        detail,
+      });
+    }
+  }
+
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     const batches = splitIntoBatches(texts, this.batchSize);
-    const results = await Promise.all(batches.map((batch) => this.embedBatch(batch)));
+    const results = await Promise.all(batches.map((batch) => this.embedBatch(batch, options.signal)));
     return results.flat();
   }
 
@@ -105,9 +127,9 @@ export class LocalEmbedder implements Embedder {
     return this.pool.close();
   }
 
-  private async embedBatch(texts: string[]): Promise<Float32Array[]> {
+  private async embedBatch(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
     const started = performance.now();
-    const { vectors, threadId } = await this.pool.run(texts);
+    const { vectors, threadId } = await this.pool.run(texts, { signal });
     this.onBatch?.({ embedderId: this.id, size: texts.length, threadId, durationMs: performance.now() - started });
     return vectors;
   }

@@ -10,7 +10,7 @@ import { TINY_HIDDEN_SIZE, writeTinyBertModel } from "./tiny-bert-model.js";
 import { norm } from "./vector-math.js";
 
 interface LogEntry {
-  level: "info" | "error";
+  level: "info" | "warn";
   details: object;
   message: string;
 }
@@ -20,7 +20,7 @@ function recordingLogger(): EmbeddingLogger & { entries: LogEntry[] } {
   return {
     entries,
     info: (details, message) => entries.push({ level: "info", details, message }),
-    error: (details, message) => entries.push({ level: "error", details, message }),
+    warn: (details, message) => entries.push({ level: "warn", details, message }),
   };
 }
 
@@ -54,7 +54,7 @@ describe("createEmbedder (happy)", () => {
     const embedder = await create({ model: "frontdesk-tests/tiny-bert", modelDir: path.join(root, "models") }, logger);
     expect(embedder.status()).toEqual({ provider: "local", id: "local:frontdesk-tests/tiny-bert", degraded: false });
     expect(embedder.dimensions).toBe(TINY_HIDDEN_SIZE);
-    expect(logger.entries.filter((entry) => entry.level === "error")).toEqual([]);
+    expect(logger.entries.filter((entry) => entry.level === "warn")).toEqual([]);
     const [vector] = await embedder.embed(["refund"]);
     expect(norm(vector ?? new Float32Array())).toBeCloseTo(1, 5);
   });
@@ -77,14 +77,15 @@ describe("createEmbedder (fallback)", () => {
 
     const status = embedder.status();
     expect(status).toMatchObject({ provider: "hashing", id: "hashing:v1:384", degraded: true });
-    expect(status.reason).toMatch(/Xenova\/all-MiniLM-L6-v2 was not found.*embedding with hashing:v1:384 instead/);
+    expect(status.reason).toMatch(/Xenova\/all-MiniLM-L6-v2 is not in .*downloading models is off; embedding with hashing:v1:384 instead/);
     expect(embedder.id).toBe("hashing:v1:384");
     expect(embedder.dimensions).toBe(384);
 
-    const errors = logger.entries.filter((entry) => entry.level === "error");
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.message).toMatch(/EMBEDDINGS DEGRADED.*FRONTDESK_EMBEDDINGS_MODEL_DIR/);
-    expect(errors[0]?.details).toMatchObject({ model: "Xenova/all-MiniLM-L6-v2", allowRemoteModels: false, fallback: "hashing:v1:384" });
+    const warnings = logger.entries.filter((entry) => entry.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/^EMBEDDINGS DEGRADED: .* is not on disk and downloading it is off \(FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD=false\)/);
+    expect(warnings[0]?.message).toContain(`in ${path.join(root, "empty", "Xenova", "all-MiniLM-L6-v2")}/,`);
+    expect(warnings[0]?.details).toMatchObject({ model: "Xenova/all-MiniLM-L6-v2", problem: "not_found", fallback: "hashing:v1:384" });
 
     const [vector] = await embedder.embed(["the service keeps working"]);
     expect(vector).toHaveLength(384);
@@ -99,7 +100,8 @@ describe("createEmbedder (fallback)", () => {
     const embedder = await create({ model: "frontdesk-tests/tiny-bert", modelDir: brokenRoot }, logger);
     expect(embedder.status()).toMatchObject({ provider: "hashing", degraded: true });
     expect(embedder.status().reason).toMatch(/could not be loaded/);
-    expect(logger.entries.map((entry) => entry.level)).toContain("error");
+    const [warning] = logger.entries.filter((entry) => entry.level === "warn");
+    expect(warning?.message).toMatch(/^EMBEDDINGS DEGRADED: the embedding model frontdesk-tests\/tiny-bert is on disk but does not load \(.*config\.json/);
   });
 });
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 
 export interface LoopbackModelHub {
-  /** e.g. `http://127.0.0.1:40123/`, for transformers.js' `env.remoteHost`. */
+  /** e.g. `http://127.0.0.1:40123/`, for the local embedder's `remoteHost`. */
   url: string;
   /** `METHOD /path` of every request, in order. */
   requests: string[];

@@ -154,7 +154,7 @@ const MODEL_CONFIG = {
 
 /**
  * Writes the model under `<root>/<modelId>/` like a Hugging Face repository; `weights`
- * chooses the file name, which decides the dtype transformers.js is asked for.
+ * chooses the file name, which decides the dtype the local embedder loads.
  */
 export async function writeTinyBertModel(
   root: string,
