@@ -61,6 +61,8 @@ async function runOrThrow(command, args, options) {
 }
 
 export const machine = {
+  /** Where apt reads its sources (the pgvector build adds trixie's deb-src there when missing). */
+  aptSources: { list: "/etc/apt/sources.list", dir: "/etc/apt/sources.list.d" },
   isRoot: () => process.getuid?.() === 0,
   uid: () => process.getuid?.() ?? -1,
   hasCommand,

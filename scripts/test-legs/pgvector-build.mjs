@@ -5,8 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
-const SOURCES_DIR = "/etc/apt/sources.list.d";
-const TRIXIE_SOURCES = join(SOURCES_DIR, "frontdesk-trixie-src.sources");
+const TRIXIE_SOURCES = "frontdesk-trixie-src.sources";
 const TRIXIE_DEB_SRC = `Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: trixie
@@ -14,14 +13,20 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 `;
 
-/** True when some apt source already offers trixie's source packages. */
-function hasTrixieDebSrc() {
-  const files = ["/etc/apt/sources.list"];
-  if (existsSync(SOURCES_DIR)) files.push(...readdirSync(SOURCES_DIR).map((name) => join(SOURCES_DIR, name)));
+/**
+ * True when some apt source already offers trixie's source packages.
+ * @param {{ list: string, dir: string }} sources
+ */
+function hasTrixieDebSrc(sources) {
+  const files = [sources.list];
+  if (existsSync(sources.dir)) files.push(...readdirSync(sources.dir).map((name) => join(sources.dir, name)));
   return files.some((file) => {
-    if (!existsSync(file)) return false;
-    const text = readFileSync(file, "utf8");
-    return text.includes("deb-src") && text.includes("trixie");
+    try {
+      const text = readFileSync(file, "utf8");
+      return text.includes("deb-src") && text.includes("trixie");
+    } catch {
+      return false; // absent, or not a file
+    }
   });
 }
 
@@ -42,7 +47,7 @@ export async function buildPgvector(machine, major, where) {
   const pgConfig = `PG_CONFIG=/usr/lib/postgresql/${major}/bin/pg_config`;
   const apt = { env: { DEBIAN_FRONTEND: "noninteractive" } };
 
-  if (!hasTrixieDebSrc()) writeFileSync(TRIXIE_SOURCES, TRIXIE_DEB_SRC);
+  if (!hasTrixieDebSrc(machine.aptSources)) writeFileSync(join(machine.aptSources.dir, TRIXIE_SOURCES), TRIXIE_DEB_SRC);
   await step("apt-get update", () => machine.runOrThrow("apt-get", ["update", "-q"], apt));
   await step("apt-get install", () =>
     machine.runOrThrow(

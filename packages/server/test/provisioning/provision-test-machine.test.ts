@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:net";
 import { chmod, mkdtemp, readFile, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../cli/cli-process.js";
 import { missingLegs } from "../support/test-legs.js";
+import { startPostgresWithoutPgvector, type PostgresWithoutPgvector } from "./postgres-without-pgvector.js";
 
 const SCRIPT = fileURLToPath(new URL("../../../../scripts/provision-test-machine.mjs", import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -116,6 +118,43 @@ describe("scripts/provision-test-machine.mjs", () => {
     expect(result.code).toBe(0);
     expect(result.legs.postgres?.reason).toContain("provisioning it needs root (running as uid 65534)");
     expect(result.legs.redis?.reason).toContain("starting it needs root (running as uid 65534)");
+  });
+
+  describe("a Postgres that answers but has no pgvector (a stand-in on loopback), and a Redis that wants a password", () => {
+    let postgres: PostgresWithoutPgvector;
+    let redis: Server;
+    let redisUrl: string;
+    beforeAll(async () => {
+      postgres = await startPostgresWithoutPgvector();
+      redis = createServer((socket) => socket.on("data", () => socket.write("-NOAUTH Authentication required.\r\n")));
+      await new Promise<void>((resolve) => redis.listen(0, "127.0.0.1", resolve));
+      const address = redis.address();
+      redisUrl = `redis://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    });
+    afterAll(async () => {
+      await postgres.close();
+      await new Promise<void>((resolve) => redis.close(() => resolve()));
+    });
+
+    it("error: the missing extension and the refusal are the recorded reasons", async () => {
+      const result = await provision({ FRONTDESK_TEST_POSTGRES_URL: postgres.url, FRONTDESK_TEST_REDIS_URL: redisUrl });
+      expect(result.code).toBe(0);
+      expect(postgres.queries.some((query) => query.includes("FROM pg_available_extensions WHERE name = 'vector'"))).toBe(true);
+      expect(result.legs.postgres?.status).toBe("skipped");
+      expect(result.legs.postgres?.reason).toContain(`pgvector is not installed on Postgres 15 at ${postgres.url}`);
+      expect(result.legs.redis?.reason).toContain(`${redisUrl} answered -NOAUTH Authentication required.`);
+      if (isRoot) expect(result.legs.postgres?.reason).toContain(`no Postgres cluster of this machine is configured on port ${postgres.port}`);
+    });
+
+    it.skipIf(!isRoot)("error: not root, pgvector cannot be built and the reason says so", async () => {
+      const recordDir = await mkdtemp(join(tmpdir(), "frontdesk-legs-"));
+      await chmod(recordDir, 0o777);
+      const result = await provision({ FRONTDESK_TEST_POSTGRES_URL: postgres.url }, { asUser: "nobody", recordDir });
+      expect(result.code).toBe(0);
+      expect(result.legs.postgres?.reason).toBe(
+        `pgvector is not installed on Postgres 15 at ${postgres.url}; provisioning it needs root (running as uid 65534)`,
+      );
+    });
   });
 
   describe("on this machine's legs", () => {
