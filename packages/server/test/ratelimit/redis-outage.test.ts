@@ -3,7 +3,8 @@ import { Redis } from "ioredis";
 import { capturedLogger, LOG_LEVELS, type LogLine } from "../support/captured-log.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { legsOfStore, storeKinds } from "../support/test-database.js";
-import { describeEachNeeding } from "../support/test-legs.js";
+import { describeEachNeeding, describeNeeding } from "../support/test-legs.js";
+import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import { ThrowawayRedis, unusedPort } from "../support/throwaway-redis.js";
 
 const machineRedisUrl = process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -119,4 +120,36 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       await redis.kill();
     }
   }, 40_000);
+});
+
+describeNeeding("redis")("a Redis that stalls", () => {
+  it("error: a frozen Redis (connection open, nothing answered) is reported and skipped, and the limits keep counting in memory", async () => {
+    const redis = await ThrowawayRedis.start();
+    const { logger, lines } = capturedLogger();
+    const minute = (points: number) => ({ points, windowSeconds: 60 });
+    const limiter = await createRateLimiter(
+      { initPerIpAndAgent: null, initPerIp: null, session: null, leads: null, typing: minute(3), satisfaction: null, coupon: null, sources: null },
+      redis.url,
+      { logger },
+    );
+    try {
+      expect((await limiter.consume("typing", "visitor"))?.allowed).toBe(true);
+      redis.pause();
+      const duringStall = [];
+      for (let i = 0; i < 4; i += 1) duringStall.push((await limiter.consume("typing", "stalled-visitor"))?.allowed);
+      expect(duringStall).toEqual([true, true, true, false]);
+      expect(limiter.status()).toMatchObject({ backend: "redis", shared: false, degraded: true, reason: expect.stringContaining("timed out") });
+      expect(limiter.status().fallbacks).toBe(4);
+      expect(redisLines(lines, LOG_LEVELS.warn)).toHaveLength(1);
+
+      redis.resume();
+      // Skipped for a few seconds after the timeout, then tried again: the first answer is the recovery.
+      await until(async () => (await limiter.consume("typing", `visitor-${Date.now()}`), limiter.status()), (status) => status.shared, "shared again");
+      expect(redisLines(lines, LOG_LEVELS.info)).toHaveLength(1);
+    } finally {
+      redis.resume();
+      await limiter.close();
+      await redis.kill();
+    }
+  }, 30_000);
 });

@@ -55,6 +55,16 @@ export class ThrowawayRedis {
     });
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  /** Lets a frozen server run again (SIGCONT). */
+  resume(): void {
+    this.child?.kill("SIGCONT");
+  }
+
   /** Kills the server at once (SIGKILL, like a crash) and waits for it to be gone. */
   async kill(): Promise<void> {
     const child = this.child;
