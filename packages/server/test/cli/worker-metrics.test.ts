@@ -79,4 +79,10 @@ describeNeeding("postgres")("bin/frontdesk worker with FRONTDESK_METRICS_PORT", 
     }
     expect(worker.exitCode).toBe(0);
   }, 90_000);
+
+  it("error: a FRONTDESK_METRICS_PORT that is not a port stops the start (exit 78) naming the variable", async () => {
+    const result = await run({ ...env, FRONTDESK_METRICS_PORT: "metrics" }, "worker");
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain("FRONTDESK_METRICS_PORT");
+  });
 });
