@@ -13,21 +13,29 @@ import { machine, redactUrl } from "./test-legs/machine.mjs";
 const started = Date.now();
 const requireAll = requireAllLegs();
 
-/** @param {import("./test-legs/legs.mjs").Leg} leg */
-async function provisionLeg(leg) {
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Provisions a leg its probe found missing (a ready leg passes through), and words the outcome.
+ * @param {import("./test-legs/legs.mjs").Leg} leg
+ * @param {string} target
+ * @param {import("./test-legs/legs.mjs").Probe} first
+ * @returns {Promise<import("./test-legs/leg-record.mjs").LegOutcome>}
+ */
+async function settleLeg(leg, target, first) {
   const legStarted = Date.now();
-  const target = leg.target(process.env);
   /** @type {string[]} */
   const actions = [];
-  let outcome;
-  try {
-    outcome = await leg.probe(target);
-    if (!outcome.ready) outcome = await leg.provision(target, outcome, { machine, did: (action) => actions.push(action) });
-  } catch (error) {
-    outcome = { ready: false, problem: `provisioning failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
+  let outcome = first;
+  if (!outcome.ready) {
+    try {
+      outcome = await leg.provision(target, first, { machine, did: (action) => actions.push(action) });
+    } catch (error) {
+      outcome = { ready: false, problem: `${first.problem}; provisioning failed unexpectedly: ${messageOf(error)}` };
+    }
   }
-  /** @type {import("./test-legs/leg-record.mjs").LegOutcome} */
-  const result = {
+  return {
     name: leg.name,
     target: redactUrl(target),
     status: outcome.ready ? "ready" : "skipped",
@@ -35,25 +43,26 @@ async function provisionLeg(leg) {
     actions,
     ms: Date.now() - legStarted,
   };
-  return result;
 }
 
-// Probes run at once; provisioning (apt, builds) one leg after the other, in table order.
-const firstProbes = await Promise.all(legs.map((leg) => leg.probe(leg.target(process.env)).catch(() => ({ ready: false }))));
+// Every leg is probed at once (the whole cost when all are there); provisioning (apt, builds) runs
+// one leg after the other, in table order.
+const probed = await Promise.all(
+  legs.map(async (leg) => {
+    const target = leg.target(process.env);
+    /** @type {import("./test-legs/legs.mjs").Probe} */
+    const first = await leg.probe(target).catch((error) => ({ ready: false, problem: `probing ${redactUrl(target)} failed: ${messageOf(error)}` }));
+    return { leg, target, first };
+  }),
+);
+/** @type {import("./test-legs/leg-record.mjs").LegOutcome[]} */
 const outcomes = [];
-for (const [index, leg] of legs.entries()) {
-  const alreadyReady = firstProbes[index]?.ready === true;
-  outcomes.push(
-    alreadyReady
-      ? { name: leg.name, target: redactUrl(leg.target(process.env)), status: /** @type {const} */ ("ready"), reason: null, actions: [], ms: 0 }
-      : await provisionLeg(leg),
-  );
-}
+for (const { leg, target, first } of probed) outcomes.push(await settleLeg(leg, target, first));
 
 try {
   writeLegRecord({ writtenAt: new Date().toISOString(), requireAll, legs: outcomes }, legRecordPath());
 } catch (error) {
-  console.error(`provision-test-machine: could not write the leg record ${legRecordPath()}: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`provision-test-machine: could not write the leg record ${legRecordPath()}: ${messageOf(error)}`);
 }
 
 const skipped = outcomes.filter((outcome) => outcome.status === "skipped");
