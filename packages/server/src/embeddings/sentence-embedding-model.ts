@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { importLocalRuntime } from "./local-runtime.js";
+import { importLocalRuntime, type OnnxTensor } from "./local-runtime.js";
 import { LOCAL_MODEL_CONFIG_FILES } from "./local-model-files.js";
 
 /** What a sentence-embedding model needs: its directory (laid out like its Hub repository) and weights. */
@@ -79,7 +79,7 @@ export async function loadSentenceEmbeddingModel(files: SentenceEmbeddingModelFi
     if (texts.length === 0) return [];
     const batch = encode(texts);
     const shape = [batch.rows, batch.length];
-    const feeds: Record<string, InstanceType<typeof ort.Tensor>> = {};
+    const feeds: Record<string, OnnxTensor> = {};
     for (const name of session.inputNames) {
       if (name === "input_ids") feeds[name] = new ort.Tensor("int64", batch.inputIds, shape);
       else if (name === "attention_mask") feeds[name] = new ort.Tensor("int64", batch.attentionMask, shape);
