@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { threadId } from "node:worker_threads";
-import type { Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
+import { OpenAICompatibleEmbeddingModel } from "@ai-sdk/openai-compatible";
+import { embedMany } from "ai";
+import type { EmbedOptions, Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
+import { toEmbeddingError } from "./embeddings-call-error.js";
+import { createEmbeddingsFetch } from "./embeddings-fetch.js";
 import { EmbeddingError } from "./embedding-error.js";
 import { l2NormaliseInPlace } from "./l2-normalise.js";
-import { openAiEmbeddingsResponseSchema, openAiErrorResponseSchema } from "./openai-embeddings-response.js";
-import { retryDelayMs } from "./retry-delay.js";
-import { splitIntoBatches } from "./split-into-batches.js";
 
 export interface OpenAiCompatibleEmbedderOptions {
   /** The server, with or without a trailing `/v1`, e.g. `https://api.openai.com` or `http://127.0.0.1:11434/v1`. */
@@ -16,12 +16,11 @@ export interface OpenAiCompatibleEmbedderOptions {
   dimensions?: number;
   /** Texts per request. Default 64. */
   batchSize?: number;
-  /** Retries after a 429, a 5xx or a network failure. Default 4. */
+  /**
+   * Retries of a request after a 429, a 5xx or a network failure. Default 2. The AI SDK waits
+   * 2 s, then twice as long each time, or what the server asks in Retry-After / retry-after-ms.
+   */
   maxRetries?: number;
-  /** First back-off delay; it doubles with each retry. Default 500 ms. */
-  retryBaseDelayMs?: number;
-  /** Upper bound for one back-off delay, including a server's Retry-After. Default 20 s. */
-  maxRetryDelayMs?: number;
   /** Per request. Default 60 s. */
   timeoutMs?: number;
   onBatch?: EmbeddingBatchListener;
@@ -34,26 +33,25 @@ const KNOWN_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   "text-embedding-ada-002": 1536,
 };
 
-/** `POST {baseUrl}/v1/embeddings` whether or not the configured base URL already ends in /v1. */
-function embeddingsUrl(baseUrl: string): string {
+/** Names this client to the AI SDK, and keys its provider options. */
+const PROVIDER = "frontdesk";
+
+/** `{baseUrl}/v1` whether or not the configured base URL already ends in /v1. */
+function apiBase(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
-  return /\/v1$/.test(trimmed) ? `${trimmed}/embeddings` : `${trimmed}/v1/embeddings`;
+  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }
 
-type PostOutcome =
-  | { kind: "ok"; body: unknown }
-  | { kind: "rejected"; error: EmbeddingError }
-  | { kind: "retryable"; error: EmbeddingError; retryAfter: string | null };
-
-function isRetryable(status: number): boolean {
-  return status === 429 || status >= 500;
-}
-
-/** Any OpenAI-compatible embeddings endpoint (OpenAI, Azure-style proxies, Ollama, vLLM, LM Studio …). */
+/**
+ * Any OpenAI-compatible embeddings endpoint (OpenAI, Azure-style proxies, Ollama, vLLM, LM Studio …),
+ * through the AI SDK's `embedMany`: it batches, retries and parses; this class adds the vector size
+ * check, the L2 normalisation and Frontdesk's errors.
+ */
 export class OpenAiCompatibleEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   private readonly url: string;
+  private readonly model: OpenAICompatibleEmbeddingModel;
 
   constructor(private readonly options: OpenAiCompatibleEmbedderOptions) {
     const dimensions = options.dimensions ?? KNOWN_MODEL_DIMENSIONS[options.model];
@@ -63,20 +61,47 @@ export class OpenAiCompatibleEmbedder implements Embedder {
         `The dimensions of embedding model ${options.model} are unknown; configure them (FRONTDESK_EMBEDDINGS_DIMENSIONS)`,
       );
     }
+    let base: string;
     try {
-      this.url = embeddingsUrl(new URL(options.baseUrl).toString());
+      base = apiBase(new URL(options.baseUrl).toString());
     } catch (error) {
       throw new EmbeddingError("invalid_config", `The embeddings base URL "${options.baseUrl}" is not a URL`, { cause: error });
     }
+    const batchSize = options.batchSize ?? 64;
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batch size must be a positive integer, got ${batchSize}`);
+    this.url = `${base}/embeddings`;
     this.dimensions = dimensions;
     this.id = `openai:${options.model}:${dimensions}`;
+    this.model = new OpenAICompatibleEmbeddingModel(options.model, {
+      provider: `${PROVIDER}.embedding`,
+      url: ({ path }) => `${base}${path}`,
+      headers: () => (options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}),
+      maxEmbeddingsPerCall: batchSize,
+      // One request at a time: a rate-limited server is not helped by parallel requests.
+      supportsParallelCalls: false,
+      fetch: createEmbeddingsFetch(options.timeoutMs ?? 60_000),
+    });
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const batches = splitIntoBatches(texts, this.options.batchSize ?? 64);
-    const vectors: Float32Array[] = [];
-    // One request at a time: a rate-limited server is not helped by parallel requests.
-    for (const batch of batches) vectors.push(...(await this.embedBatch(batch)));
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const started = performance.now();
+    let embeddings: number[][];
+    try {
+      ({ embeddings } = await embedMany({
+        model: this.model,
+        values: [...texts],
+        maxRetries: this.options.maxRetries ?? 2,
+        maxParallelCalls: 1,
+        abortSignal: options.signal,
+        // Without configured dimensions none are sent: the model's own size applies.
+        ...(this.options.dimensions === undefined ? {} : { providerOptions: { [PROVIDER]: { dimensions: this.options.dimensions } } }),
+      }));
+    } catch (error) {
+      throw toEmbeddingError(error, { url: this.url, model: this.options.model, timeoutMs: this.options.timeoutMs ?? 60_000, signal: options.signal });
+    }
+    const vectors = this.toVectors(embeddings, texts.length);
+    this.options.onBatch?.({ embedderId: this.id, size: texts.length, threadId, durationMs: performance.now() - started });
     return vectors;
   }
 
@@ -86,98 +111,15 @@ export class OpenAiCompatibleEmbedder implements Embedder {
 
   async close(): Promise<void> {}
 
-  private async embedBatch(texts: string[]): Promise<Float32Array[]> {
-    const started = performance.now();
-    const body = await this.postWithRetries(texts);
-    const vectors = this.parseVectors(body, texts.length);
-    this.options.onBatch?.({ embedderId: this.id, size: texts.length, threadId, durationMs: performance.now() - started });
-    return vectors;
-  }
-
-  private async postWithRetries(texts: string[]): Promise<unknown> {
-    const maxRetries = this.options.maxRetries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.post(texts);
-      if (outcome.kind === "ok") return outcome.body;
-      if (outcome.kind === "rejected" || attempt >= maxRetries) throw outcome.error;
-      await sleep(
-        retryDelayMs(attempt, {
-          baseDelayMs: this.options.retryBaseDelayMs ?? 500,
-          maxDelayMs: this.options.maxRetryDelayMs ?? 20_000,
-          retryAfter: outcome.retryAfter,
-        }),
-      );
-    }
-  }
-
-  private async post(texts: string[]): Promise<PostOutcome> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    // JSON.stringify leaves `dimensions` out when it is not configured.
-    const payload = { model: this.options.model, input: texts, dimensions: this.options.dimensions };
-    let response: Response;
-    try {
-      response = await fetch(this.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const message = `The embedding server at ${this.url} could not be reached: ${reason}`;
-      return { kind: "retryable", error: new EmbeddingError("provider_unavailable", message, { cause: error }), retryAfter: null };
-    }
-    const text = await response.text().catch(() => "");
-    if (response.ok) {
-      try {
-        return { kind: "ok", body: JSON.parse(text) };
-      } catch (error) {
-        const message = `The embedding server at ${this.url} answered with invalid JSON`;
-        return { kind: "rejected", error: new EmbeddingError("invalid_response", message, { cause: error }) };
-      }
-    }
-    const detail = this.errorDetail(text);
-    const message = `The embedding server at ${this.url} answered ${response.status} for model ${this.options.model}${detail}`;
-    if (isRetryable(response.status)) {
-      const error = new EmbeddingError("provider_unavailable", message, { status: response.status });
-      return { kind: "retryable", error, retryAfter: response.headers.get("retry-after") };
-    }
-    const hint = response.status === 401 || response.status === 403 ? " (check the API key)" : "";
-    return { kind: "rejected", error: new EmbeddingError("provider_rejected", message + hint, { status: response.status }) };
-  }
-
-  private errorDetail(text: string): string {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return "";
-    }
-    const body = openAiErrorResponseSchema.safeParse(parsed);
-    if (!body.success) return "";
-    const message = typeof body.data.error === "string" ? body.data.error : body.data.error.message;
-    return `: ${message.slice(0, 500)}`;
-  }
-
-  private parseVectors(body: unknown, expected: number): Float32Array[] {
-    const parsed = openAiEmbeddingsResponseSchema.safeParse(body);
+  private toVectors(embeddings: number[][], expected: number): Float32Array[] {
     const invalid = (problem: string): EmbeddingError =>
       new EmbeddingError("invalid_response", `The embedding server at ${this.url} ${problem}`);
-    if (!parsed.success) throw invalid("answered without a valid `data` array of {index, embedding}");
-    const vectors = new Array<Float32Array | undefined>(expected).fill(undefined);
-    for (const item of parsed.data.data) {
-      if (item.index >= expected || vectors[item.index] !== undefined) {
-        throw invalid(`answered with an unexpected or repeated index ${item.index} for ${expected} inputs`);
+    if (embeddings.length !== expected) throw invalid(`answered with ${embeddings.length} vectors for ${expected} inputs`);
+    return embeddings.map((embedding) => {
+      if (embedding.length !== this.dimensions) {
+        throw invalid(`answered with ${embedding.length}-dimensional vectors; ${this.dimensions} were expected`);
       }
-      if (item.embedding.length !== this.dimensions) {
-        throw invalid(`answered with ${item.embedding.length}-dimensional vectors; ${this.dimensions} were expected`);
-      }
-      vectors[item.index] = l2NormaliseInPlace(Float32Array.from(item.embedding));
-    }
-    return vectors.map((vector, index) => {
-      if (vector === undefined) throw invalid(`answered without a vector for input ${index}`);
-      return vector;
+      return l2NormaliseInPlace(Float32Array.from(embedding));
     });
   }
 }

@@ -31,7 +31,6 @@ function embedderFor(options: Partial<OpenAiCompatibleEmbedderOptions> = {}): Op
     apiKey: API_KEY,
     model: MODEL,
     dimensions: DIMENSIONS,
-    retryBaseDelayMs: 1,
     ...options,
   });
 }
@@ -49,7 +48,7 @@ describe("openai-compatible embedder (happy)", () => {
         method: "POST",
         path: "/v1/embeddings",
         authorization: `Bearer ${API_KEY}`,
-        body: { model: MODEL, input: texts, dimensions: DIMENSIONS },
+        body: { model: MODEL, input: texts, dimensions: DIMENSIONS, encoding_format: "float" },
       },
     ]);
     expect(vectors).toHaveLength(3);
@@ -86,7 +85,7 @@ describe("openai-compatible embedder (happy)", () => {
     });
     const [vector] = await embedder.embed(["x"]);
     expect(vector).toHaveLength(1536);
-    expect(server.requests[0]?.body).toEqual({ model: MODEL, input: ["x"] });
+    expect(server.requests[0]?.body).toEqual({ model: MODEL, input: ["x"], encoding_format: "float" });
   });
 
   test("retries after a 429 and then succeeds", async () => {
@@ -105,6 +104,15 @@ describe("openai-compatible embedder (happy)", () => {
     await embedderFor().embed(["a"]);
     expect(server.requests).toHaveLength(2);
   });
+
+  test("waits as long as the server's Retry-After asks before retrying", async () => {
+    // Three seconds is longer than the first back-off the SDK would choose on its own (two).
+    server.answerNextWith({ status: 429, body: openAiError("Rate limit reached", "requests"), headers: { "retry-after": "3" } });
+    const started = performance.now();
+    await embedderFor().embed(["a"]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2_900);
+    expect(server.requests).toHaveLength(2);
+  }, 10_000);
 });
 
 describe("openai-compatible embedder (error)", () => {
@@ -126,10 +134,11 @@ describe("openai-compatible embedder (error)", () => {
   });
 
   test("gives up after the configured number of retries", async () => {
-    const failure = { status: 500, body: openAiError("boom", "server_error") };
+    const failure = { status: 500, body: openAiError("boom", "server_error"), headers: { "retry-after": "0" } };
     server.answerNextWith(failure, failure, failure);
     const embedding = embedderFor({ maxRetries: 2 }).embed(["a"]);
     await expect(embedding).rejects.toMatchObject({ failure: "provider_unavailable", status: 500 });
+    await expect(embedding).rejects.toThrow(/answered 500 for model text-embedding-3-small: boom \(3 attempts\)/);
     expect(server.requests).toHaveLength(3);
   });
 
@@ -140,7 +149,22 @@ describe("openai-compatible embedder (error)", () => {
 
   test("rejects an answer that misses an input", async () => {
     server.answerNextWith({ status: 200, body: { data: [{ index: 1, embedding: serverVector("b", DIMENSIONS) }] } });
-    await expect(embedderFor().embed(["a", "b"])).rejects.toThrow(/without a vector for input 0/);
+    await expect(embedderFor().embed(["a", "b"])).rejects.toThrow(/answered with 1 vectors for 2 inputs/);
+  });
+
+  test("an answer that is not an embeddings list fails with invalid_response", async () => {
+    server.answerNextWith({ status: 200, body: { data: [{ index: 0, embedding: "not numbers" }] } });
+    await expect(embedderFor().embed(["a"])).rejects.toMatchObject({ failure: "invalid_response" });
+  });
+
+  test("an abort ends the call at once, even while it waits to retry", async () => {
+    server.answerNextWith({ status: 503, body: openAiError("overloaded", "server_error"), headers: { "retry-after": "30" } });
+    const controller = new AbortController();
+    const embedding = embedderFor().embed(["a"], { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await expect(embedding).rejects.toMatchObject({ failure: "aborted" });
+    expect(server.requests).toHaveLength(1);
   });
 
   test("an unreachable server fails with provider_unavailable after retrying", async () => {
