@@ -153,6 +153,31 @@ describe("local embedder (download)", () => {
   });
 });
 
+describe("local embedder (idle)", () => {
+  test("lets its model thread exit when idle and loads the model again on the next call, with the same vectors", async () => {
+    const threads: number[] = [];
+    const idle = await LocalEmbedder.open({
+      modelId: MODEL_ID,
+      modelDir,
+      cacheDir,
+      allowRemoteModels: false,
+      workerUrl: localWorkerUrl,
+      idleTimeoutMs: 100,
+      onBatch: (report) => threads.push(report.threadId),
+    });
+    try {
+      const [before] = await idle.embed(["refund"]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const [after] = await idle.embed(["refund"]);
+      expect(threads).toHaveLength(2);
+      expect(threads[1]).not.toBe(threads[0]);
+      Array.from(after ?? []).forEach((value, position) => expect(value).toBeCloseTo(before?.[position] ?? Number.NaN, 6));
+    } finally {
+      await idle.close();
+    }
+  });
+});
+
 describe("local embedder (error)", () => {
   test("fails with model_unavailable when the model is missing and downloads are off", async () => {
     const opening = LocalEmbedder.open({
