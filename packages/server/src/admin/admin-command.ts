@@ -3,6 +3,21 @@ import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 
 const id = z.string().min(1).max(64);
 
+/** The rules of every agent setting: one definition for `agent.create` and `agent.update`. */
+const agentField = {
+  name: z.string().trim().min(1).max(200),
+  origins: z.array(z.string().min(1).max(300)).min(1, "give at least one --origin"),
+  vertical: z.enum(["general", "ecommerce"]),
+  personaName: z.string().trim().min(1).max(100),
+  tone: z.string().trim().min(1).max(200),
+  primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #2563eb"),
+  starterPrompts: z.array(z.string().trim().min(1).max(200)).max(10),
+  language: z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "a language tag such as en or pt-BR"),
+};
+
+/** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language"] as const;
+
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("migrate") }),
@@ -12,25 +27,38 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
     name: z.string().trim().min(1).max(200),
     conversationQuota: z.number().int().min(0).nullable().default(null),
   }),
+  z.object({ command: z.literal("workspace.list") }),
   z.object({
     command: z.literal("agent.create"),
     workspaceId: id,
-    name: z.string().trim().min(1).max(200),
-    origins: z.array(z.string().min(1).max(300)).min(1, "give at least one --origin"),
-    vertical: z.enum(["general", "ecommerce"]).default("general"),
+    name: agentField.name,
+    origins: agentField.origins,
+    vertical: agentField.vertical.default("general"),
     draft: z.boolean().default(false),
-    personaName: z.string().trim().min(1).max(100).optional(),
-    tone: z.string().trim().min(1).max(200).optional(),
-    primaryColor: z
-      .string()
-      .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #2563eb")
-      .optional(),
-    starterPrompts: z.array(z.string().trim().min(1).max(200)).max(10).default([]),
-    language: z
-      .string()
-      .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "a language tag such as en or pt-BR")
-      .optional(),
+    personaName: agentField.personaName.optional(),
+    tone: agentField.tone.optional(),
+    primaryColor: agentField.primaryColor.optional(),
+    starterPrompts: agentField.starterPrompts.default([]),
+    language: agentField.language.optional(),
   }),
+  z
+    .object({
+      command: z.literal("agent.update"),
+      agentId: id,
+      name: agentField.name.optional(),
+      origins: agentField.origins.optional(),
+      vertical: agentField.vertical.optional(),
+      personaName: agentField.personaName.nullable().optional(),
+      tone: agentField.tone.nullable().optional(),
+      primaryColor: agentField.primaryColor.nullable().optional(),
+      starterPrompts: agentField.starterPrompts.optional(),
+      language: agentField.language.nullable().optional(),
+    })
+    .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
+      message: "give at least one setting to change",
+      path: ["command"],
+    }),
+  z.object({ command: z.literal("agent.list"), workspaceId: id }),
   z.object({ command: z.literal("agent.publish"), agentId: id }),
   z.object({ command: z.literal("agent.unpublish"), agentId: id }),
   z.object({
@@ -45,7 +73,10 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
     name: z.string().trim().min(1).max(200),
     abilities: z.array(z.enum(API_TOKEN_ABILITIES)).default(["sources:write"]),
   }),
+  z.object({ command: z.literal("operator.list"), workspaceId: id }),
   z.object({ command: z.literal("token.revoke"), tokenId: id }),
+  z.object({ command: z.literal("token.list"), workspaceId: id }),
+  z.object({ command: z.literal("source.list"), agentId: id }),
   z.object({ command: z.literal("lead.list"), agentId: id }),
   z.object({ command: z.literal("conversation.show"), conversationId: id }),
   z.object({ command: z.literal("inbox.list"), operatorId: id }),

@@ -2,6 +2,7 @@ import type { ConversationMessage } from "@frontdesk/contracts";
 import type { InboxNotification } from "../inbox/inbox-repository.js";
 import type { Agent } from "../tenants/agent.js";
 import type { ApiToken } from "../tenants/api-token-repository.js";
+import type { Operator } from "../tenants/operator-repository.js";
 import type { Workspace } from "../tenants/workspace-repository.js";
 import type { ConversationRecord } from "../widget/conversation-repository.js";
 
@@ -29,6 +30,15 @@ export const presentAdminAgent = (agent: Agent) => ({
   updated_at: agent.updatedAt,
 });
 
+export const presentOperator = (operator: Operator) => ({
+  id: operator.id,
+  workspace_id: operator.workspaceId,
+  email: operator.email,
+  name: operator.name,
+  created_at: operator.createdAt,
+});
+
+/** Never the plaintext nor its hash: the store keeps only the hash, and no list reads it. */
 export const presentToken = (token: ApiToken) => ({
   id: token.id,
   workspace_id: token.workspaceId,

@@ -4,25 +4,31 @@ import { scheduleReembedding } from "../ingest/schedule-reembedding.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { AppError } from "../http/app-error.js";
 import { listOperatorInbox } from "../inbox/inbox-repository.js";
-import { findAgent, setAgentPublished } from "../tenants/agent-repository.js";
-import { revokeApiToken } from "../tenants/api-token-repository.js";
+import { listAgentSources, presentSource } from "../sources/source-repository.js";
+import { findAgent, listWorkspaceAgents, setAgentPublished } from "../tenants/agent-repository.js";
+import { listWorkspaceApiTokens, revokeApiToken } from "../tenants/api-token-repository.js";
 import { createAgent } from "../tenants/create-agent.js";
 import { createApiToken } from "../tenants/create-api-token.js";
-import { findOperator, insertOperator } from "../tenants/operator-repository.js";
-import { findWorkspace, insertWorkspace } from "../tenants/workspace-repository.js";
+import { findOperator, insertOperator, listWorkspaceOperators } from "../tenants/operator-repository.js";
+import { updateAgent } from "../tenants/update-agent.js";
+import { findWorkspace, insertWorkspace, listWorkspaces } from "../tenants/workspace-repository.js";
 import { findConversation } from "../widget/conversation-repository.js";
 import { listAgentLeads } from "../widget/lead-repository.js";
 import { listRecentMessages } from "../widget/session-repository.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
-import { presentAdminAgent, presentConversation, presentNotification, presentToken, presentWorkspace } from "./present.js";
+import { presentAdminAgent, presentConversation, presentNotification, presentOperator, presentToken, presentWorkspace } from "./present.js";
 
 const notFound = (what: string, id: string) => new AppError("not_found", `No ${what} ${id}.`);
+
+async function requireWorkspace(db: Database, workspaceId: string): Promise<void> {
+  if (!(await findWorkspace(db, workspaceId))) throw notFound("workspace", workspaceId);
+}
 
 /** What admin commands run against: the store, and the job queue for commands that schedule work. */
 export interface AdminContext {
   db: Database;
   jobs: () => Promise<JobQueue>;
-  /** An agent was published or unpublished (the running server drops its cached sessions). */
+  /** An agent was published, unpublished or updated (the running server drops its cached agent and sessions). */
   onAgentChanged?: (agentId: string) => void;
 }
 
@@ -33,7 +39,8 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
   if (!parsed.success) {
     const fields: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) (fields[issue.path.join(".") || "command"] ??= []).push(issue.message);
-    throw new AppError("validation_failed", "The command is invalid.", fields);
+    const named = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join("; ")}`);
+    throw new AppError("validation_failed", `The command is invalid (${named.join(", ")}).`, fields);
   }
   const command = parsed.data;
   switch (command.command) {
@@ -43,8 +50,18 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       return { scheduled: await scheduleReembedding(db, await context.jobs(), command.agentId ?? null) };
     case "workspace.create":
       return presentWorkspace(await insertWorkspace(db, command.name, command.conversationQuota));
+    case "workspace.list":
+      return (await listWorkspaces(db)).map(presentWorkspace);
     case "agent.create":
       return presentAdminAgent(await createAgent(db, command));
+    case "agent.update": {
+      const agent = await updateAgent(db, command);
+      context.onAgentChanged?.(agent.id);
+      return presentAdminAgent(agent);
+    }
+    case "agent.list":
+      await requireWorkspace(db, command.workspaceId);
+      return (await listWorkspaceAgents(db, command.workspaceId)).map(presentAdminAgent);
     case "agent.publish":
     case "agent.unpublish": {
       const agent = await setAgentPublished(db, command.agentId, command.command === "agent.publish");
@@ -53,11 +70,14 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       return presentAdminAgent(agent);
     }
     case "operator.create": {
-      if (!(await findWorkspace(db, command.workspaceId))) throw notFound("workspace", command.workspaceId);
+      await requireWorkspace(db, command.workspaceId);
       const operator = await insertOperator(db, command.workspaceId, command.email, command.name);
       if (!operator) throw new AppError("validation_failed", "This workspace already has an operator with that e-mail.", { email: ["already taken"] });
-      return { id: operator.id, workspace_id: operator.workspaceId, email: operator.email, name: operator.name, created_at: operator.createdAt };
+      return presentOperator(operator);
     }
+    case "operator.list":
+      await requireWorkspace(db, command.workspaceId);
+      return (await listWorkspaceOperators(db, command.workspaceId)).map(presentOperator);
     case "token.create": {
       const token = await createApiToken(db, command);
       return { ...presentToken(token), token: token.token };
@@ -67,6 +87,12 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       if (!token) throw notFound("token", command.tokenId);
       return presentToken(token);
     }
+    case "token.list":
+      await requireWorkspace(db, command.workspaceId);
+      return (await listWorkspaceApiTokens(db, command.workspaceId)).map(presentToken);
+    case "source.list":
+      if (!(await findAgent(db, command.agentId))) throw notFound("agent", command.agentId);
+      return (await listAgentSources(db, command.agentId)).map(presentSource);
     case "lead.list": {
       if (!(await findAgent(db, command.agentId))) throw notFound("agent", command.agentId);
       return listAgentLeads(db, command.agentId);

@@ -143,6 +143,12 @@ export async function listWorkspaceSources(db: Queryable, workspaceId: string, l
   return rows.map(toSource);
 }
 
+/** The agent's sources in creation order (index sources_agent_created_idx). */
+export async function listAgentSources(db: Queryable, agentId: string): Promise<SourceRecord[]> {
+  const { rows } = await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 ORDER BY created_at, id`, [agentId]);
+  return rows.map(toSource);
+}
+
 /** Deletes the source (its documents and chunks cascade); null when the workspace has no such source. */
 export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, sourceId: string): Promise<{ agentId: string } | null> {
   const { rows } = await db.query<{ agent_id: string }>(

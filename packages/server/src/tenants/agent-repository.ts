@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
-import type { Agent, Vertical } from "./agent.js";
+import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
 
 interface AgentRow {
   id: string;
@@ -21,8 +21,6 @@ interface AgentRow {
   updated_at: Date;
 }
 
-export const DEFAULT_PRIMARY_COLOR = "#2563eb";
-
 function toAgent(row: AgentRow): Agent {
   return {
     id: row.id,
@@ -33,7 +31,7 @@ function toAgent(row: AgentRow): Agent {
     allowedOrigins: row.allowed_origins,
     personaName: row.persona_name,
     personaTone: row.persona_tone,
-    theme: { primary: row.theme.primary ?? DEFAULT_PRIMARY_COLOR },
+    theme: { primary: row.theme.primary ?? AGENT_DEFAULTS.primaryColor },
     starterPrompts: row.starter_prompts,
     languageDefault: row.language_default,
     branding: row.branding,
@@ -43,17 +41,21 @@ function toAgent(row: AgentRow): Agent {
   };
 }
 
-export interface NewAgent {
-  workspaceId: string;
+/** What an operator sets on an agent (at creation, or with `agent update`). */
+export interface AgentSettings {
   name: string;
   allowedOrigins: string[];
-  published: boolean;
   vertical: Vertical;
   personaName: string;
   personaTone: string;
   primaryColor: string;
   starterPrompts: string[];
   languageDefault: string;
+}
+
+export interface NewAgent extends AgentSettings {
+  workspaceId: string;
+  published: boolean;
 }
 
 export async function insertAgent(db: Queryable, agent: NewAgent): Promise<Agent> {
@@ -106,4 +108,37 @@ export async function setAgentPublished(db: Queryable, agentId: string, publishe
     [agentId, published],
   );
   return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** The workspace's agents in creation order (index agents_workspace_created_idx). */
+export async function listWorkspaceAgents(db: Queryable, workspaceId: string): Promise<Agent[]> {
+  const { rows } = await db.query<AgentRow>(`SELECT * FROM agents WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+  return rows.map(toAgent);
+}
+
+/** The agent, its row locked until the transaction ends (so two updates never lose each other's change). */
+export async function findAgentForUpdate(tx: Queryable, agentId: string): Promise<Agent | null> {
+  const { rows } = await tx.query<AgentRow>(`SELECT * FROM agents WHERE id = $1 FOR UPDATE`, [agentId]);
+  return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** Writes every setting of an existing agent (other theme keys are kept). */
+export async function updateAgentSettings(db: Queryable, agentId: string, settings: AgentSettings): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET name = $2, allowed_origins = $3::jsonb, vertical = $4, persona_name = $5, persona_tone = $6,
+       theme = theme || jsonb_build_object('primary', $7::text), starter_prompts = $8::jsonb, language_default = $9, updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [
+      agentId,
+      settings.name,
+      JSON.stringify(settings.allowedOrigins),
+      settings.vertical,
+      settings.personaName,
+      settings.personaTone,
+      settings.primaryColor,
+      JSON.stringify(settings.starterPrompts),
+      settings.languageDefault,
+    ],
+  );
+  return toAgent(rows[0]!);
 }

@@ -2,6 +2,14 @@ import type { Branding } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
+/** What an agent's optional settings are when not given at creation, or cleared by `agent update --no-…`. */
+export const AGENT_DEFAULTS = {
+  vertical: "general",
+  personaTone: "friendly",
+  primaryColor: "#2563eb",
+  languageDefault: "en",
+} as const satisfies { vertical: Vertical; personaTone: string; primaryColor: string; languageDefault: string };
+
 export interface Agent {
   id: string;
   workspaceId: string;

@@ -59,6 +59,15 @@ export async function revokeApiToken(db: Queryable, tokenId: string): Promise<Ap
   return rows[0] ? toApiToken(rows[0]) : null;
 }
 
+/** The workspace's tokens, revoked ones included, in creation order; never the hash (index api_tokens_workspace_created_idx). */
+export async function listWorkspaceApiTokens(db: Queryable, workspaceId: string): Promise<ApiToken[]> {
+  const { rows } = await db.query<ApiTokenRow>(
+    `SELECT ${COLUMNS} FROM api_tokens WHERE workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId],
+  );
+  return rows.map(toApiToken);
+}
+
 /**
  * The live token with this hash, stamping when it was last used (at most once a minute, so a
  * busy integration does not write on every call). Read from the store on every call: a revoked

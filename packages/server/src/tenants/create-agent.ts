@@ -1,8 +1,8 @@
 import type { Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
-import type { Agent, Vertical } from "./agent.js";
-import { DEFAULT_PRIMARY_COLOR, insertAgent } from "./agent-repository.js";
-import { normalizeAllowedOrigin } from "./origin-policy.js";
+import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
+import { insertAgent } from "./agent-repository.js";
+import { normalizeAllowedOrigins } from "./origin-policy.js";
 import { findWorkspace } from "./workspace-repository.js";
 
 export interface CreateAgentInput {
@@ -21,28 +21,16 @@ export interface CreateAgentInput {
 /** Creates an agent in a workspace, its allowed origins validated and normalised. */
 export async function createAgent(db: Queryable, input: CreateAgentInput): Promise<Agent> {
   if (!(await findWorkspace(db, input.workspaceId))) throw new AppError("not_found", `No workspace ${input.workspaceId}.`);
-  const origins: string[] = [];
-  const invalid: string[] = [];
-  for (const entry of input.origins) {
-    const normalized = normalizeAllowedOrigin(entry);
-    if (normalized) origins.push(normalized);
-    else invalid.push(entry);
-  }
-  if (invalid.length > 0) {
-    throw new AppError("validation_failed", `Not an origin: ${invalid.join(", ")}. Use https://example.com or https://*.example.com.`, {
-      origin: invalid.map((entry) => `'${entry}' is not an origin`),
-    });
-  }
   return insertAgent(db, {
     workspaceId: input.workspaceId,
     name: input.name,
-    allowedOrigins: [...new Set(origins)],
+    allowedOrigins: normalizeAllowedOrigins(input.origins),
     published: !input.draft,
-    vertical: input.vertical ?? "general",
+    vertical: input.vertical ?? AGENT_DEFAULTS.vertical,
     personaName: input.personaName ?? input.name,
-    personaTone: input.tone ?? "friendly",
-    primaryColor: input.primaryColor ?? DEFAULT_PRIMARY_COLOR,
+    personaTone: input.tone ?? AGENT_DEFAULTS.personaTone,
+    primaryColor: input.primaryColor ?? AGENT_DEFAULTS.primaryColor,
     starterPrompts: input.starterPrompts ?? [],
-    languageDefault: input.language ?? "en",
+    languageDefault: input.language ?? AGENT_DEFAULTS.languageDefault,
   });
 }

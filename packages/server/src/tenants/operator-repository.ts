@@ -40,3 +40,9 @@ export async function findOperator(db: Queryable, operatorId: string): Promise<O
   const { rows } = await db.query<OperatorRow>(`SELECT * FROM operators WHERE id = $1`, [operatorId]);
   return rows[0] ? toOperator(rows[0]) : null;
 }
+
+/** The workspace's operators in creation order (index operators_workspace_created_idx). */
+export async function listWorkspaceOperators(db: Queryable, workspaceId: string): Promise<Operator[]> {
+  const { rows } = await db.query<OperatorRow>(`SELECT * FROM operators WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+  return rows.map(toOperator);
+}

@@ -1,3 +1,5 @@
+import { AppError } from "../http/app-error.js";
+
 /**
  * Which page origins may start a widget session. An entry is an exact origin
  * (`https://shop.example.com`, `http://localhost:3000`) or a subdomain wildcard
@@ -37,6 +39,26 @@ export function normalizeAllowedOrigin(entry: string): string | null {
   const parsed = parseOrigin(trimmed);
   if (!parsed) return null;
   return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}`;
+}
+
+/**
+ * The canonical, de-duplicated form of an agent's allowed-origin list; a validation error naming
+ * every invalid entry (field `origin`, the CLI flag) when one is not an origin.
+ */
+export function normalizeAllowedOrigins(entries: readonly string[]): string[] {
+  const origins: string[] = [];
+  const invalid: string[] = [];
+  for (const entry of entries) {
+    const normalized = normalizeAllowedOrigin(entry);
+    if (normalized) origins.push(normalized);
+    else invalid.push(entry);
+  }
+  if (invalid.length > 0) {
+    throw new AppError("validation_failed", `Not an origin: ${invalid.join(", ")}. Use https://example.com or https://*.example.com.`, {
+      origin: invalid.map((entry) => `'${entry}' is not an origin`),
+    });
+  }
+  return [...new Set(origins)];
 }
 
 export function isOriginAllowed(allowedOrigins: readonly string[], requestOrigin: string | undefined): boolean {

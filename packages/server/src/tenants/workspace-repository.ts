@@ -35,3 +35,9 @@ export async function findWorkspace(db: Queryable, workspaceId: string): Promise
   const { rows } = await db.query<WorkspaceRow>(`SELECT * FROM workspaces WHERE id = $1`, [workspaceId]);
   return rows[0] ? toWorkspace(rows[0]) : null;
 }
+
+/** Every workspace in creation order (index workspaces_created_idx). */
+export async function listWorkspaces(db: Queryable): Promise<Workspace[]> {
+  const { rows } = await db.query<WorkspaceRow>(`SELECT * FROM workspaces ORDER BY created_at, id`);
+  return rows.map(toWorkspace);
+}
