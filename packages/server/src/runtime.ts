@@ -31,15 +31,29 @@ export async function openMigratedDatabase(config: Config, logger?: Logger): Pro
 
 /** Everything the use cases need, built from the configuration. */
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
+  const opened: (() => Promise<void>)[] = [];
+  try {
+    return await openServices(config, logger, opened);
+  } catch (error) {
+    // A start that fails half-way closes what it had opened (newest first): nothing keeps the process alive.
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openServices(config: Config, logger: Logger, opened: (() => Promise<void>)[]): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
   const db = await openMigratedDatabase(config, logger);
+  opened.push(() => db.close());
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger: logger.child({ component: "ratelimit" }) });
+  opened.push(() => limiter.close());
   const jobs = await startJobQueue(db, {
     retry: config.jobs,
     singleProcess: config.store.kind === "pglite",
     onError: (error) => logger.error({ err: error }, "job queue error"),
   });
+  opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
   return {
     config,

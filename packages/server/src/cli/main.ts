@@ -4,11 +4,16 @@ import type { AdminCommandInput } from "../admin/admin-command.js";
 import { runAdminCommand } from "../admin/run-admin-command.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { AppError } from "../http/app-error.js";
+import { unknownVariableWarnings } from "../config/unknown-variables.js";
+import { openDatabase } from "../db/open-database.js";
 import { openMigratedDatabase } from "../runtime.js";
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from "./admin-arguments.js";
-import { pino } from "pino";
+import type { Logger } from "pino";
 import { startJobQueue, type JobQueue } from "../jobs/job-queue.js";
+import { checkServeConfig, checkWorkerConfig } from "./command-rules.js";
+import { createLogger } from "./create-logger.js";
 import { serve, work } from "./serve.js";
+import { frontdeskVersion } from "./version.js";
 
 const USAGE = `Usage: frontdesk <command>
   serve [--host H] [--port P]   run the HTTP API and the background workers
@@ -16,6 +21,7 @@ const USAGE = `Usage: frontdesk <command>
   migrate                       apply pending database migrations
   reindex [--agent A]           re-embed stored chunks made by another embedder (runs on the workers)
   admin …                       manage workspaces, agents, operators, tokens (prints JSON)
+  help | --version              this text | the version
 
 ${ADMIN_USAGE}
 
@@ -36,7 +42,8 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     process.stdout.write(`${JSON.stringify(reply.result, null, 2)}\n`);
     return 0;
   }
-  const db = await openMigratedDatabase(config);
+  // `migrate` opens the store as it is, so that it can report what it applies.
+  const db = command.command === "migrate" ? await openDatabase(config.store) : await openMigratedDatabase(config);
   let jobs: JobQueue | null = null;
   try {
     const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })) }, command);
@@ -52,13 +59,31 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   }
 }
 
+/** A long-running command's start: a failure is logged (with its cause) and exits 1 at once. */
+async function start(logger: Logger, run: () => Promise<void>): Promise<number> {
+  try {
+    await run();
+    return -1;
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    logger.fatal({ err: error }, `start failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
 export async function main(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (!command || command === "help" || command === "--help" || command === "-h") {
-      process.stdout.write(`${USAGE}\n`);
-      return command ? 0 : 2;
+    if (command === "--version" || command === "-v" || command === "version") {
+      process.stdout.write(`${frontdeskVersion()}\n`);
+      return 0;
     }
+    if (!command || command === "help" || command === "--help" || command === "-h") {
+      process.stdout.write(`Frontdesk ${frontdeskVersion()}\n\n${USAGE}\n`);
+      return 0;
+    }
+    const warnings = unknownVariableWarnings(environment);
+    if (command !== "serve" && command !== "worker") for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
     switch (command) {
       case "serve": {
         const { values } = parseArgs({ args: rest, options: { host: { type: "string" }, port: { type: "string" } }, strict: true });
@@ -67,13 +92,17 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           ...(values.host ? { FRONTDESK_HOST: values.host } : {}),
           ...(values.port ? { FRONTDESK_PORT: values.port } : {}),
         });
-        await serve(config, pino({ level: config.logLevel, name: "frontdesk" }));
-        return -1;
+        checkServeConfig(config);
+        const logger = await createLogger({ level: config.logLevel, name: "frontdesk" });
+        for (const warning of warnings) logger.warn(warning);
+        return start(logger, () => serve(config, logger));
       }
       case "worker": {
         const config = loadConfig(environment);
-        await work(config, pino({ level: config.logLevel, name: "frontdesk-worker" }));
-        return -1;
+        checkWorkerConfig(config);
+        const logger = await createLogger({ level: config.logLevel, name: "frontdesk-worker" });
+        for (const warning of warnings) logger.warn(warning);
+        return start(logger, () => work(config, logger));
       }
       case "reindex": {
         const { values } = parseArgs({ args: rest, options: { agent: { type: "string" } }, strict: true });

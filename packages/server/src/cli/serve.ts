@@ -62,12 +62,19 @@ export async function work(config: Config, logger: Logger): Promise<void> {
   }
   if (config.workers.concurrency === 0) throw new Error("FRONTDESK_WORKER_CONCURRENCY is 0: a worker with no workers has nothing to do.");
   const services = await createServices(config, logger);
-  const pipeline = await startWorkers(services, logger);
-  // No HTTP API here: FRONTDESK_METRICS_PORT gives this process a /metrics of its own.
-  const metrics = config.metricsPort === undefined ? null : await listenForMetrics(services, config.http.host, config.metricsPort, logger);
-  onShutdown(logger, async () => {
-    await metrics?.close();
-    await pipeline.close();
+  let pipeline: { close(): Promise<void> } | null = null;
+  try {
+    const workers = (pipeline = await startWorkers(services, logger));
+    // No HTTP API here: FRONTDESK_METRICS_PORT gives this process a /metrics of its own.
+    const metrics = config.metricsPort === undefined ? null : await listenForMetrics(services, config.http.host, config.metricsPort, logger);
+    onShutdown(logger, async () => {
+      await metrics?.close();
+      await workers.close();
+      await closeServices(services);
+    });
+  } catch (error) {
+    await pipeline?.close();
     await closeServices(services);
-  });
+    throw error;
+  }
 }

@@ -4,6 +4,7 @@ import type { EmbedderConfig } from "../embeddings/create-embedder.js";
 import type { AnswerGeneratorConfig } from "../answering/generate/create-answer-generator.js";
 import type { ConfidenceThresholds } from "../answering/retrieve/retrieval-calibration.js";
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
+import { crossFieldProblems } from "./cross-field-rules.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 
 export interface Config {
@@ -58,6 +59,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const env = parsed.data;
+  const problems = crossFieldProblems(env);
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     dataDir: env.DATA_DIR,
     store: env.DATABASE_URL

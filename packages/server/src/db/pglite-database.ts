@@ -57,7 +57,11 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
   });
   worker.on("error", (error) => failAll(error));
   worker.on("exit", (code) => failAll(new Error(`The PGlite worker stopped (exit code ${code})`)));
-  await ready;
+  // A store that cannot open (a data dir another process holds, a damaged one …) stops its thread: the process can exit.
+  await ready.catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
 
   const send = (request: Unnumbered<PgliteRequest>): Promise<Record<string, unknown>[]> => {
     if (failure) return Promise.reject(failure);

@@ -20,7 +20,10 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: VECTOR_SEARCH_OPTIONS });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
-  const client = await pool.connect();
+  const client = await pool.connect().catch(async (error: unknown) => {
+    await pool.end().catch(() => undefined);
+    throw error;
+  });
   client.release();
 
   const query = async <Row>(runner: pg.Pool | pg.PoolClient, sql: string, params?: readonly SqlValue[]) => {
