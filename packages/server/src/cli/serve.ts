@@ -1,4 +1,5 @@
 import type { Server } from "node:net";
+import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { listenAdminSocket } from "../admin/admin-socket.js";
 import { buildApp } from "../app.js";
@@ -29,26 +30,29 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
   const services = await createServices(config, logger);
   let adminSocket: Server | null = null;
   let pipeline: { close(): Promise<void> } | null = null;
+  let app: FastifyInstance | null = null;
   try {
     if (config.adminSocket) adminSocket = await listenAdminSocket(
         { db: services.db, jobs: async () => services.jobs, onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId) },
         config.dataDir,
       );
     if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);
-    const app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) });
-    const url = await app.listen({ host: config.http.host, port: config.http.port });
+    const http = (app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) }));
+    const url = await http.listen({ host: config.http.host, port: config.http.port });
     logger.info(
       { url, store: services.db.kind, rateLimiter: services.limiter.backend },
       "Frontdesk is listening",
     );
     onShutdown(logger, async () => {
       adminSocket?.close();
-      await app.close();
+      await http.close();
       await pipeline?.close();
       await closeServices(services);
     });
   } catch (error) {
+    // A start that fails half-way (an occupied port …) closes what it opened, so the process can exit.
     adminSocket?.close();
+    await app?.close().catch(() => undefined);
     await pipeline?.close();
     await closeServices(services);
     throw error;
@@ -57,10 +61,6 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
 
 /** `frontdesk worker`: background workers only, so more machines can share the indexing load (Postgres only). */
 export async function work(config: Config, logger: Logger): Promise<void> {
-  if (config.store.kind === "pglite") {
-    throw new Error("`frontdesk worker` needs FRONTDESK_DATABASE_URL: the embedded PGlite store belongs to one process (use `serve`).");
-  }
-  if (config.workers.concurrency === 0) throw new Error("FRONTDESK_WORKER_CONCURRENCY is 0: a worker with no workers has nothing to do.");
   const services = await createServices(config, logger);
   let pipeline: { close(): Promise<void> } | null = null;
   try {
