@@ -1,9 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { sendAdminCommand } from "../../src/admin/admin-socket.js";
-import { createTestDatabase, storeKinds, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
 
 interface CliError {
@@ -18,7 +18,7 @@ function errorOf(result: Run): CliError {
   return (JSON.parse(result.stderr) as { error: CliError }).error;
 }
 
-describe.each<StoreKind>(storeKinds)("admin agent update on %s", (kind) => {
+describeEachStore("admin agent update on %s", (kind) => {
   let env: Record<string, string>;
   let database: TestDatabase | null = null;
   let workspaceId: string;

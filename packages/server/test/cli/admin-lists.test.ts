@@ -1,9 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { hashApiToken } from "../../src/auth/api-token-secret.js";
-import { createTestDatabase, storeKinds, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
 
 type Row = Record<string, unknown> & { id: string };
@@ -22,7 +22,7 @@ function errorOf(result: Run): { code: string; message: string } {
   return (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
 }
 
-describe.each<StoreKind>(storeKinds)("admin list commands on %s", (kind) => {
+describeEachStore("admin list commands on %s", (kind) => {
   let env: Record<string, string>;
   let database: TestDatabase | null = null;
 

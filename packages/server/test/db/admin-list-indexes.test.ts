@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable, QueryResult, SqlValue } from "../../src/db/database.js";
 import { listAgentSources } from "../../src/sources/source-repository.js";
 import { insertAgent, listWorkspaceAgents } from "../../src/tenants/agent-repository.js";
 import { listWorkspaceApiTokens } from "../../src/tenants/api-token-repository.js";
 import { listWorkspaceOperators } from "../../src/tenants/operator-repository.js";
 import { insertWorkspace, listWorkspaces } from "../../src/tenants/workspace-repository.js";
-import { createTestDatabase, storeKinds, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 interface PlanNode {
   "Node Type": string;
@@ -30,7 +30,7 @@ function explaining(tx: Queryable, plans: PlanNode[][]): Queryable {
   };
 }
 
-describe.each<StoreKind>(storeKinds)("the admin CLI's lists on %s", (kind) => {
+describeEachStore("the admin CLI's lists on %s", (kind) => {
   let database: TestDatabase;
 
   beforeAll(async () => {

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { errorBodySchema } from "@frontdesk/contracts";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import {
   hostileString,
@@ -54,7 +54,7 @@ function expectWellFormed(status: number, contentType: string | undefined, body:
   expect(parsed.success, `${label} → ${body.slice(0, 300)}`).toBe(true);
 }
 
-describe.each(storeKinds)("Fuzzing every route of /openapi.json on %s", (kind) => {
+describeEachStore("Fuzzing every route of /openapi.json on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let document: OpenApiDocument;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { openSocket, parseRawResponse, rawRequest, readUntilClosed } from "../support/raw-http.js";
 
@@ -14,7 +14,7 @@ function expectRawError(text: string, status: number, code: string): void {
   expect(JSON.parse(response.body)).toEqual({ error: { code, message: expect.any(String) } });
 }
 
-describe.each(storeKinds)("Connections as a raw socket sees them, on %s", (kind) => {
+describeEachStore("Connections as a raw socket sees them, on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let origin: string;

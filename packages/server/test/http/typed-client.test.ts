@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { SITE_ORIGIN, adminOf, seedTenant, type Tenant } from "../support/seed.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore, storeKinds } from "../support/test-database.js";
 
 const run = promisify(execFile);
 const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -66,7 +66,7 @@ async function compileClient(baseUrl: string): Promise<{ directory: string; prog
   return { directory, program: join(directory, "out", "client-program.js") };
 }
 
-describe.each(storeKinds)("a client generated from /openapi.json, against a listening service on %s", (kind) => {
+describeEachStore("a client generated from /openapi.json, against a listening service on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let baseUrl: string;

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, startSession, type Tenant } from "../support/seed.js";
 
 const SOURCES = "/api/v1/workspace/sources";
@@ -18,7 +18,7 @@ function expectError(response: LightMyRequestResponse, status: number, code: str
   return body.error.fields;
 }
 
-describe.each(storeKinds)("Strings a store cannot keep, and ids that cannot be ids, on %s", (kind) => {
+describeEachStore("Strings a store cannot keep, and ids that cannot be ids, on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let token: string;

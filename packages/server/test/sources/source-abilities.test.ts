@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { adminOf, bearer, seedTenant, type Tenant } from "../support/seed.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 
-describe.each(storeKinds)("API token abilities on the Sources API, on %s", (kind) => {
+describeEachStore("API token abilities on the Sources API, on %s", (kind) => {
   let t: TestApp;
   let tenant: Tenant;
   let sourceId: string;
