@@ -58,7 +58,8 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
   const { db, jobs, pipeline } = context;
   const discovery = await pipeline.crawler.discoverSitemapUrls(source.targetUrl!, { maxPages: pipeline.sitemapMaxPages });
   if (discovery.urls.length === 0) throw new IngestFailure("empty_sitemap", "The sitemap lists no pages on its own host.");
-  context.progress.sitemapQueued(source.id, {
+  // Before the page jobs exist, so that none of them can report progress ahead of this line.
+  context.progress.sitemapRead(source.id, {
     pagesFound: discovery.urls.length,
     truncated: discovery.truncated,
     skippedForeignHost: discovery.skippedForeignHost,

@@ -42,10 +42,11 @@ export class IngestProgressLog {
     this.logger.info({ sourceId: source.id, kind: source.kind, url: source.targetUrl ?? undefined }, "source indexing started");
   }
 
-  sitemapQueued(sourceId: string, discovery: { pagesFound: number; truncated: boolean; skippedForeignHost: number }): void {
+  /** The sitemap was read: its pages are about to be queued, and its progress counts from here. */
+  sitemapRead(sourceId: string, discovery: { pagesFound: number; truncated: boolean; skippedForeignHost: number }): void {
     this.forgetSettled();
     this.sitemaps.set(sourceId, { loggedAt: this.now(), loggedProcessed: 0, finishedAt: null });
-    this.logger.info({ sourceId, ...discovery }, "sitemap read; pages queued");
+    this.logger.info({ sourceId, ...discovery }, "sitemap read");
   }
 
   /** After each page: a line when due, and the end of the sitemap once. */

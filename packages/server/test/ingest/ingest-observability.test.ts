@@ -94,7 +94,7 @@ describeEachStore("ingestion is visible in logs and /metrics on %s", (kind) => {
 
     const own = linesOf(sourceId);
     expect(own[0]).toMatchObject({ level: LOG_LEVELS.info, msg: "source indexing started", kind: "sitemap", url: site.url("/kb-sitemap.xml") });
-    expect(own.find((line) => line.msg === "sitemap read; pages queued")).toMatchObject({ pagesFound: found, truncated: false });
+    expect(own.find((line) => line.msg === "sitemap read")).toMatchObject({ pagesFound: found, truncated: false });
     const progress = own.filter((line) => line.msg === "sitemap progress");
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(progress.length).toBeLessThan(found / 2);

@@ -15,7 +15,7 @@ describe("a sitemap's progress lines", () => {
     const { logger, lines } = capturedLogger();
     let now = 0;
     const log = new IngestProgressLog(logger, { now: () => now });
-    log.sitemapQueued("src_big", { pagesFound: 5000, truncated: false, skippedForeignHost: 0 });
+    log.sitemapRead("src_big", { pagesFound: 5000, truncated: false, skippedForeignHost: 0 });
     for (let processed = 1; processed <= 5000; processed += 1) {
       now += 10; // 100 pages a second: the tenths come before the 5-second cadence
       log.sitemapProgress("src_big", progressAt(5000, processed));
@@ -32,7 +32,7 @@ describe("a sitemap's progress lines", () => {
     const { logger, lines } = capturedLogger();
     let now = 0;
     const log = new IngestProgressLog(logger, { now: () => now });
-    log.sitemapQueued("src_slow", { pagesFound: 5000, truncated: false, skippedForeignHost: 0 });
+    log.sitemapRead("src_slow", { pagesFound: 5000, truncated: false, skippedForeignHost: 0 });
     for (let processed = 1; processed <= 30; processed += 1) {
       now += 1_000; // a page a second
       log.sitemapProgress("src_slow", progressAt(5000, processed));
