@@ -1,13 +1,13 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrations } from "../../src/db/migrations/index.js";
-import type { StoreKind } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { createEmptyPostgresDatabase } from "./frontdesk-process.js";
 import { run } from "./cli-process.js";
 
-describe.each<StoreKind>(["pglite", "postgres"])("bin/frontdesk migrate on a brand-new %s store", (kind) => {
+describeEachStore("bin/frontdesk migrate on a brand-new %s store", (kind) => {
   let env: Record<string, string>;
   let drop: (() => Promise<void>) | null = null;
 
