@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type StoreKind, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { frontdesk } from "./frontdesk-process.js";
 
 /** A failed start must exit by itself: well within this, however loaded the machine. */
@@ -42,7 +42,7 @@ describe("configuration errors exit 78 naming the variable, before opening anyth
   }
 });
 
-describe.each<StoreKind>(["pglite", "postgres"])("a start that fails after opening the store exits at once (%s)", (kind) => {
+describeEachStore("a start that fails after opening the store exits at once (%s)", (kind) => {
   let database: TestDatabase | null = null;
   let env: Record<string, string>;
 

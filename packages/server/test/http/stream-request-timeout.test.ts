@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 import { seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { parseRawResponse, rawRequest } from "../support/raw-http.js";
 import { OPENAI_DONE, openAiChunkEvents } from "../answering/generate/fixtures/openai-chat-stream.js";
@@ -18,7 +18,7 @@ function slowModelAnswer() {
   return { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8" }, steps };
 }
 
-describe.each(storeKinds)("The answer stream and the request timeout, on %s", (kind) => {
+describeEachStore("The answer stream and the request timeout, on %s", (kind) => {
   let t: TestApp;
   let model: LoopbackChatServer;
   let tenant: Tenant;
