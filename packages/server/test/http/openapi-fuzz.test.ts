@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { adminOf, SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import {
+  deeplyNestedJson,
   hostileString,
   pathSegment,
   printableString,
@@ -110,6 +111,7 @@ describeEachStore("Fuzzing every route of /openapi.json on %s", (kind) => {
           { weight: 6, arbitrary: valueOfSchema(operation.body, components, known).map((value) => JSON.stringify(value)) },
           { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
           { weight: 1, arbitrary: hostileString },
+          { weight: 1, arbitrary: deeplyNestedJson },
         )
       : fc.constant(undefined);
     const segment = pathSegment(credentials.sourceIds);

@@ -97,6 +97,21 @@ describeEachStore("Strings a store cannot keep, and ids that cannot be ids, on %
     expect((await init(`${W}/init?ref=ok`, body(""))).statusCode).toBe(200);
   });
 
+  it("error: a body nested deeper than 64 levels is 422 naming body (it was a 500 from 10,000 levels); 64 levels are fine", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const post = (depth: number) =>
+      t.app.inject({
+        method: "POST",
+        url: `${W}/events`,
+        headers: { ...bearer(session.jwt), "content-type": "application/json" },
+        payload: `{"event":"deep","metadata":${'{"a":'.repeat(depth - 1)}1${"}".repeat(depth - 1)}}`,
+      });
+    expect((await post(64)).statusCode).toBe(202);
+    for (const depth of [65, 10_000, 500_000]) {
+      expect(Object.keys(expectError(await post(depth), 422, "validation_failed") ?? {})).toEqual(["body"]);
+    }
+  });
+
   it("error: a percent-encoding that is not UTF-8 in a path is 400 bad_request; an over-long one 414 uri_too_long", async () => {
     expectError(await t.app.inject({ method: "GET", url: `${SOURCES}/%ED%A0%80`, headers: auth() }), 400, "bad_request");
     expectError(await t.app.inject({ method: "GET", url: `${SOURCES}/src_%E0%A4%A`, headers: auth() }), 400, "bad_request");

@@ -70,6 +70,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
   ),
 })).value;
 
+/** A JSON object text with one member nested `depth` arrays or objects deep (up to far past any stack). */
+export const deeplyNestedJson: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom("metadata", "fields", "page_context", "message", "agent_id", "reason"), fc.integer({ min: 2, max: 20_000 }), fc.boolean())
+  .map(([member, depth, arrays]) => `{"${member}":${(arrays ? "[" : '{"a":').repeat(depth)}1${(arrays ? "]" : "}").repeat(depth)}}`);
+
 /** Percent-encodes every code unit outside [A-Za-z0-9_-], a lone surrogate as its 3 WTF-8 bytes. */
 export function percentEncode(value: string): string {
   let out = "";
