@@ -8,7 +8,11 @@ import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
 
-/** Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. */
+/**
+ * Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. A repeated signal is
+ * ignored rather than fatal: Ctrl-C under `npm start` arrives twice (from the terminal, and
+ * forwarded by npm), and the second must not cut the graceful stop short (20 s at most).
+ */
 export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -17,12 +21,17 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
     logger.info({ signal }, "shutting down");
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
-    await stop();
+    try {
+      await stop();
+    } catch (error) {
+      logger.error({ err: error }, "stop failed");
+      process.exit(1);
+    }
     logger.info("stopped");
     process.exit(0);
   };
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
 /** `frontdesk serve`: the HTTP API, the admin socket and the background workers, in one process. */
