@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 export interface InboxNotification {
@@ -21,17 +22,24 @@ interface NotificationRow {
   created_at: Date;
 }
 
-/** One notification in the inbox of every operator of the workspace; returns how many. */
+/**
+ * One notification in the inbox of every operator of the workspace; returns how many. Ids come
+ * from newId like every other id (one per operator, sent as a JSON array of recipients).
+ */
 export async function notifyWorkspaceOperators(
   db: Queryable,
   notification: { workspaceId: string; kind: string; conversationId: string; payload: Record<string, unknown> },
 ): Promise<number> {
+  const operators = await db.query<{ id: string }>(`SELECT id FROM operators WHERE workspace_id = $1 ORDER BY id`, [notification.workspaceId]);
+  if (operators.rows.length === 0) return 0;
+  const recipients = operators.rows.map((operator) => ({ id: newId("ntf"), operator_id: operator.id }));
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO inbox_notifications (id, workspace_id, operator_id, kind, conversation_id, payload)
-     SELECT 'ntf_' || replace(gen_random_uuid()::text, '-', ''), workspace_id, id, $2, $3, $4::jsonb
-     FROM operators WHERE workspace_id = $1
+     SELECT recipient.id, operators.workspace_id, operators.id, $2, $3, $4::jsonb
+     FROM jsonb_to_recordset($5::jsonb) AS recipient (id text, operator_id text)
+     JOIN operators ON operators.id = recipient.operator_id AND operators.workspace_id = $1
      RETURNING id`,
-    [notification.workspaceId, notification.kind, notification.conversationId, JSON.stringify(notification.payload)],
+    [notification.workspaceId, notification.kind, notification.conversationId, JSON.stringify(notification.payload), JSON.stringify(recipients)],
   );
   return rows.length;
 }
