@@ -1,15 +1,18 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiter } from "../ratelimit/rate-limiter.js";
 
-/** Whether rate limits are shared through Redis right now, and how many requests were counted per process instead. */
+/**
+ * With FRONTDESK_REDIS_URL: whether rate limits are shared through Redis right now, and how many
+ * requests were counted per process instead. Without it there is nothing to report.
+ */
 export function registerRateLimiterMetrics(registry: Registry, limiter: RateLimiter): void {
+  if (limiter.backend !== "redis") return;
   new Gauge({
     name: "frontdesk_rate_limiter_redis_up",
-    help: "1 while the rate limits are counted in Redis (shared by every process), 0 while Redis is unreachable and each process counts alone. Absent without FRONTDESK_REDIS_URL.",
+    help: "1 while the rate limits are counted in Redis (shared by every process), 0 while Redis is unreachable and each process counts alone.",
     registers: [registry],
     collect() {
-      const status = limiter.status();
-      if (status.backend === "redis") this.set(status.shared ? 1 : 0);
+      this.set(limiter.status().shared ? 1 : 0);
     },
   });
   const reported = { fallbacks: 0 };

@@ -43,7 +43,7 @@ describeNeeding("postgres")("bin/frontdesk worker with FRONTDESK_METRICS_PORT", 
       for (let attempt = 0; ; attempt += 1) {
         if (worker.exitCode !== null) throw new Error(`worker exited: ${workerLog}`);
         if (logLines().some((line) => line.msg === "metrics listening")) break;
-        if (attempt > 300) throw new Error(`worker metrics never listened: ${workerLog}`);
+        if (attempt > 600) throw new Error(`worker metrics never listened: ${workerLog}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const created = (await (
@@ -55,7 +55,7 @@ describeNeeding("postgres")("bin/frontdesk worker with FRONTDESK_METRICS_PORT", 
       ).json()) as { data: { id: string } };
       // The operator watches the worker's log, not the API.
       for (let attempt = 0; !logLines().some((line) => line.msg === "source indexed" && line.sourceId === created.data.id); attempt += 1) {
-        if (attempt > 300) throw new Error(`never indexed: ${workerLog}`);
+        if (attempt > 600) throw new Error(`never indexed: ${workerLog}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(logLines().find((line) => line.msg === "source indexing started")).toMatchObject({ level: 30, sourceId: created.data.id, kind: "text" });
@@ -78,11 +78,11 @@ describeNeeding("postgres")("bin/frontdesk worker with FRONTDESK_METRICS_PORT", 
       await stopServer(api.child);
     }
     expect(worker.exitCode).toBe(0);
-  }, 90_000);
+  }, 150_000);
 
   it("error: a FRONTDESK_METRICS_PORT that is not a port stops the start (exit 78) naming the variable", async () => {
     const result = await run({ ...env, FRONTDESK_METRICS_PORT: "metrics" }, "worker");
     expect(result.code).toBe(78);
     expect(result.stderr).toContain("FRONTDESK_METRICS_PORT");
-  });
+  }, 60_000);
 });

@@ -146,7 +146,7 @@ describeEachStore("ingestion is visible in logs and /metrics on %s", (kind) => {
     expect(source.error?.message).toContain("(loopback)");
     expect(source.error?.message).toContain("FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS=true");
     expect(source.error?.message).toContain("server-side request forgery");
-  });
+  }, 60_000);
 
   it("error: a transient failure logs a warning, counts a retried job, and the last attempt's failure is logged", async () => {
     const before = sampleValue(await metrics(), "frontdesk_jobs_processed_total", { name: "index-source", outcome: "retried" });
@@ -158,13 +158,13 @@ describeEachStore("ingestion is visible in logs and /metrics on %s", (kind) => {
     const samples = await metrics();
     expect(sampleValue(samples, "frontdesk_jobs_processed_total", { name: "index-source", outcome: "retried" })).toBe((before ?? 0) + 1);
     expect(sampleValue(samples, "frontdesk_ingest_pages_fetched_total", { outcome: "http_status" })).toBe(3);
-  }, 30_000);
+  }, 60_000);
 
   it("happy: a text source logs its start and its end with the chunks it made", async () => {
     const sourceId = await push({ kind: "text", title: "Opening hours", content: "The workshop opens at eight and closes at five on weekdays." });
     const end = await ended(sourceId);
     expect(end).toMatchObject({ level: LOG_LEVELS.info, msg: "source indexed", kind: "text", chunks: 1, durationMs: expect.any(Number) });
-  });
+  }, 60_000);
 });
 
 describeEachStore("queue gauges read from the store on %s", (kind) => {

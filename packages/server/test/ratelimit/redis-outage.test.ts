@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { capturedLogger, LOG_LEVELS, type LogLine } from "../support/captured-log.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { legsOfStore, storeKinds } from "../support/test-database.js";
+import { describeEachStore, legsOfStore, storeKinds } from "../support/test-database.js";
 import { describeEachNeeding, describeNeeding } from "../support/test-legs.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import { ThrowawayRedis, unusedPort } from "../support/throwaway-redis.js";
@@ -48,7 +48,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 
   it("error: Redis unreachable from the start: degraded from the start, said once, limits counted in this process", async () => {
     const port = await unusedPort();
@@ -80,7 +80,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
     }
     // Closing on purpose is no loss.
     expect(redisLines(lines, LOG_LEVELS.warn)).toHaveLength(1);
-  });
+  }, 90_000);
 
   it("error: Redis lost while serving and back again: one warning, one recovery line, /healthz and /metrics follow", async () => {
     const redis = await ThrowawayRedis.start();
@@ -119,7 +119,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       await t.close();
       await redis.kill();
     }
-  }, 40_000);
+  }, 120_000);
 });
 
 describeNeeding("redis")("a Redis that stalls", () => {
@@ -152,4 +152,20 @@ describeNeeding("redis")("a Redis that stalls", () => {
       await redis.kill();
     }
   }, 30_000);
+});
+
+describeEachStore("without Redis on %s", (kind) => {
+  it("happy: limits are per process by configuration, which is not a degradation; no Redis metric is shown", async () => {
+    const t = await createTestApp(kind);
+    try {
+      const { statusCode, body } = await health(t);
+      expect(statusCode).toBe(200);
+      expect(body.rate_limiter).toEqual({ backend: "memory", shared: false, degraded: false });
+      expect(body.status).toBe("ok");
+      expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBeUndefined();
+      expect(await metric(t, "frontdesk_rate_limiter_memory_fallbacks_total")).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  }, 90_000);
 });
