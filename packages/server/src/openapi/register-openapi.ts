@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from "fastify-type-provider-zod";
 import type { Config } from "../config/config.js";
 import { componentSchemas } from "./component-schemas.js";
+import { markOptionalRequestBodies } from "./optional-request-bodies.js";
 import { tidyComponentSchemas } from "./tidy-component-schemas.js";
 
 const API_DESCRIPTION = [
@@ -38,6 +39,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
     transform: createJsonSchemaTransform({ schemaRegistry: componentSchemas }),
-    transformObject: (document) => tidyComponentSchemas(toComponents(document)),
+    transformObject: (document) => markOptionalRequestBodies(tidyComponentSchemas(toComponents(document))),
   });
 }

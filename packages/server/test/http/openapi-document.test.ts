@@ -139,6 +139,13 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(byPath(`${W}/typing`)?.security).toEqual([{}, { sessionToken: [] }]);
   });
 
+  it("happy: a body that may be left out (read as {}) is not required; the others are", () => {
+    const required = Object.fromEntries(
+      operations.filter(({ operation }) => operation.requestBody).map(({ path, operation }) => [path, objectAt(operation, "requestBody").required]),
+    );
+    expect(required).toMatchObject({ [`${W}/typing`]: false, [`${W}/request-human`]: false, [`${W}/init`]: true, [`${W}/messages`]: true, [S]: true });
+  });
+
   it("happy: named component schemas exist and the operations refer to them", () => {
     const schemas = objectAt(document, "components", "schemas");
     const named = ["Error", "Source", "SourceError", "Lead", "Citation", "Message", "Agent", "Branding", "Session", "Answer", "StreamFrame", "CreateSourceRequest", "InitRequest", "MessageRequest"];
