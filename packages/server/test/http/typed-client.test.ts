@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { SITE_ORIGIN, adminOf, seedTenant, type Tenant } from "../support/seed.js";
-import { describeEachStore, storeKinds } from "../support/test-database.js";
+import { describeEachStore } from "../support/test-database.js";
 
 const run = promisify(execFile);
 const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -49,8 +49,10 @@ interface ClientReport {
  * against a service on each store.
  */
 let compiled: Promise<{ directory: string; program: string }> | null = null;
+const directories: string[] = [];
 async function compileClient(baseUrl: string): Promise<{ directory: string; program: string }> {
   const directory = await mkdtemp(join(tmpdir(), "frontdesk-typed-client-"));
+  directories.push(directory);
   await symlink(join(repositoryRoot, "node_modules"), join(directory, "node_modules"), "dir");
   await writeFile(join(directory, "package.json"), JSON.stringify({ type: "module", private: true }));
   await writeFile(join(directory, "tsconfig.json"), JSON.stringify(clientTsconfig));
@@ -65,6 +67,10 @@ async function compileClient(baseUrl: string): Promise<{ directory: string; prog
   }
   return { directory, program: join(directory, "out", "client-program.js") };
 }
+
+afterAll(async () => {
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
 
 describeEachStore("a client generated from /openapi.json, against a listening service on %s", (kind) => {
   let t: TestApp;
@@ -84,10 +90,7 @@ describeEachStore("a client generated from /openapi.json, against a listening se
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     compiled ??= compileClient(baseUrl);
   });
-  afterAll(async () => {
-    await t.close();
-    if (kind === storeKinds[storeKinds.length - 1] && compiled) await rm((await compiled).directory, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it("happy: the typed program adds a source, starts a session, gets a cited answer and lists sources", async () => {
     const { program } = await compiled!;
