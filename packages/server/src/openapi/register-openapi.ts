@@ -4,6 +4,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from "fast
 import type { Config } from "../config/config.js";
 import { componentSchemas } from "./component-schemas.js";
 import { markOptionalRequestBodies } from "./optional-request-bodies.js";
+import { describeRateLimitHeaders } from "./rate-limit-headers.js";
 import { tidyComponentSchemas } from "./tidy-component-schemas.js";
 
 const API_DESCRIPTION = [
@@ -39,6 +40,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
     transform: createJsonSchemaTransform({ schemaRegistry: componentSchemas }),
-    transformObject: (document) => markOptionalRequestBodies(tidyComponentSchemas(toComponents(document))),
+    transformObject: (document) => describeRateLimitHeaders(markOptionalRequestBodies(tidyComponentSchemas(toComponents(document)))),
   });
 }

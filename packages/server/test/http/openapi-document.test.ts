@@ -139,6 +139,17 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(byPath(`${W}/typing`)?.security).toEqual([{}, { sessionToken: [] }]);
   });
 
+  it("happy: rate-limited operations document their headers: X-RateLimit-* on successes, and Retry-After on 429", () => {
+    for (const { path, method, operation } of operations) {
+      const responses = objectAt(operation, "responses");
+      expect(Object.keys(responses), `${method} ${path}`).toContain("429");
+      expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
+      for (const status of Object.keys(responses).filter((code) => code.startsWith("2"))) {
+        expect(objectAt(responses, status, "headers"), `${method} ${path} ${status}`).toHaveProperty("X-RateLimit-Remaining.schema", { type: "integer" });
+      }
+    }
+  });
+
   it("happy: a body that may be left out (read as {}) is not required; the others are", () => {
     const required = Object.fromEntries(
       operations.filter(({ operation }) => operation.requestBody).map(({ path, operation }) => [path, objectAt(operation, "requestBody").required]),
