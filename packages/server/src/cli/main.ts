@@ -5,6 +5,8 @@ import { runAdminCommand } from "../admin/run-admin-command.js";
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { AppError } from "../http/app-error.js";
 import { unknownVariableWarnings } from "../config/unknown-variables.js";
+import { AnswerConfigError } from "../answering/generate/answer-config-error.js";
+import { EmbeddingError } from "../embeddings/embedding-error.js";
 import { openDatabase } from "../db/open-database.js";
 import { openMigratedDatabase } from "../runtime.js";
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from "./admin-arguments.js";
@@ -66,6 +68,10 @@ async function start(logger: Logger, run: () => Promise<void>): Promise<number> 
     return -1;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    // Checked again where the provider is built; the configuration rules normally catch these first.
+    if (error instanceof AnswerConfigError || (error instanceof EmbeddingError && error.failure === "invalid_config")) {
+      throw new ConfigError([error.message]);
+    }
     logger.fatal({ err: error }, `start failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
