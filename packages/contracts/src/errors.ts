@@ -10,6 +10,7 @@ export const errorCodes = [
   "uri_too_long",
   "header_too_large",
   "request_timeout",
+  "expectation_failed",
   "not_found",
   "method_not_allowed",
   "agent_not_found",

@@ -10,6 +10,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   uri_too_long: 414,
   header_too_large: 431,
   request_timeout: 408,
+  expectation_failed: 417,
   not_found: 404,
   method_not_allowed: 405,
   agent_not_found: 404,

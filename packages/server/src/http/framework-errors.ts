@@ -1,6 +1,7 @@
 import type { ErrorBody } from "@frontdesk/contracts";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Socket } from "node:net";
 import { AppError } from "./app-error.js";
 import { sendError } from "./error-handler.js";
@@ -62,4 +63,18 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   if (socket.writable && !client._httpMessage?.headersSent) socket.write(rawErrorResponse(appErrorOfClientError(error)));
   socket.destroySoon();
+}
+
+/** A request whose `Expect` is not `100-continue`: 417, in our shape (Node's own answer has no body). */
+export function answerUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const error = new AppError("expectation_failed", "Only 'Expect: 100-continue' is supported.");
+  const json = JSON.stringify({ error: { code: error.code, message: error.message } } satisfies ErrorBody);
+  response.writeHead(error.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), connection: "close" });
+  response.end(json);
+}
+
+/** `CONNECT` (this is no proxy): 405 in our shape, where Node would drop the connection silently. */
+export function answerConnectRequest(_request: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => undefined);
+  socket.end(rawErrorResponse(new AppError("method_not_allowed", "CONNECT is not supported: this is not a proxy.")));
 }

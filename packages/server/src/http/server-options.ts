@@ -1,14 +1,14 @@
-import type { FastifyHttpOptions } from "fastify";
-import type { Server } from "node:http";
+import type { FastifyServerOptions } from "fastify";
+import { createServer, type Server } from "node:http";
 import type { Config } from "../config/config.js";
-import { answerClientError, answerFrameworkError } from "./framework-errors.js";
+import { answerClientError, answerConnectRequest, answerFrameworkError, answerUnmetExpectation } from "./framework-errors.js";
 
 /** How often Node looks for requests past their header or request deadline (its default is 30 s). */
 const MAX_DEADLINE_CHECK_INTERVAL_MS = 1000;
 
 /**
- * The HTTP server's timeouts and the handlers that answer, in our error shape, what fails before
- * any route runs.
+ * The HTTP server, its timeouts, and the handlers that answer, in our error shape, what fails
+ * before any route runs.
  *
  * - `headersTimeout`: a client has this long to send the request line and headers (a slow-header
  *   client is answered 408 `request_timeout` and disconnected);
@@ -16,17 +16,27 @@ const MAX_DEADLINE_CHECK_INTERVAL_MS = 1000;
  *   once the request is received, so a long answer (the SSE stream) is never cut by it;
  * - `keepAliveTimeout`: an idle kept-alive connection closes after this long (longer than the
  *   60 s idle timeout of common proxies, so the proxy closes first).
+ *
+ * Node answers an `Expect` it cannot meet, and drops a `CONNECT`, by itself unless someone
+ * listens: we answer both, in our shape.
  */
-export function serverOptions(timeouts: Config["http"]["timeouts"]): FastifyHttpOptions<Server> {
+export function serverOptions(timeouts: Config["http"]["timeouts"]): Pick<FastifyServerOptions, "serverFactory" | "frameworkErrors" | "clientErrorHandler"> {
   const requestTimeout = Math.max(timeouts.requestMs, timeouts.headersMs);
   return {
-    http: {
-      headersTimeout: timeouts.headersMs,
-      requestTimeout,
-      connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_INTERVAL_MS, timeouts.headersMs),
+    serverFactory: (handler): Server => {
+      const server = createServer(
+        {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout,
+          connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_INTERVAL_MS, timeouts.headersMs),
+        },
+        handler,
+      );
+      server.keepAliveTimeout = timeouts.keepAliveMs;
+      server.on("checkExpectation", answerUnmetExpectation);
+      server.on("connect", answerConnectRequest);
+      return server;
     },
-    requestTimeout,
-    keepAliveTimeout: timeouts.keepAliveMs,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   };

@@ -46,6 +46,7 @@ export function unstorableFieldsOf(request: Pick<FastifyRequest, "params" | "que
  */
 export function registerStorableInput(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
+    if (request.is404) return; // no route: the answer is 404 whatever the URL holds
     const fields = unstorableFieldsOf(request);
     if (fields.length === 0) return;
     throw new AppError(

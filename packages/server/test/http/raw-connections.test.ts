@@ -68,6 +68,17 @@ describeEachStore("Connections as a raw socket sees them, on %s", (kind) => {
     expectRawError((await rawRequest(origin, long)).text, 414, "uri_too_long");
   });
 
+  it("error: CONNECT is 405 method_not_allowed and an unmet Expect is 417 expectation_failed, in our shape (Node alone drops or answers bodiless)", async () => {
+    const connect = await rawRequest(origin, "CONNECT internal.example:443 HTTP/1.1\r\nHost: internal.example:443\r\n\r\n");
+    expectRawError(connect.text, 405, "method_not_allowed");
+    expect(connect.closedByServer).toBe(true);
+    const expectation = await rawRequest(
+      origin,
+      "POST /api/v1/widget/typing HTTP/1.1\r\nHost: frontdesk.test\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+    );
+    expectRawError(expectation.text, 417, "expectation_failed");
+  });
+
   it("security: a client sending its headers a byte at a time is cut after the headers timeout with 408 request_timeout", async () => {
     const socket = await openSocket(origin);
     const reading = readUntilClosed(socket);

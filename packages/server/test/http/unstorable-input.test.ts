@@ -112,6 +112,10 @@ describeEachStore("Strings a store cannot keep, and ids that cannot be ids, on %
     }
   });
 
+  it("error: an unknown route is 404 not_found whatever its URL holds (NUL included)", async () => {
+    expectError(await t.app.inject({ method: "GET", url: "/healthz/%00?q=%00" }), 404, "not_found");
+  });
+
   it("error: a percent-encoding that is not UTF-8 in a path is 400 bad_request; an over-long one 414 uri_too_long", async () => {
     expectError(await t.app.inject({ method: "GET", url: `${SOURCES}/%ED%A0%80`, headers: auth() }), 400, "bad_request");
     expectError(await t.app.inject({ method: "GET", url: `${SOURCES}/src_%E0%A4%A`, headers: auth() }), 400, "bad_request");
