@@ -70,6 +70,10 @@ export class ThreadPool<Task, Result> {
       idleTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       closeTimeout: options.closeTimeoutMs ?? 5_000,
       recordTiming: false,
+      // Between tasks a thread waits on its event loop, not blocked in Atomics.wait: what a task
+      // left running (ONNX Runtime's callbacks) can finish. Tasks last milliseconds, so the
+      // microseconds Atomics would save do not show (bench/embedding-pool.mjs).
+      atomics: "disabled",
     });
     // Piscina reports here what belongs to no task: a thread that failed to start, a close that
     // timed out. Without a listener the EventEmitter would throw it at the process.
