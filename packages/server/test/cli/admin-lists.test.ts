@@ -2,6 +2,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import type { AdminCommandInput } from "../../src/admin/admin-command.js";
+import { sendAdminCommand } from "../../src/admin/admin-socket.js";
 import { hashApiToken } from "../../src/auth/api-token-secret.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
@@ -38,7 +40,7 @@ describeEachStore("admin list commands on %s", (kind) => {
     await database?.drop();
   });
 
-  it("happy: every list finds again what the CLI created, through the running server and on the store directly", async () => {
+  it("happy: every list finds again what was created (other workspaces left out), through the running server and on the store directly", async () => {
     const admin = (...args: string[]) => run(env, "admin", ...args);
     const lists = async (workspaceId: string, agentId: string, secrets: string[]) => {
       const tokens = await admin("token", "list", "--workspace", workspaceId);
@@ -62,15 +64,23 @@ describeEachStore("admin list commands on %s", (kind) => {
     let bot!: Row;
     let secrets!: string[];
     try {
-      first = json(await admin("workspace", "create", "--name", "First"));
-      const second = json(await admin("workspace", "create", "--name", "Second", "--conversation-quota", "10"));
-      bot = json(await admin("agent", "create", "--workspace", first.id, "--name", "Bot", "--origin", "https://shop.test"));
-      const draft = json(await admin("agent", "create", "--workspace", first.id, "--name", "Draft", "--origin", "https://shop.test", "--draft"));
-      json(await admin("agent", "create", "--workspace", second.id, "--name", "Elsewhere", "--origin", "https://other.test"));
-      const operator = json(await admin("operator", "create", "--workspace", first.id, "--email", "ops@shop.test", "--name", "Ops"));
-      const live = json(await admin("token", "create", "--workspace", first.id, "--name", "CMS", "--ability", "sources:write", "--ability", "sources:read"));
-      const old = json(await admin("token", "create", "--workspace", first.id, "--name", "Old"));
-      const revoked = json(await admin("token", "revoke", old.id));
+      // The rows to list, made through the socket in this process (the CLI's create commands have tests of their own).
+      const send = async (command: AdminCommandInput) => {
+        const reply = await sendAdminCommand(env.FRONTDESK_DATA_DIR!, command);
+        if (!reply?.ok) throw new Error(JSON.stringify(reply));
+        return reply.result as Row;
+      };
+      first = await send({ command: "workspace.create", name: "First" });
+      const second = await send({ command: "workspace.create", name: "Second", conversationQuota: 10 });
+      bot = await send({ command: "agent.create", workspaceId: first.id, name: "Bot", origins: ["https://shop.test"] });
+      const draft = await send({ command: "agent.create", workspaceId: first.id, name: "Draft", origins: ["https://shop.test"], draft: true });
+      await send({ command: "agent.create", workspaceId: second.id, name: "Elsewhere", origins: ["https://other.test"] });
+      const operator = await send({ command: "operator.create", workspaceId: first.id, email: "ops@shop.test", name: "Ops" });
+      await send({ command: "operator.create", workspaceId: second.id, email: "ops@other.test", name: "Other ops" });
+      const live = await send({ command: "token.create", workspaceId: first.id, name: "CMS", abilities: ["sources:write", "sources:read"] });
+      const old = await send({ command: "token.create", workspaceId: first.id, name: "Old" });
+      await send({ command: "token.create", workspaceId: second.id, name: "Other" });
+      const revoked = await send({ command: "token.revoke", tokenId: old.id });
       secrets = [live.token, old.token].map(String);
       expect(rows(await admin("source", "list", "--agent", bot.id))).toEqual([]);
 
