@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from "fastify-type-provider-zod";
 import type { Config } from "../config/config.js";
 import { componentSchemas } from "./component-schemas.js";
+import "./field-descriptions.js";
 import { markOptionalRequestBodies } from "./optional-request-bodies.js";
 import { describeRateLimitHeaders } from "./rate-limit-headers.js";
 import { tidyComponentSchemas } from "./tidy-component-schemas.js";

@@ -170,6 +170,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(objectAt(schemas, "Message", "properties", "citations", "items")).toEqual({ $ref: "#/components/schemas/Citation" });
     expect(objectAt(schemas, "Source", "properties", "created_at")).toMatchObject({ type: "string", format: "date-time" });
     expect(Object.keys(schemas).filter((name) => name.endsWith("Input"))).toEqual([]);
+    expect(objectAt(schemas, "Session", "properties", "jwt").description).toMatch(/Authorization: Bearer/);
+    expect(objectAt(schemas, "Session", "properties", "expires_at")).toMatchObject({ format: "date-time", description: "ISO 8601, UTC." });
+    expect(objectAt(schemas, "InitRequest", "properties", "page_url")).toMatchObject({ format: "uri", description: "An absolute http(s) URL." });
   });
 
   it("happy: /messages/stream is 200 text/event-stream with its frames described", () => {
