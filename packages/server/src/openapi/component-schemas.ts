@@ -57,12 +57,7 @@ const components: [z.ZodType, ComponentMeta & { id: string }][] = [
   [conversationMessageSchema, { id: "Message", description: "A stored message of a conversation, as init returns it (oldest first)." }],
   [widgetAgentSchema, { id: "Agent", description: "What the widget needs of the agent: name, persona, theme colour, starter prompts, default language." }],
   [brandingSchema, { id: "Branding", description: "The branding line the widget shows." }],
-  [reverbSchema, {
-    id: "Reverb",
-    description:
-      "Where the Pusher-protocol realtime server will be reached, from FRONTDESK_REALTIME_*. Planned: this release runs no realtime server, " +
-      "so nothing listens there yet.",
-  }],
+  [reverbSchema, { id: "Reverb", description: "The Pusher-protocol realtime connection descriptor, from FRONTDESK_REALTIME_*: app key, host, port, scheme." }],
   [initResponseSchema.shape.data, { id: "Session", description: "A widget session: the conversation (new or resumed), the session token, and what the widget shows." }],
   [leadSchema, { id: "Lead", description: "A lead of the agent, deduplicated by e-mail (case-insensitive)." }],
   [eventResponseSchema.shape.data, { id: "Event", description: "A recorded widget telemetry event." }],
