@@ -78,13 +78,13 @@ export async function createBenchDatabase(adminUrl) {
 }
 
 /**
- * `node [--cpu-prof] bin/frontdesk serve --port <free>` under `root` with exactly `env`; resolves
+ * `node [nodeOptions] [--cpu-prof] bin/frontdesk serve --port <free>` under `root` with exactly `env`; resolves
  * once GET /healthz answers 200 (with its body as `health`). `output()` is the tail of what the
  * service wrote (its pino log goes to stdout), `logLines()` how many lines it wrote in all.
  */
-export async function startService({ root, env, cpuProfileDir, port: chosenPort, healthTimeoutMs = 120_000 }) {
+export async function startService({ root, env, cpuProfileDir, port: chosenPort, healthTimeoutMs = 120_000, nodeOptions = [] }) {
   const port = chosenPort ?? (await freePort());
-  const nodeArguments = cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : [];
+  const nodeArguments = [...nodeOptions, ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : [])];
   const child = spawn(process.execPath, [...nodeArguments, join(root, "bin", "frontdesk"), "serve", "--port", String(port)], {
     cwd: root,
     env,

@@ -1,0 +1,38 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/**
+ * Postgres settings for the embedded store, passed to PGlite at start (`-c name=value`).
+ *
+ * PGlite's Postgres runs with the stock `shared_buffers` (160 MB here), and Postgres zeroes its
+ * buffer pool when it starts, so all of it is resident in PGlite's WebAssembly memory — which never
+ * shrinks — before the first query: a third of the idle service. 16 MB holds the working set of a
+ * few thousand chunks (vectors, HNSW graph, text); beyond that, pages come from the data files
+ * through the operating system's cache. Measured in docs/benchmarks.md ("Memory").
+ */
+export const PGLITE_MEMORY_SETTINGS: readonly string[] = ["-c", "shared_buffers=16MB"];
+
+/**
+ * Compiles PGlite's WebAssembly (Postgres, about 20,000 functions) with V8's baseline compiler only.
+ * By default V8 recompiles hot functions with its optimising compiler in background threads: on the
+ * embedded store that cost about 50 MB of resident memory (compiler memory glibc keeps, and code) and
+ * a core for the first seconds of every start, for queries that measured no faster over a warm
+ * store (docs/benchmarks.md, "Memory"). The flag is process-wide and only concerns WebAssembly; it
+ * must be set before PGlite compiles its module.
+ */
+export function useBaselineWasmCompiler(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
+/**
+ * Runs one full garbage collection of this thread's heap. On a new data directory PGlite runs
+ * initdb in WebAssembly instances of their own, whose memories (about 290 MB) nothing references
+ * once it is done, but an idle thread allocates nothing, so V8 would keep them until some later
+ * collection. `gc` is exposed only to a throw-away context, for this one call.
+ */
+export function collectGarbageNow(): void {
+  setFlagsFromString("--expose-gc");
+  const gc: unknown = runInNewContext("gc");
+  setFlagsFromString("--no-expose-gc");
+  if (typeof gc === "function") gc();
+}

@@ -1,0 +1,41 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPgliteDatabase } from "../../src/db/pglite-database.js";
+import { compiledWorkerUrl } from "../support/compiled-worker.js";
+
+const workerUrl = compiledWorkerUrl("db/pglite-worker.js");
+
+describe("PGlite's memory settings (embedded store)", () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "frontdesk-pglite-memory-"));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("happy: a new data directory and a reopened one both run with 16 MB of shared buffers, not the stock 160 MB", async () => {
+    for (const round of ["created", "reopened"]) {
+      const db = await openPgliteDatabase(path.join(dataDir, "pglite"), { workerUrl });
+      try {
+        const { rows } = await db.query<{ shared_buffers: string }>("SHOW shared_buffers");
+        expect({ round, rows }).toEqual({ round, rows: [{ shared_buffers: "16MB" }] });
+      } finally {
+        await db.close();
+      }
+    }
+  }, 120_000);
+
+  it("happy: the in-memory store (tests) runs with the same settings", async () => {
+    const db = await openPgliteDatabase(null, { workerUrl });
+    try {
+      expect((await db.query("SHOW shared_buffers")).rows).toEqual([{ shared_buffers: "16MB" }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});
