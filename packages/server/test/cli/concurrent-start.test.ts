@@ -26,7 +26,7 @@ describeNeeding("postgres")("processes started together on a brand-new Postgres 
         frontdesk(env, "worker"),
       ];
       try {
-        await Promise.all(processes.map((started, index) => started.waitFor(index < 2 ? /Frontdesk is listening/ : /workers started/, 60_000)));
+        await Promise.all(processes.map((started, index) => started.waitFor(index < 2 ? /Frontdesk is listening/ : /workers started/, 120_000)));
         for (const port of ports) expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
         for (const started of processes) started.child.kill("SIGTERM");
         const codes = await Promise.all(processes.map((started) => started.exit(30_000)));
@@ -45,5 +45,5 @@ describeNeeding("postgres")("processes started together on a brand-new Postgres 
         await database.drop();
       }
     }
-  }, 300_000);
+  }, 900_000);
 });
