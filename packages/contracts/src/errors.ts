@@ -22,6 +22,8 @@ export const errorCodes = [
   "invalid_token",
   "token_expired",
   "missing_ability",
+  "invalid_signature",
+  "channel_forbidden",
   "coupon_not_available",
   "service_unavailable",
   "internal_error",

@@ -16,6 +16,7 @@ import { sourcesRoutes } from "./sources/routes.js";
 import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { widgetRoutes } from "./widget/routes.js";
+import { registerRealtime } from "./realtime/register-realtime.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -63,6 +64,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
+  await registerRealtime(app);
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

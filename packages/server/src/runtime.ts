@@ -14,6 +14,8 @@ import { SessionCache } from "./widget/session-cache.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
+import { resolveRealtimeSecret } from "./config/realtime-secret.js";
+import { createRealtimeServer } from "./realtime/realtime-server.js";
 import type { Services } from "./services.js";
 
 /** Opens the store and applies pending migrations. */
@@ -43,6 +45,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 
 async function openServices(config: Config, logger: Logger, opened: (() => Promise<void>)[]): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
+  const realtimeSecret = await resolveRealtimeSecret(config.realtime.appSecret, config.dataDir);
   const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
   const db = await openMigratedDatabase(config, logger);
   opened.push(() => db.close());
@@ -60,6 +63,9 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     db,
     limiter,
     bus: createInProcessEventBus(),
+    realtime: createRealtimeServer(config.realtime, realtimeSecret, {
+      onError: (error) => logger.error({ err: error, component: "realtime" }, "realtime message handling failed"),
+    }),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     jobs,
     embedder,
@@ -76,6 +82,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.realtime.close();
   await services.jobs.stop();
   await services.lexical.indexes.close();
   await services.embedder.close();

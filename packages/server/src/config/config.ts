@@ -6,6 +6,7 @@ import type { ConfidenceThresholds } from "../answering/retrieve/retrieval-calib
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { crossFieldProblems } from "./cross-field-rules.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
+import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 
 export interface Config {
   dataDir: string;
@@ -25,7 +26,7 @@ export interface Config {
   auth: { jwtSecret: string | undefined; jwtIssuer: string };
   conversationIdleHours: number;
   rateLimits: RateLimits;
-  realtime: { host: string; port: number; scheme: string; appKey: string };
+  realtime: RealtimeConfig;
   branding: { label: string; url: string };
   workers: { concurrency: number };
   /** Overrides of every job's retry policy; unset members keep the job catalog's. */
@@ -61,6 +62,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const env = parsed.data;
   const problems = crossFieldProblems(env);
   if (problems.length > 0) throw new ConfigError(problems);
+  const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`).replace(/\/$/, "");
   return {
     dataDir: env.DATA_DIR,
     store: env.DATABASE_URL
@@ -78,12 +80,12 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
         keepAliveMs: Math.round(env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
       },
     },
-    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
+    publicUrl,
     logLevel: env.LOG_LEVEL,
     auth: { jwtSecret: env.JWT_SECRET, jwtIssuer: env.JWT_ISSUER },
     conversationIdleHours: env.CONVERSATION_IDLE_HOURS,
     rateLimits: rateLimitsFor(env),
-    realtime: { host: env.REALTIME_HOST, port: env.REALTIME_PORT, scheme: env.REALTIME_SCHEME, appKey: env.REALTIME_APP_KEY },
+    realtime: realtimeConfigFor(env, publicUrl),
     branding: { label: env.BRANDING_LABEL, url: env.BRANDING_URL },
     workers: { concurrency: env.WORKER_CONCURRENCY },
     jobs: {

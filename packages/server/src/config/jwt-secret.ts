@@ -9,9 +9,14 @@ const SECRET_FILE = "jwt-secret";
  * (mode 0600), so tokens survive restarts.
  */
 export async function resolveJwtSecret(configured: string | undefined, dataDir: string): Promise<string> {
+  return resolveKeptSecret(configured, dataDir, SECRET_FILE);
+}
+
+/** The configured secret, or the one kept in `dataDir/fileName` (generated there on first start). */
+export async function resolveKeptSecret(configured: string | undefined, dataDir: string, fileName: string): Promise<string> {
   if (configured) return configured;
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const path = join(dataDir, SECRET_FILE);
+  const path = join(dataDir, fileName);
   try {
     const existing = (await readFile(path, "utf8")).trim();
     if (existing.length >= 32) return existing;

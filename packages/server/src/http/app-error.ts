@@ -22,6 +22,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   invalid_token: 401,
   token_expired: 401,
   missing_ability: 403,
+  invalid_signature: 401,
+  channel_forbidden: 403,
   coupon_not_available: 403,
   service_unavailable: 503,
   internal_error: 500,

@@ -83,11 +83,6 @@ export async function startSession(
     branding: presentBranding(agent, config),
     behavior_rules: agent.behaviorRules,
     messages,
-    reverb: {
-      app_key: config.realtime.appKey,
-      host: config.realtime.host,
-      port: config.realtime.port,
-      scheme: config.realtime.scheme,
-    },
+    reverb: { app_key: config.realtime.appKey, ...config.realtime.descriptor },
   };
 }

@@ -46,7 +46,7 @@ describe("configuration", () => {
     expect(config.rateLimits.initPerIp).toEqual({ points: 30000, windowSeconds: 3600 });
     expect(config.rateLimits.leads.points).toBe(7);
     expect(config.http.trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1"]);
-    expect(config.realtime.port).toBe(6001);
+    expect(config.realtime.descriptor.port).toBe(6001);
   });
 
   it.each([

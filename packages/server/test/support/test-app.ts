@@ -3,6 +3,7 @@ import { buildApp } from "../../src/app.js";
 import { SessionTokens } from "../../src/auth/session-token.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
+import { createRealtimeServer } from "../../src/realtime/realtime-server.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
@@ -23,6 +24,8 @@ import type { IngestWorkersOptions } from "../../src/ingest/register-ingest-work
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
+/** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
+export const TEST_REALTIME_SECRET = "test-realtime-secret-test-realtime-secret-0123";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -64,6 +67,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     db: database.db,
     limiter,
     bus,
+    realtime: createRealtimeServer(config.realtime, config.realtime.appSecret ?? TEST_REALTIME_SECRET),
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
     jobs,
     embedder,

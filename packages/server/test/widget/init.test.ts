@@ -45,7 +45,8 @@ describeEachStore("POST /init on %s", (kind) => {
     expect(data.branding.logo_url).toMatch(/\/widget\/logo\.svg$/);
     expect(data.behavior_rules).toEqual([]);
     expect(data.messages).toEqual([]);
-    expect(data.reverb).toEqual({ app_key: "frontdesk", host: "127.0.0.1", port: 8081, scheme: "ws" });
+    // By default the WebSocket server is the service itself, where FRONTDESK_PUBLIC_URL (here its default, HOST:PORT) says.
+    expect(data.reverb).toEqual({ app_key: "frontdesk", host: "127.0.0.1", port: 8080, scheme: "ws" });
     expect(response.headers["access-control-allow-origin"]).toBe(SITE_ORIGIN);
     expect(t.published.some((event) => event.type === "conversation.started" && event.conversationId === data.conversation_id)).toBe(true);
   });

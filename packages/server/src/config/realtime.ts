@@ -1,0 +1,60 @@
+import type { Env } from "./env-schema.js";
+
+/** What the realtime server refuses, and when it disconnects. */
+export interface RealtimeLimits {
+  /** A message from a client (bytes); larger frames close the socket with 1009. */
+  clientMessageBytes: number;
+  /** The `data` of an event published through the HTTP API (bytes). */
+  eventPayloadBytes: number;
+  channelNameLength: number;
+  channelsPerEvent: number;
+  eventsPerBatch: number;
+  /** Open sockets per process; one more is told 4100 (over capacity) and closed. */
+  maxConnections: number;
+  /** Bytes queued for a client that does not read; past them it is disconnected. */
+  sendBufferBytes: number;
+}
+
+export interface RealtimeConfig {
+  appId: string;
+  appKey: string;
+  /** Unset: generated once and kept in the data dir (see realtime-secret.ts). */
+  appSecret: string | undefined;
+  /** What init tells the widget: where the WebSocket server is reached. */
+  descriptor: { host: string; port: number; scheme: "ws" | "wss" };
+  activityTimeoutSeconds: number;
+  pongTimeoutSeconds: number;
+  limits: RealtimeLimits;
+}
+
+/**
+ * The realtime configuration. By default the WebSocket server is this service itself, reached
+ * where browsers reach it: FRONTDESK_PUBLIC_URL's host and port, `wss` behind https.
+ */
+export function realtimeConfigFor(env: Env, publicUrl: string): RealtimeConfig {
+  const url = new URL(publicUrl);
+  const secure = url.protocol === "https:";
+  const publicPort = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
+  const scheme = env.REALTIME_SCHEME === undefined ? (secure ? "wss" : "ws") : env.REALTIME_SCHEME === "wss" || env.REALTIME_SCHEME === "https" ? "wss" : "ws";
+  return {
+    appId: env.REALTIME_APP_ID,
+    appKey: env.REALTIME_APP_KEY,
+    appSecret: env.REALTIME_APP_SECRET,
+    descriptor: {
+      host: env.REALTIME_HOST ?? url.hostname,
+      port: env.REALTIME_PORT ?? publicPort,
+      scheme,
+    },
+    activityTimeoutSeconds: env.REALTIME_ACTIVITY_TIMEOUT_SECONDS,
+    pongTimeoutSeconds: env.REALTIME_PONG_TIMEOUT_SECONDS,
+    limits: {
+      clientMessageBytes: env.REALTIME_MAX_MESSAGE_BYTES,
+      eventPayloadBytes: env.REALTIME_MAX_EVENT_PAYLOAD_BYTES,
+      channelNameLength: env.REALTIME_MAX_CHANNEL_NAME_LENGTH,
+      channelsPerEvent: env.REALTIME_MAX_CHANNELS_PER_EVENT,
+      eventsPerBatch: env.REALTIME_MAX_BATCH_EVENTS,
+      maxConnections: env.REALTIME_MAX_CONNECTIONS,
+      sendBufferBytes: env.REALTIME_MAX_SEND_BUFFER_BYTES,
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { FanOutAdapter, LocalSubscribers } from "./fan-out-adapter.js";
+
+/** One process: a published message goes straight to this process's subscribers. */
+export function createLocalFanOutAdapter(local: LocalSubscribers): FanOutAdapter {
+  return {
+    async publish(message) {
+      local.deliver(message);
+    },
+    async subscriptionCounts() {
+      return local.subscriptionCounts();
+    },
+    async close() {},
+  };
+}

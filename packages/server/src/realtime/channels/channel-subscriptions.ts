@@ -1,0 +1,62 @@
+import type { FanOutAdapter } from "../adapters/fan-out-adapter.js";
+import type { SubscribeData } from "../protocol/client-messages.js";
+import { serverFrames } from "../protocol/server-frames.js";
+import type { PresenceStore } from "../presence/presence-store.js";
+import { channelNameProblem, kindOfChannel } from "./channel-name.js";
+import { isSubscriptionSigned, type ChannelCredentials } from "./channel-signature.js";
+import type { LocalChannels, Subscriber } from "./local-channels.js";
+import { parsePresenceChannelData } from "./presence-channel-data.js";
+
+export interface ChannelSubscriptionsOptions {
+  credentials: ChannelCredentials;
+  channelNameLength: number;
+  local: LocalChannels;
+  adapter: FanOutAdapter;
+  presence: PresenceStore;
+}
+
+/**
+ * Joining and leaving channels, by kind: public channels admit anyone; private ones a signed
+ * subscription; presence ones a signed subscription whose `channel_data` names the user, whose
+ * arrival and departure the other members hear about once per user, not once per socket.
+ */
+export class ChannelSubscriptions {
+  constructor(private readonly options: ChannelSubscriptionsOptions) {}
+
+  async subscribe(subscriber: Subscriber, data: SubscribeData): Promise<void> {
+    const { channel } = data;
+    const { local, adapter, presence, credentials } = this.options;
+    const problem = channelNameProblem(channel, this.options.channelNameLength);
+    if (problem) return subscriber.send(serverFrames.subscriptionError(channel, 400, problem));
+    const kind = kindOfChannel(channel);
+    if (kind === "public") {
+      local.add(channel, subscriber);
+      return subscriber.send(serverFrames.subscriptionSucceeded(channel));
+    }
+    const channelData = kind === "presence" ? data.channel_data : undefined;
+    if (!isSubscriptionSigned(credentials, data.auth, subscriber.socketId, channel, channelData)) {
+      return subscriber.send(serverFrames.subscriptionError(channel, 401, "The subscription's signature is not valid for this socket and channel."));
+    }
+    if (kind === "private") {
+      local.add(channel, subscriber);
+      return subscriber.send(serverFrames.subscriptionSucceeded(channel));
+    }
+    const member = parsePresenceChannelData(channelData);
+    if (!member) return subscriber.send(serverFrames.subscriptionError(channel, 400, "channel_data must be JSON with a user_id."));
+    const { added } = await presence.join(channel, subscriber.socketId, member);
+    local.add(channel, subscriber);
+    subscriber.send(serverFrames.subscriptionSucceeded(channel, await presence.members(channel)));
+    if (added) await adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member), exceptSocketId: subscriber.socketId });
+  }
+
+  isSubscribed(channel: string, socketId: string): boolean {
+    return this.options.local.has(channel, socketId);
+  }
+
+  async unsubscribe(socketId: string, channel: string): Promise<void> {
+    if (!this.options.local.remove(channel, socketId)) return;
+    if (kindOfChannel(channel) !== "presence") return;
+    const { removedUserId } = await this.options.presence.leave(channel, socketId);
+    if (removedUserId !== null) await this.options.adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, removedUserId) });
+  }
+}

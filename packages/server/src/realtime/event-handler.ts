@@ -1,0 +1,41 @@
+import type { ChannelSubscriptions } from "./channels/channel-subscriptions.js";
+import type { Connection } from "./connection.js";
+import { parseClientMessage } from "./protocol/client-messages.js";
+import { PusherErrorCode } from "./protocol/pusher-error-codes.js";
+import { serverFrames } from "./protocol/server-frames.js";
+
+/**
+ * What the server does with each message a client sends. Client events are refused on every
+ * channel: a visitor signals typing through POST /typing, which the service can rate-limit and check.
+ */
+export class EventHandler {
+  constructor(private readonly subscriptions: ChannelSubscriptions) {}
+
+  async handle(connection: Connection, text: string): Promise<void> {
+    const message = parseClientMessage(text);
+    switch (message.kind) {
+      case "ping":
+        return connection.send(serverFrames.pong());
+      case "pong":
+        return;
+      case "subscribe":
+        await this.subscriptions.subscribe(connection, message.data);
+        if (this.subscriptions.isSubscribed(message.data.channel, connection.socketId)) connection.channels.add(message.data.channel);
+        return;
+      case "unsubscribe":
+        connection.channels.delete(message.channel);
+        return this.subscriptions.unsubscribe(connection.socketId, message.channel);
+      case "client-event":
+        return connection.send(serverFrames.error(PusherErrorCode.clientEventRejected, "Client events are not accepted; use the service's HTTP API."));
+      case "invalid":
+        return connection.send(serverFrames.error(PusherErrorCode.messageRejected, message.reason));
+    }
+  }
+
+  /** The socket closed: it leaves every channel it was on. */
+  async closed(connection: Connection): Promise<void> {
+    const channels = [...connection.channels];
+    connection.channels.clear();
+    for (const channel of channels) await this.subscriptions.unsubscribe(connection.socketId, channel);
+  }
+}

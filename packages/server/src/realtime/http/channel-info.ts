@@ -1,0 +1,20 @@
+import { kindOfChannel } from "../channels/channel-name.js";
+import type { RealtimeServer } from "../realtime-server.js";
+
+/** The attributes a caller asked for with `info=subscription_count,user_count`. */
+export function requestedInfo(info: string | undefined): { subscriptionCount: boolean; userCount: boolean } {
+  const names = new Set((info ?? "").split(",").map((name) => name.trim()));
+  return { subscriptionCount: names.has("subscription_count"), userCount: names.has("user_count") };
+}
+
+/** One channel's occupancy, with the attributes asked for (user_count only for presence channels). */
+export async function describeChannel(realtime: RealtimeServer, channel: string, info: string | undefined, counts?: Map<string, number>) {
+  const wanted = requestedInfo(info);
+  const subscriptionCount = (counts ?? (await realtime.subscriptionCounts())).get(channel) ?? 0;
+  const userCount = wanted.userCount && kindOfChannel(channel) === "presence" ? (await realtime.presenceMembers(channel)).length : undefined;
+  return {
+    occupied: subscriptionCount > 0,
+    ...(wanted.subscriptionCount ? { subscription_count: subscriptionCount } : {}),
+    ...(userCount === undefined ? {} : { user_count: userCount }),
+  };
+}

@@ -1,0 +1,115 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { AppError } from "../../http/app-error.js";
+import { kindOfChannel } from "../channels/channel-name.js";
+import { describeChannel } from "./channel-info.js";
+import { verifyRequestSignature } from "./request-signature.js";
+import {
+  appParamsSchema,
+  batchBodySchema,
+  batchResponseSchema,
+  channelParamsSchema,
+  channelQuerySchema,
+  channelResponseSchema,
+  channelsQuerySchema,
+  channelsResponseSchema,
+  emptyResponseSchema,
+  signedQuerySchema,
+  triggerBodySchema,
+  usersResponseSchema,
+} from "./schemas.js";
+
+/**
+ * The Pusher HTTP API of the embedded server: publish events, and ask which channels are occupied
+ * and who is present. Every request is signed with the app's key and secret (request-signature.ts).
+ */
+export const pusherApiRoutes: FastifyPluginAsyncZod = async (app) => {
+  const realtime = app.services.realtime;
+  const { limits } = realtime.config;
+  const rawBodies = new WeakMap<FastifyRequest, string>();
+
+  // body_md5 signs the body as sent, so this scope keeps the text it parses.
+  app.removeContentTypeParser(["application/json"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    rawBodies.set(request, text);
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError("invalid_json", "The request body is not valid JSON."));
+    }
+  });
+
+  app.addHook("preValidation", async (request) => {
+    const { appId } = request.params as { appId?: string };
+    if (appId !== realtime.credentials.appId) throw new AppError("not_found", "No app has this id.");
+    const path = (request.raw.url ?? request.url).split("?")[0] ?? "";
+    verifyRequestSignature(
+      { method: request.method, path, query: request.query as Record<string, unknown>, rawBody: rawBodies.get(request) ?? "" },
+      realtime.credentials,
+      app.services.now().getTime(),
+    );
+  });
+
+  const payloadWithinLimit = (data: string) => {
+    if (Buffer.byteLength(data, "utf8") > limits.eventPayloadBytes) {
+      throw new AppError("payload_too_large", `An event's data is at most ${limits.eventPayloadBytes} bytes.`);
+    }
+  };
+
+  app.post("/apps/:appId/events", {
+    schema: { hide: true, params: appParamsSchema, querystring: signedQuerySchema, body: triggerBodySchema(limits), response: { 200: emptyResponseSchema } },
+    handler: async (request) => {
+      const body = request.body;
+      payloadWithinLimit(body.data);
+      const channels = body.channels ?? (body.channel === undefined ? [] : [body.channel]);
+      await realtime.publish({ channels, event: body.name, data: body.data, exceptSocketId: body.socket_id });
+      if (body.info === undefined) return {};
+      const counts = await realtime.subscriptionCounts();
+      const described: Record<string, unknown> = {};
+      for (const channel of channels) described[channel] = await describeChannel(realtime, channel, body.info, counts);
+      return { channels: described };
+    },
+  });
+
+  app.post("/apps/:appId/batch_events", {
+    schema: { hide: true, params: appParamsSchema, querystring: signedQuerySchema, body: batchBodySchema(limits), response: { 200: batchResponseSchema } },
+    handler: async (request) => {
+      const { batch } = request.body;
+      for (const event of batch) payloadWithinLimit(event.data);
+      for (const event of batch) await realtime.publish({ channels: [event.channel], event: event.name, data: event.data, exceptSocketId: event.socket_id });
+      if (batch.every((event) => event.info === undefined)) return {};
+      const counts = await realtime.subscriptionCounts();
+      return { batch: await Promise.all(batch.map((event) => (event.info === undefined ? {} : describeChannel(realtime, event.channel, event.info, counts)))) };
+    },
+  });
+
+  app.get("/apps/:appId/channels", {
+    schema: { hide: true, params: appParamsSchema, querystring: channelsQuerySchema, response: { 200: channelsResponseSchema } },
+    handler: async (request) => {
+      const prefix = request.query.filter_by_prefix ?? "";
+      const wantsUsers = (request.query.info ?? "").split(",").includes("user_count");
+      const channels: Record<string, { user_count?: number }> = {};
+      for (const channel of (await realtime.subscriptionCounts()).keys()) {
+        if (!channel.startsWith(prefix)) continue;
+        channels[channel] = wantsUsers && kindOfChannel(channel) === "presence" ? { user_count: (await realtime.presenceMembers(channel)).length } : {};
+      }
+      return { channels };
+    },
+  });
+
+  app.get("/apps/:appId/channels/:channelName", {
+    schema: { hide: true, params: channelParamsSchema, querystring: channelQuerySchema, response: { 200: channelResponseSchema } },
+    handler: async (request) => describeChannel(realtime, request.params.channelName, request.query.info),
+  });
+
+  app.get("/apps/:appId/channels/:channelName/users", {
+    schema: { hide: true, params: channelParamsSchema, querystring: signedQuerySchema, response: { 200: usersResponseSchema } },
+    handler: async (request) => {
+      const channel = request.params.channelName;
+      if (kindOfChannel(channel) !== "presence") throw new AppError("bad_request", "Only presence channels have users.");
+      return { users: (await realtime.presenceMembers(channel)).map((member) => ({ id: member.userId })) };
+    },
+  });
+};

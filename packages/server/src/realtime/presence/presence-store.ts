@@ -1,0 +1,20 @@
+/** One user on a presence channel, as its `channel_data` said. */
+export interface PresenceMember {
+  userId: string;
+  userInfo: unknown;
+}
+
+/**
+ * Who is on each presence channel, counted per socket: a user with two tabs is one member, added
+ * with its first socket and removed with its last. The local store serves one process; a shared
+ * store (Redis, planned) makes the membership right on every process.
+ */
+export interface PresenceStore {
+  /** Records `socketId` as `member` on `channel`; `added` when the user was not on it before. */
+  join(channel: string, socketId: string, member: PresenceMember): Promise<{ added: boolean }>;
+  /** Forgets `socketId`; `removedUserId` when that was the user's last socket on the channel. */
+  leave(channel: string, socketId: string): Promise<{ removedUserId: string | null }>;
+  /** The channel's members, one per user, in the order they joined. */
+  members(channel: string): Promise<PresenceMember[]>;
+  close(): Promise<void>;
+}

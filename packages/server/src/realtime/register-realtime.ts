@@ -1,0 +1,18 @@
+import type { FastifyInstance } from "fastify";
+import { pusherApiRoutes } from "./http/routes.js";
+
+/**
+ * The embedded realtime server on the service's own port: WebSocket upgrades on `/app/{key}`
+ * and the Pusher HTTP API under `/apps/{id}`. Its sockets close (4200) before the HTTP server does.
+ */
+export async function registerRealtime(app: FastifyInstance): Promise<void> {
+  const realtime = app.services.realtime;
+  app.server.on("upgrade", (request, socket, head) => {
+    if (realtime.handleUpgrade(request, socket, head)) return;
+    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  });
+  app.addHook("preClose", async () => {
+    await realtime.close();
+  });
+  await app.register(pusherApiRoutes);
+}

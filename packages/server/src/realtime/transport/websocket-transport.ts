@@ -1,0 +1,110 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import type { Connection } from "../connection.js";
+import { PusherErrorCode } from "../protocol/pusher-error-codes.js";
+import { serverFrames } from "../protocol/server-frames.js";
+import { startActivityMonitor, type ActivityTimeouts } from "./activity-monitor.js";
+import { SocketConnection } from "./socket-connection.js";
+
+/** The Pusher protocol versions whose framing we speak (pusher-js sends 7). */
+const PROTOCOL_VERSIONS = new Set(["5", "6", "7"]);
+const APP_PATH = /^\/app\/([^/]+)\/?$/;
+
+export interface WebSocketTransportOptions extends ActivityTimeouts {
+  appKey: string;
+  clientMessageBytes: number;
+  maxConnections: number;
+  sendBufferBytes: number;
+}
+
+export interface ConnectionHandlers {
+  message(connection: Connection, text: string): Promise<void>;
+  closed(connection: Connection): Promise<void>;
+  /** A handler failed; the socket is closed. */
+  failed(error: unknown): void;
+}
+
+/**
+ * WebSockets on `/app/{app_key}?protocol=7&client=…&version=…`, upgraded from the service's own
+ * HTTP server. Knows sockets, limits and liveness; hands each text message to the handlers.
+ */
+export class WebSocketTransport {
+  private readonly server: WebSocketServer;
+  private readonly connections = new Set<SocketConnection>();
+  private readonly monitor: { stop(): void };
+
+  constructor(
+    private readonly options: WebSocketTransportOptions,
+    private readonly handlers: ConnectionHandlers,
+  ) {
+    this.server = new WebSocketServer({ noServer: true, maxPayload: options.clientMessageBytes, perMessageDeflate: false, clientTracking: false });
+    this.monitor = startActivityMonitor(() => this.connections, options);
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Takes the upgrade when its path is `/app/{key}`; false leaves it to others. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const match = APP_PATH.exec(url.pathname);
+    if (!match) return false;
+    this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, decodeURIComponent(match[1] ?? ""), url.searchParams));
+    return true;
+  }
+
+  private accept(ws: WebSocket, appKey: string, query: URLSearchParams): void {
+    const refusal = this.refusalOf(appKey, query.get("protocol"));
+    if (refusal) {
+      ws.send(serverFrames.error(refusal.code, refusal.message));
+      ws.close(refusal.code, refusal.message);
+      return;
+    }
+    const connection = new SocketConnection(ws, this.options.sendBufferBytes, (slow) => this.connections.delete(slow));
+    this.connections.add(connection);
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      connection.heard();
+      if (isBinary) return;
+      const text = rawText(data);
+      connection.queue = connection.queue.then(() => this.handlers.message(connection, text)).catch((error: unknown) => {
+        this.handlers.failed(error);
+        connection.terminate();
+      });
+    });
+    ws.on("pong", () => connection.heard());
+    // An oversize frame is an error event; ws then closes the socket with 1009 (message too big).
+    ws.on("error", () => undefined);
+    ws.on("close", () => {
+      this.connections.delete(connection);
+      connection.queue = connection.queue.then(() => this.handlers.closed(connection)).catch((error: unknown) => this.handlers.failed(error));
+    });
+    connection.send(serverFrames.connectionEstablished(connection.socketId, Math.max(1, Math.round(this.options.activityTimeoutSeconds))));
+  }
+
+  private refusalOf(appKey: string, protocol: string | null): { code: number; message: string } | null {
+    if (appKey !== this.options.appKey) return { code: PusherErrorCode.appNotFound, message: "App key not found" };
+    if (protocol === null) return { code: PusherErrorCode.noProtocolVersion, message: "No protocol version supplied" };
+    if (!PROTOCOL_VERSIONS.has(protocol)) return { code: PusherErrorCode.unsupportedProtocol, message: `Unsupported protocol version ${protocol.slice(0, 16)}` };
+    if (this.connections.size >= this.options.maxConnections) return { code: PusherErrorCode.overCapacity, message: "Over capacity" };
+    return null;
+  }
+
+  /** Closes every socket with `code` (4200 at shutdown: clients reconnect at once, elsewhere). */
+  async close(code: number, reason: string): Promise<void> {
+    this.monitor.stop();
+    for (const connection of this.connections) connection.close(code, reason);
+    // Clients answer the close frame at once; one that has not within a second is cut off.
+    const deadline = Date.now() + 1000;
+    while (this.connections.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const connection of this.connections) connection.terminate();
+    this.server.close();
+  }
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString("utf8");
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return Buffer.from(data).toString("utf8");
+}
