@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodies } from "./http/json-body.js";
 import { serverOptions } from "./http/server-options.js";
+import { refuseRequestsWhileClosing } from "./http/refuse-while-closing.js";
 import { registerStorableInput } from "./http/storable-input.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { healthRoutes } from "./observability/health-routes.js";
@@ -51,6 +52,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerErrorHandling(app);
   registerJsonBodies(app, BODY_LIMIT_BYTES);
   registerStorableInput(app);
+  refuseRequestsWhileClosing(app);
   registerWidgetCors(app, WIDGET_PREFIX);
   registerHttpMetrics(app, services.metrics);
   registerRetrievalMetrics(services.metrics, services.lexical.indexes);

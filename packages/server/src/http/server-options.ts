@@ -20,7 +20,7 @@ const MAX_DEADLINE_CHECK_INTERVAL_MS = 1000;
  * Node answers an `Expect` it cannot meet, and drops a `CONNECT`, by itself unless someone
  * listens: we answer both, in our shape.
  */
-export function serverOptions(timeouts: Config["http"]["timeouts"]): Pick<FastifyServerOptions, "serverFactory" | "frameworkErrors" | "clientErrorHandler"> {
+export function serverOptions(timeouts: Config["http"]["timeouts"]): Pick<FastifyServerOptions, "serverFactory" | "frameworkErrors" | "clientErrorHandler" | "return503OnClosing"> {
   const requestTimeout = Math.max(timeouts.requestMs, timeouts.headersMs);
   return {
     serverFactory: (handler): Server => {
@@ -39,5 +39,7 @@ export function serverOptions(timeouts: Config["http"]["timeouts"]): Pick<Fastif
     },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Requests arriving while the service closes get our 503 instead (refuse-while-closing.ts).
+    return503OnClosing: false,
   };
 }

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+import { describeEachStore } from "../support/test-database.js";
+import { openSocket, parseRawResponse, readUntilClosed } from "../support/raw-http.js";
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+describeEachStore("Requests arriving while the service closes, on %s", (kind) => {
+  let t: TestApp;
+  let origin: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    origin = await t.app.listen({ host: "127.0.0.1", port: 0 });
+  });
+  afterAll(() => t.close());
+
+  it("error: a request completed after close began is 503 service_unavailable in our shape, with Connection: close", async () => {
+    const socket = await openSocket(origin);
+    const reading = readUntilClosed(socket);
+    socket.write("GET /livez HTTP/1.1\r\nHost: frontdesk.test\r\n"); // under way: its connection is not idle
+    await pause(100);
+    const closed = t.app.close();
+    await pause(100);
+    socket.write("\r\n");
+    const exchange = await reading;
+    await closed;
+    const response = parseRawResponse(exchange.text);
+    expect(response.status).toBe(503);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.headers.connection).toBe("close");
+    expect(JSON.parse(response.body)).toEqual({ error: { code: "service_unavailable", message: expect.any(String) } });
+    expect(exchange.closedByServer).toBe(true);
+  });
+});
