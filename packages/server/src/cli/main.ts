@@ -8,13 +8,11 @@ import { unknownVariableWarnings } from "../config/unknown-variables.js";
 import { AnswerConfigError } from "../answering/generate/answer-config-error.js";
 import { EmbeddingError } from "../embeddings/embedding-error.js";
 import { openDatabase } from "../db/open-database.js";
-import { openMigratedDatabase } from "../runtime.js";
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from "./admin-arguments.js";
 import type { Logger } from "pino";
-import { startJobQueue, type JobQueue } from "../jobs/job-queue.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import { checkServeConfig, checkWorkerConfig } from "./command-rules.js";
 import { createLogger } from "./create-logger.js";
-import { serve, work } from "./serve.js";
 import { frontdeskVersion } from "./version.js";
 
 const USAGE = `Usage: frontdesk <command>
@@ -45,7 +43,9 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     return 0;
   }
   // `migrate` opens the store as it is, so that it can report what it applies.
-  const db = command.command === "migrate" ? await openDatabase(config.store) : await openMigratedDatabase(config);
+  // The service's modules load only when a command needs them: --version, help and refusals stay quick.
+  const db = command.command === "migrate" ? await openDatabase(config.store) : await (await import("../runtime.js")).openMigratedDatabase(config);
+  const { startJobQueue } = await import("../jobs/job-queue.js");
   let jobs: JobQueue | null = null;
   try {
     const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })) }, command);
@@ -101,6 +101,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         checkServeConfig(config);
         const logger = await createLogger({ level: config.logLevel, name: "frontdesk" });
         for (const warning of warnings) logger.warn(warning);
+        const { serve } = await import("./serve.js");
         return start(logger, () => serve(config, logger));
       }
       case "worker": {
@@ -108,6 +109,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         checkWorkerConfig(config);
         const logger = await createLogger({ level: config.logLevel, name: "frontdesk-worker" });
         for (const warning of warnings) logger.warn(warning);
+        const { work } = await import("./serve.js");
         return start(logger, () => work(config, logger));
       }
       case "reindex": {
