@@ -112,6 +112,14 @@ describeEachStore("Strings a store cannot keep, and ids that cannot be ids, on %
     }
   });
 
+  it("error: an Origin or Authorization header holding NUL or a lone surrogate is 422 naming it", async () => {
+    const init = (headers: Record<string, string>) =>
+      t.app.inject({ method: "POST", url: `${W}/init`, headers, payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/` } });
+    expect(Object.keys(expectError(await init({ origin: `${SITE_ORIGIN}\u0000` }), 422, "validation_failed") ?? {})).toEqual(["headers.origin"]);
+    const list = await t.app.inject({ method: "GET", url: SOURCES, headers: { authorization: `Bearer fdk_\ud800` } });
+    expect(Object.keys(expectError(list, 422, "validation_failed") ?? {})).toEqual(["headers.authorization"]);
+  });
+
   it("error: an unknown route is 404 not_found whatever its URL holds (NUL included)", async () => {
     expectError(await t.app.inject({ method: "GET", url: "/healthz/%00?q=%00" }), 404, "not_found");
   });
