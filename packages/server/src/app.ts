@@ -18,6 +18,7 @@ import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { registerRealtime } from "./realtime/register-realtime.js";
+import { broadcastingAuthRoute } from "./widget/broadcasting-auth-route.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -65,6 +66,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(logoRoute);
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await registerRealtime(app);
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
+import { broadcastsOf } from "./bus-channels.js";
 import { pusherApiRoutes } from "./http/routes.js";
 
 /**
  * The embedded realtime server on the service's own port: WebSocket upgrades on `/app/{key}`
- * and the Pusher HTTP API under `/apps/{id}`. Its sockets close (4200) before the HTTP server does.
+ * and the Pusher HTTP API under `/apps/{id}`. Every bus event is broadcast as bus-channels.ts
+ * maps it. Its sockets close (4200) before the HTTP server does.
  */
 export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const realtime = app.services.realtime;
@@ -11,7 +13,15 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     if (realtime.handleUpgrade(request, socket, head)) return;
     socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
   });
+  const stopBroadcasting = app.services.bus.subscribe((event) => {
+    for (const { channel, event: name, payload } of broadcastsOf(event)) {
+      realtime.publish({ channels: [channel], event: name, data: JSON.stringify(payload) }).catch((error: unknown) => {
+        app.log.error({ err: error, channel, event: name }, "realtime broadcast failed");
+      });
+    }
+  });
   app.addHook("preClose", async () => {
+    stopBroadcasting();
     await realtime.close();
   });
   await app.register(pusherApiRoutes);

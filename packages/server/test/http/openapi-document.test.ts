@@ -14,7 +14,7 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 const W = "/api/v1/widget";
 const S = "/api/v1/workspace/sources";
 /** Widget routes that take the session token, and the one where it is optional. */
-const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream"].map((path) => `${W}${path}`);
+const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth"].map((path) => `${W}${path}`);
 
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 const objectAt = (value: unknown, ...keys: string[]): JsonObject => {
@@ -66,7 +66,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(
       [
-        ...["/init", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream"].map((path) => `POST ${W}${path}`),
+        ...["/init", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth"].map((path) => `POST ${W}${path}`),
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
