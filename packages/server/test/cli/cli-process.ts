@@ -36,12 +36,20 @@ export function json(result: Run): Record<string, unknown> & { id: string } {
   return JSON.parse(result.stdout) as Record<string, unknown> & { id: string };
 }
 
+/** Servers this test process started: killed when it exits, so a timed-out test leaves no orphan holding a port or a data dir. */
+const started = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 /** Starts `bin/frontdesk serve` and waits until /healthz answers. */
 export async function startServer(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
   const child = spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  started.add(child);
+  child.once("exit", () => started.delete(child));
   let log = "";
   child.stderr?.on("data", (chunk) => (log += chunk));
   child.stdout?.on("data", (chunk) => (log += chunk));
