@@ -93,6 +93,19 @@ describe("the Pusher HTTP API on the service's own port", () => {
     expect((await response.json()).error).toEqual({ code: "invalid_signature", message: "body_md5 is not the MD5 of the body." });
   });
 
+  it("security: a signed request replayed with another body under another content type is refused (415), so body_md5 cannot be skipped", async () => {
+    const original = JSON.stringify({ name: "genuine", channel: "alerts", data: "x" });
+    const path = signed({ method: "POST", path: "/apps/frontdesk/events", body: original });
+    const tampered = JSON.stringify({ name: "tampered", channel: "alerts", data: "x" });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/vnd.api+json"]) {
+      const response = await fetch(url(path), { method: "POST", body: tampered, headers: { "content-type": type } });
+      expect(response.status).toBe(415);
+      expect((await response.json()).error.code).toBe("unsupported_media_type");
+    }
+    expect((await fetch(url(path), { method: "POST", body: tampered, headers: { "content-type": "application/json" } })).status).toBe(401);
+    expect(listener.frames.some((frame) => frame.event === "tampered")).toBe(false);
+  });
+
   it("security: missing auth parameters, another key, and repeated parameters are refused", async () => {
     const bare = await fetch(url("/apps/frontdesk/channels"));
     expect(bare.status).toBe(401);

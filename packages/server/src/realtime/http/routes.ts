@@ -28,8 +28,9 @@ export const pusherApiRoutes: FastifyPluginAsyncZod = async (app) => {
   const { limits } = realtime.config;
   const rawBodies = new WeakMap<FastifyRequest, string>();
 
-  // body_md5 signs the body as sent, so this scope keeps the text it parses.
-  app.removeContentTypeParser(["application/json"]);
+  // body_md5 signs the body as sent, so this scope keeps the text it parses, and reads JSON only:
+  // a body in any other type (that no body_md5 would be checked against) is 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     rawBodies.set(request, text);
