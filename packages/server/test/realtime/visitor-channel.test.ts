@@ -83,6 +83,31 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
   });
 
+  it("happy: operators' workspace channel hears conversation.started after init, and both channels message.created for the visitor's and the bot's messages", async () => {
+    const operator = signedPusherClient({ app_key: "frontdesk", host: "127.0.0.1", port: t.port, scheme: "ws" }, t.pusherServer);
+    clients.push(operator);
+    const workspace = operator.subscribe(`private-workspace.${tenant.workspaceId}`);
+    await subscribed(workspace);
+    const started = nextEvent(workspace, "conversation.started");
+    const session = await visitor();
+    expect(await started).toMatchObject({ conversation_id: session.conversationId, agent_id: tenant.agentId, visitor_id: expect.stringMatching(/\S/) });
+
+    const conversation = widgetPusher(session).subscribe(`private-conversation.${session.conversationId}`);
+    await subscribed(conversation);
+    const onConversation: { role: string }[] = [];
+    const onWorkspace: { role: string; conversation_id: string }[] = [];
+    conversation.bind("message.created", (message: { role: string }) => onConversation.push(message));
+    workspace.bind("message.created", (message: { role: string; conversation_id: string }) => onWorkspace.push(message));
+    const answer = await post("/messages", session.jwt, { message: "Do you ship abroad?" });
+    expect(answer.status).toBe(200);
+    const { message_id: botMessageId } = (await answer.json()).data;
+    await until(() => onConversation.length === 2 && onWorkspace.length === 2);
+    expect(onConversation.map((message) => message.role)).toEqual(["visitor", "bot"]);
+    expect(onConversation[0]).toEqual({ id: expect.any(String), role: "visitor", content: "Do you ship abroad?", created_at: expect.any(String) });
+    expect(onConversation[1]).toMatchObject({ id: botMessageId, role: "bot" });
+    expect(onWorkspace.every((message) => message.conversation_id === session.conversationId)).toBe(true);
+  });
+
   it("happy: laravel-echo (reverb broadcaster, authEndpoint and bearerToken) receives typing on the conversation channel", async () => {
     const session = await visitor();
     const echo = new Echo({
