@@ -42,7 +42,14 @@ const round = (value) => Math.round(value);
 
 async function scenarioEnvironment(scenario, dataDir) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FRONTDESK_")));
-  const env = { ...inherited, FRONTDESK_DATA_DIR: dataDir, FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS: "true" };
+  // Defaults otherwise; the loopback site needs private networks, and the bench's polling must not be rate-limited.
+  const env = {
+    ...inherited,
+    FRONTDESK_DATA_DIR: dataDir,
+    FRONTDESK_LOG_LEVEL: "warn",
+    FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS: "true",
+    FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000",
+  };
   if (scenario === "hashing") return { ...env, FRONTDESK_EMBEDDINGS_PROVIDER: "hashing" };
   if (scenario === "offline") return { ...env, FRONTDESK_EMBEDDINGS_MODEL_HOST: `http://127.0.0.1:${await freePort()}/` };
   throw new BenchFailure(`unknown scenario ${scenario} (offline, hashing)`);
@@ -62,7 +69,7 @@ async function indexSitemap(client, agentId, sitemapUrl) {
   let current = source;
   while (current.status === "pending") {
     if (Date.now() - started > settings.sitemapTimeoutMs) throw new BenchFailure(`sitemap still pending after ${settings.sitemapTimeoutMs / 1000}s`);
-    await sleep(250);
+    await sleep(1_000);
     current = await client.get(source.id);
   }
   if (current.status !== "indexed") throw new BenchFailure(`the sitemap ended ${current.status}: ${JSON.stringify(current.error)}`);
