@@ -7,7 +7,9 @@
 //   2. a 25-page loopback site indexed (its sitemap pushed through the Sources API): right after, and
 //      idle BENCH_IDLE_SECONDS later (past the worker pools' idle timeout),
 //   3. a 500-page sitemap indexed: the peak RSS while it runs (sampled every 100 ms, and VmHWM),
-//      then idle again.
+//      then idle again;
+//   4. the service stopped and started again on the same data dir (a restart: no initdb, 525 pages
+//      stored), idle BENCH_SETTLE_SECONDS after /healthz answers.
 // Each reading gives RSS, and a breakdown: WebAssembly memories (PGlite), mapped files, other
 // anonymous memory, and each thread's V8 heap (main, pglite-worker, pool workers) via --inspect.
 // Scenarios (BENCH_SCENARIOS): `offline` — the default `local` provider whose model host is
@@ -82,7 +84,7 @@ async function runScenario(scenario, sites) {
   const inspectorPort = settings.inspect ? await freePort() : null;
   const nodeOptions = inspectorPort ? [`--inspect=127.0.0.1:${inspectorPort}`] : [];
   log(`${scenario}: starting the service`);
-  const service = await startService({ root: settings.root, env, nodeOptions });
+  let service = await startService({ root: settings.root, env, nodeOptions });
   const sampler = sampleRss(service.pid);
   try {
     const workspace = await runAdmin(settings.root, env, ["workspace", "create", "--name", "Bench"]);
@@ -106,6 +108,11 @@ async function runScenario(scenario, sites) {
     const afterLarge = await reading(service, inspectorPort);
     await sleep(settings.idleMs);
     const idleAfterLarge = await reading(service, inspectorPort);
+    await service.stop();
+    log(`${scenario}: restarting on the same data dir`);
+    service = await startService({ root: settings.root, env, nodeOptions });
+    await sleep(settings.settleMs);
+    const idleAfterRestart = await reading(service, inspectorPort);
     return {
       scenario,
       embeddings: service.health.embeddings,
@@ -113,6 +120,7 @@ async function runScenario(scenario, sites) {
       idleAfterStart,
       small: { ...small, after: afterSmall, idle: idleAfterSmall },
       large: { ...large, peakSampledMiB: largePeakSampledMiB, peakMiB: afterLarge.peakMiB, after: afterLarge, idle: idleAfterLarge },
+      restart: { idle: idleAfterRestart },
     };
   } catch (error) {
     log(`${scenario} failed: ${error.message}\n${service.output().slice(-3000)}`);
@@ -143,6 +151,7 @@ function report(results) {
     lines.push(breakdownRow(`… idle ${settings.idleMs / 1000} s later`, result.small.idle));
     lines.push(breakdownRow(`${result.large.pages} more pages indexed (${result.large.seconds.toFixed(0)} s), right after`, result.large.after));
     lines.push(breakdownRow(`… idle ${settings.idleMs / 1000} s later`, result.large.idle));
+    lines.push(breakdownRow("restarted on that data dir, idle", result.restart.idle));
     lines.push("", `Peak RSS: ${round(result.startPeakMiB)} MiB during start; ${round(result.large.peakMiB)} MiB (VmHWM) / ${round(result.large.peakSampledMiB)} MiB (sampled) by the end of the ${result.large.pages}-page sitemap.`);
   }
   return lines.join("\n");

@@ -1,10 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
+import { initialisePgliteDataDir } from "./initialise-pglite-data-dir.js";
 import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } from "./pglite-worker-protocol.js";
 
 export interface PgliteOptions {
-  /** Default: the compiled `pglite-worker.js` next to this module (tests, which run the sources, pass it). */
+  /** Default: the compiled `pglite-worker.js` next to this module (tests, which run the sources, pass it); `pglite-initdb.js` is taken from beside it. */
   workerUrl?: URL;
 }
 
@@ -32,8 +33,12 @@ type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (er
  * A transaction holds a gate that makes statements sent from outside it wait until it ends.
  */
 export async function openPgliteDatabase(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
-  if (dataDir) await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const worker = new Worker(options.workerUrl ?? new URL("./pglite-worker.js", import.meta.url), {
+  const workerUrl = options.workerUrl ?? new URL("./pglite-worker.js", import.meta.url);
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await initialisePgliteDataDir(dataDir, new URL("./pglite-initdb.js", workerUrl));
+  }
+  const worker = new Worker(workerUrl, {
     workerData: { dataDir } satisfies PgliteWorkerData,
   });
   const pending = new Map<number, Pending>();

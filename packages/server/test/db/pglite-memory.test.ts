@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initialisePgliteDataDir } from "../../src/db/initialise-pglite-data-dir.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { compiledWorkerUrl } from "../support/compiled-worker.js";
 
@@ -37,5 +38,22 @@ describe("PGlite's memory settings (embedded store)", () => {
     } finally {
       await db.close();
     }
+  }, 60_000);
+
+  it("happy: a new data directory is created (initdb) by a child process that then exits; an existing one is left alone", async () => {
+    const fresh = path.join(dataDir, "fresh");
+    await mkdir(fresh);
+    await initialisePgliteDataDir(fresh, compiledWorkerUrl("db/pglite-initdb.js"));
+    await expect(access(path.join(fresh, "PG_VERSION"))).resolves.toBeUndefined();
+    const missingScript = new URL("file:///nonexistent/pglite-initdb.js");
+    await expect(initialisePgliteDataDir(fresh, missingScript)).resolves.toBeUndefined();
+  }, 120_000);
+
+  it("error: a data directory that cannot be created fails the open with the child's exit code and message", async () => {
+    const blocked = path.join(dataDir, "blocked");
+    await writeFile(blocked, "not a directory");
+    await expect(initialisePgliteDataDir(path.join(blocked, "pglite"), compiledWorkerUrl("db/pglite-initdb.js"))).rejects.toThrow(
+      /Creating the PGlite data directory .*blocked\/pglite failed \(exit code 1\): .+/,
+    );
   }, 60_000);
 });
