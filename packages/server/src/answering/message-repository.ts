@@ -8,6 +8,8 @@ export interface StoredMessage {
   createdAt: string;
   /** The conversation's human request, as of this write (never from a cache). */
   humanRequestedAt: Date | null;
+  /** The seq of this message's `message.created` in its conversation (see 0005-conversation-event-seq). */
+  seq: number;
 }
 
 export interface NewMessage {
@@ -20,18 +22,21 @@ export interface NewMessage {
   latencyMs?: number | null;
 }
 
-/** Stores one message of a conversation and marks the conversation active. */
+/**
+ * Stores one message of a conversation, marks the conversation active and takes the conversation's
+ * next event seq for it (the conversation's row lock orders concurrent messages).
+ */
 export async function insertMessage(db: Queryable, message: NewMessage): Promise<StoredMessage> {
-  const { rows } = await db.query<{ id: string; created_at: Date; human_requested_at: Date | null }>(
-    `WITH inserted AS (
-       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8)
-       RETURNING id, created_at, conversation_id
-     ), touched AS (
-       UPDATE conversations SET last_activity_at = now() WHERE id = (SELECT conversation_id FROM inserted)
-       RETURNING human_requested_at
+  const { rows } = await db.query<{ id: string; created_at: Date; human_requested_at: Date | null; conversation_seq: number }>(
+    `WITH touched AS (
+       UPDATE conversations SET last_activity_at = now(), event_seq = event_seq + 1 WHERE id = $2::text
+       RETURNING event_seq, human_requested_at
+     ), inserted AS (
+       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq)
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq FROM touched
+       RETURNING id, created_at, conversation_seq
      )
-     SELECT inserted.id, inserted.created_at, touched.human_requested_at FROM inserted, touched`,
+     SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.human_requested_at FROM inserted, touched`,
     [
       newId("msg"),
       message.conversationId,
@@ -43,6 +48,7 @@ export async function insertMessage(db: Queryable, message: NewMessage): Promise
       message.latencyMs ?? null,
     ],
   );
-  const row = rows[0]!;
-  return { id: row.id, createdAt: iso(row.created_at), humanRequestedAt: row.human_requested_at };
+  const row = rows[0];
+  if (!row) throw new Error(`conversation ${message.conversationId} does not exist`);
+  return { id: row.id, createdAt: iso(row.created_at), humanRequestedAt: row.human_requested_at, seq: row.conversation_seq };
 }

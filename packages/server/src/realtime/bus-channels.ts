@@ -35,7 +35,7 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       return [{ channel: conversationChannel(event.conversationId), event: "typing", payload: { role: "visitor", typing: event.typing, name: null } }];
     case "human.requested": {
       const status: ConversationStatus = "human_requested";
-      const updated = { status, assignee: null, human_requested_at: event.requestedAt };
+      const updated = { seq: event.seq, status, assignee: null, human_requested_at: event.requestedAt };
       return [
         { channel: conversationChannel(event.conversationId), event: "conversation.updated", payload: updated },
         { channel: workspaceChannel(event.workspaceId), event: "conversation.updated", payload: { conversation_id: event.conversationId, ...updated } },
@@ -47,7 +47,7 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       ];
     }
     case "message.created": {
-      const message = { id: event.message.id, role: event.message.role, content: event.message.content, created_at: event.message.created_at };
+      const message = { id: event.message.id, seq: event.message.seq, role: event.message.role, content: event.message.content, created_at: event.message.created_at };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },
         { channel: workspaceChannel(event.workspaceId), event: "message.created", payload: { conversation_id: event.conversationId, ...message } },

@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 
 /** What the service tells operators in real time. One union, shared by every carrier. */
 export type BusEvent =
-  | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; reason: string | null; requestedAt: string }
+  | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; seq: number; reason: string | null; requestedAt: string }
   | { type: "visitor.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; at: string }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
   | {
@@ -10,7 +10,8 @@ export type BusEvent =
       workspaceId: string;
       agentId: string;
       conversationId: string;
-      message: { id: string; role: "visitor" | "bot" | "operator" | "system"; content: string; created_at: string };
+      /** `seq`: the message's place among its conversation's events. */
+      message: { id: string; seq: number; role: "visitor" | "bot" | "operator" | "system"; content: string; created_at: string };
     };
 
 export type BusListener = (event: BusEvent) => void;

@@ -15,6 +15,8 @@ export interface ConversationRecord {
   couponAppliedAt: string | null;
   createdAt: string;
   lastActivityAt: string;
+  /** The seq of the conversation's latest `conversation.updated` (null: none yet). */
+  updatedSeq: number | null;
 }
 
 interface ConversationRow {
@@ -33,6 +35,7 @@ interface ConversationRow {
   coupon_applied_at: Date | null;
   created_at: Date;
   last_activity_at: Date;
+  updated_seq: number | null;
 }
 
 function toConversation(row: ConversationRow): ConversationRecord {
@@ -53,6 +56,7 @@ function toConversation(row: ConversationRow): ConversationRecord {
     couponAppliedAt: isoOrNull(row.coupon_applied_at),
     createdAt: iso(row.created_at),
     lastActivityAt: iso(row.last_activity_at),
+    updatedSeq: row.updated_seq,
   };
 }
 
@@ -63,7 +67,8 @@ export async function findConversation(db: Queryable, conversationId: string): P
 
 /**
  * Marks the conversation as wanting a human and pauses the bot. The first request time is kept;
- * a newer reason replaces an older one. `first` tells whether this call set it.
+ * a newer reason replaces an older one. `first` tells whether this call set it; the first also
+ * takes the conversation's next event seq for its `conversation.updated` (`updatedSeq`).
  */
 export async function markHumanRequested(
   db: Queryable,
@@ -79,7 +84,9 @@ export async function markHumanRequested(
        human_requested_at = COALESCE(human_requested_at, now()),
        human_request_reason = COALESCE($2, human_request_reason),
        bot_paused = true,
-       last_activity_at = now()
+       last_activity_at = now(),
+       event_seq = CASE WHEN human_requested_at IS NULL THEN event_seq + 1 ELSE event_seq END,
+       updated_seq = CASE WHEN human_requested_at IS NULL THEN event_seq + 1 ELSE updated_seq END
      WHERE id = $1 RETURNING *`,
     [conversationId, reason],
   );

@@ -29,6 +29,7 @@ export async function requestHuman(services: Services, session: WidgetSession, r
       workspaceId: conversation.workspaceId,
       agentId: conversation.agentId,
       conversationId: conversation.id,
+      seq: result.conversation.updatedSeq ?? 0,
       reason: result.conversation.humanRequestReason,
       requestedAt,
     });

@@ -79,7 +79,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const response = await post("/request-human", session.jwt, { reason: "refund" });
     expect(response.status).toBe(200);
     const requestedAt = (await response.json()).data.human_requested_at;
-    expect(await updated).toEqual({ status: "human_requested", assignee: null, human_requested_at: requestedAt });
+    expect(await updated).toEqual({ seq: 1, status: "human_requested", assignee: null, human_requested_at: requestedAt });
     expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
   });
 
@@ -103,9 +103,22 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const { message_id: botMessageId } = (await answer.json()).data;
     await until(() => onConversation.length === 2 && onWorkspace.length === 2);
     expect(onConversation.map((message) => message.role)).toEqual(["visitor", "bot"]);
-    expect(onConversation[0]).toEqual({ id: expect.any(String), role: "visitor", content: "Do you ship abroad?", created_at: expect.any(String) });
-    expect(onConversation[1]).toMatchObject({ id: botMessageId, role: "bot" });
+    expect(onConversation[0]).toEqual({ id: expect.any(String), seq: 1, role: "visitor", content: "Do you ship abroad?", created_at: expect.any(String) });
+    expect(onConversation[1]).toMatchObject({ id: botMessageId, seq: 2, role: "bot" });
     expect(onWorkspace.every((message) => message.conversation_id === session.conversationId)).toBe(true);
+
+    // seq goes on counting the conversation's events, and is stored with them; a repeated request takes none.
+    const updated = nextEvent(conversation, "conversation.updated");
+    await post("/request-human", session.jwt, {});
+    expect(await updated).toMatchObject({ seq: 3, status: "human_requested" });
+    await post("/request-human", session.jwt, { reason: "again" });
+    const stored = await t.services.db.query<{ role: string; conversation_seq: number }>(
+      `SELECT role, conversation_seq FROM messages WHERE conversation_id = $1 ORDER BY conversation_seq`,
+      [session.conversationId],
+    );
+    expect(stored.rows).toEqual([{ role: "visitor", conversation_seq: 1 }, { role: "bot", conversation_seq: 2 }]);
+    const conversationRow = await t.services.db.query<{ event_seq: number; updated_seq: number }>(`SELECT event_seq, updated_seq FROM conversations WHERE id = $1`, [session.conversationId]);
+    expect(conversationRow.rows).toEqual([{ event_seq: 3, updated_seq: 3 }]);
   });
 
   it("happy: laravel-echo (reverb broadcaster, authEndpoint and bearerToken) receives typing on the conversation channel", async () => {
