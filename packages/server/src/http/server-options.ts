@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from "fastify";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Config } from "../config/config.js";
 import { answerClientError, answerConnectRequest, answerFrameworkError, answerUnmetExpectation } from "./framework-errors.js";
 
@@ -14,6 +15,7 @@ const MAX_DEADLINE_CHECK_INTERVAL_MS = 1000;
  *   client is answered 408 `request_timeout` and disconnected);
  * - `requestTimeout`: and this long for the whole request, body included. Node stops the clock
  *   once the request is received, so a long answer (the SSE stream) is never cut by it;
+ * - a connection that sends nothing at all is closed after `headersTimeout` too;
  * - `keepAliveTimeout`: an idle kept-alive connection closes after this long (longer than the
  *   60 s idle timeout of common proxies, so the proxy closes first).
  *
@@ -33,6 +35,11 @@ export function serverOptions(timeouts: Config["http"]["timeouts"]): Pick<Fastif
         handler,
       );
       server.keepAliveTimeout = timeouts.keepAliveMs;
+      // Node's header deadline starts with the first byte: a connection that sends nothing at all
+      // would stay open for ever. It gets the same deadline for its first request, lifted as that
+      // request arrives (after a response, Node's keep-alive timeout takes over).
+      server.on("connection", (socket: Socket) => socket.setTimeout(timeouts.headersMs));
+      server.on("request", (request: IncomingMessage) => request.socket.setTimeout(0));
       server.on("checkExpectation", answerUnmetExpectation);
       server.on("connect", answerConnectRequest);
       return server;

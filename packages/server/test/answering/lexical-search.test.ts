@@ -10,6 +10,7 @@ import { deleteDocumentsNotIn, replaceDocumentChunks, upsertDocuments } from "..
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
 import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js";
 import type { JobQueue } from "../../src/jobs/job-queue.js";
+import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
 import { deleteWorkspaceSource, insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
 import { pino } from "pino";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
@@ -159,7 +160,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(await revisionOf(otherAgentId)).toBe(otherBefore);
     // Re-embedding a document made by another embedder.
     await db.query(`UPDATE chunks SET embedder = 'old:embedder' WHERE document_id = $1`, [documentIds[0]!]);
-    const reembed = { db, pipeline: { embedder } as unknown as IngestPipeline, logger: pino({ level: "silent" }), jobs: null as unknown as JobQueue };
+    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger: pino({ level: "silent" }), jobs: null as unknown as JobQueue };
     expect(await moves(agentId, () => runReembedDocumentJob(reembed, documentIds[0]!))).toBe(true);
     // Pruning the pages a sitemap no longer lists, and deleting a source.
     const pruned = await newDocument(otherAgentId, workspaceId, "pruned");

@@ -95,6 +95,13 @@ describeEachStore("Connections as a raw socket sees them, on %s", (kind) => {
     expect(sent).toBeLessThan(request.length);
   });
 
+  it("security: a connection that sends nothing at all is closed after the headers timeout (Node alone keeps it for ever)", async () => {
+    const socket = await openSocket(origin);
+    const exchange = await readUntilClosed(socket, { limitMs: 5_000 });
+    expect(exchange.closedByServer).toBe(true);
+    expect(exchange.text).toBe("");
+  });
+
   it("security: a body trickling in past the request timeout is cut with 408 request_timeout", async () => {
     const socket = await openSocket(origin);
     const reading = readUntilClosed(socket);

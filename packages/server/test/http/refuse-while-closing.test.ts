@@ -13,7 +13,7 @@ describeEachStore("Requests arriving while the service closes, on %s", (kind) =>
     t = await createTestApp(kind);
     origin = await t.app.listen({ host: "127.0.0.1", port: 0 });
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it("error: a request completed after close began is 503 service_unavailable in our shape, with Connection: close", async () => {
     const socket = await openSocket(origin);
@@ -31,5 +31,21 @@ describeEachStore("Requests arriving while the service closes, on %s", (kind) =>
     expect(response.headers.connection).toBe("close");
     expect(JSON.parse(response.body)).toEqual({ error: { code: "service_unavailable", message: expect.any(String) } });
     expect(exchange.closedByServer).toBe(true);
+  });
+
+  it("happy: closing ends a connection that never sent a request, and one whose stream finishes while closing, instead of waiting for their timeouts", async () => {
+    const other = await createTestApp(kind, { FRONTDESK_HTTP_HEADERS_TIMEOUT_SECONDS: "60", FRONTDESK_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "600" });
+    const otherOrigin = await other.app.listen({ host: "127.0.0.1", port: 0 });
+    const silent = await openSocket(otherOrigin);
+    const silentClosed = readUntilClosed(silent, { limitMs: 30_000 });
+    const busy = await openSocket(otherOrigin);
+    const busyClosed = readUntilClosed(busy, { limitMs: 30_000 });
+    busy.write("GET /livez HTTP/1.1\r\nHost: frontdesk.test\r\nConnection: keep-alive\r\n\r\n");
+    await pause(100);
+    await other.close();
+    expect((await silentClosed).closedByServer).toBe(true);
+    const exchange = await busyClosed;
+    expect(exchange.closedByServer).toBe(true);
+    expect(parseRawResponse(exchange.text).status).toBe(200);
   });
 });
