@@ -1,3 +1,4 @@
+import { WebSocket } from "ws";
 import { expect, it } from "vitest";
 import { connected, createListeningTestApp, rawClient, signedPusherClient, socketIdOf, until } from "../support/realtime-clients.js";
 
@@ -17,5 +18,18 @@ it("happy: closing the service closes every socket with 4200 (reconnect at once)
     expect(states).not.toContain("failed");
   } finally {
     pusher.disconnect();
+  }
+});
+
+it("error: once the realtime server is closing, a new WebSocket upgrade is refused with 503 (the HTTP server may still be finishing requests)", async () => {
+  const t = await createListeningTestApp("pglite");
+  try {
+    await t.services.realtime.close();
+    const socket = new WebSocket(`ws://127.0.0.1:${t.port}/app/frontdesk?protocol=7`);
+    socket.on("error", () => undefined);
+    const status = await new Promise<number>((resolve) => socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0)));
+    expect(status).toBe(503);
+  } finally {
+    await t.close();
   }
 });

@@ -33,6 +33,7 @@ export class WebSocketTransport {
   private readonly server: WebSocketServer;
   private readonly connections = new Set<SocketConnection>();
   private readonly monitor: { stop(): void };
+  private closed = false;
 
   constructor(
     private readonly options: WebSocketTransportOptions,
@@ -51,6 +52,10 @@ export class WebSocketTransport {
     const url = new URL(request.url ?? "/", "http://localhost");
     const match = APP_PATH.exec(url.pathname);
     if (!match) return false;
+    if (this.closed) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return true;
+    }
     this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, decodeURIComponent(match[1] ?? ""), url.searchParams));
     return true;
   }
@@ -93,6 +98,7 @@ export class WebSocketTransport {
 
   /** Closes every socket with `code` (4200 at shutdown: clients reconnect at once, elsewhere). */
   async close(code: number, reason: string): Promise<void> {
+    this.closed = true;
     this.monitor.stop();
     for (const connection of this.connections) connection.close(code, reason);
     // Clients answer the close frame at once; one that has not within a second is cut off.
