@@ -39,7 +39,7 @@ export async function* answerMessage(
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
-    message: { id: visitorMessage.id, seq: visitorMessage.seq, role: "visitor", content: body.message, created_at: visitorMessage.createdAt },
+    message: { id: visitorMessage.id, seq: visitorMessage.seq, role: "visitor", content: body.message, citations: [], created_at: visitorMessage.createdAt },
   });
   if (visitorMessage.humanRequestedAt) {
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
@@ -108,7 +108,7 @@ export async function* answerMessage(
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
-    message: { id: reply.id, seq: reply.seq, role: "bot", content, created_at: reply.createdAt },
+    message: { id: reply.id, seq: reply.seq, role: "bot", content, citations, created_at: reply.createdAt },
   });
   yield { type: "citations", citations };
   yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };

@@ -47,7 +47,9 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       ];
     }
     case "message.created": {
-      const message = { id: event.message.id, seq: event.message.seq, role: event.message.role, content: event.message.content, created_at: event.message.created_at };
+      // `author`: the operator who wrote it (operator messages come with the operator console); null otherwise.
+      const { id, seq, role, content, citations, created_at } = event.message;
+      const message = { id, seq, role, content, citations, created_at, author: null };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },
         { channel: workspaceChannel(event.workspaceId), event: "message.created", payload: { conversation_id: event.conversationId, ...message } },

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { Citation } from "@frontdesk/contracts";
 
 /** What the service tells operators in real time. One union, shared by every carrier. */
 export type BusEvent =
@@ -11,7 +12,7 @@ export type BusEvent =
       agentId: string;
       conversationId: string;
       /** `seq`: the message's place among its conversation's events. */
-      message: { id: string; seq: number; role: "visitor" | "bot" | "operator" | "system"; content: string; created_at: string };
+      message: { id: string; seq: number; role: "visitor" | "bot" | "operator" | "system"; content: string; citations: Citation[]; created_at: string };
     };
 
 export type BusListener = (event: BusEvent) => void;

@@ -100,11 +100,12 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     workspace.bind("message.created", (message: { role: string; conversation_id: string }) => onWorkspace.push(message));
     const answer = await post("/messages", session.jwt, { message: "Do you ship abroad?" });
     expect(answer.status).toBe(200);
-    const { message_id: botMessageId } = (await answer.json()).data;
+    const answered = (await answer.json()).data;
+    const botMessageId = answered.message_id;
     await until(() => onConversation.length === 2 && onWorkspace.length === 2);
     expect(onConversation.map((message) => message.role)).toEqual(["visitor", "bot"]);
-    expect(onConversation[0]).toEqual({ id: expect.any(String), seq: 1, role: "visitor", content: "Do you ship abroad?", created_at: expect.any(String) });
-    expect(onConversation[1]).toMatchObject({ id: botMessageId, seq: 2, role: "bot" });
+    expect(onConversation[0]).toEqual({ id: expect.any(String), seq: 1, role: "visitor", content: "Do you ship abroad?", citations: [], created_at: expect.any(String), author: null });
+    expect(onConversation[1]).toEqual({ id: botMessageId, seq: 2, role: "bot", content: answered.content, citations: answered.citations, created_at: expect.any(String), author: null });
     expect(onWorkspace.every((message) => message.conversation_id === session.conversationId)).toBe(true);
 
     // seq goes on counting the conversation's events, and is stored with them; a repeated request takes none.
