@@ -5,7 +5,10 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 
 const lockfileSchema = z.object({
-  packages: z.record(z.string(), z.object({ version: z.string().optional(), engines: z.unknown().optional() })),
+  packages: z.record(
+    z.string(),
+    z.object({ version: z.string().optional(), engines: z.unknown().optional(), optional: z.boolean().optional() }),
+  ),
 });
 const engineSchema = z.object({ node: z.string() });
 
@@ -35,6 +38,16 @@ describe("installed packages (happy)", () => {
       expect(response.json()).toEqual({ cookie: "session=a%20b; theme=dark" });
     } finally {
       await app.close();
+    }
+  });
+
+  test("the local embedder installs only what a server runs: no browser ONNX runtime, no image library, and its runtime is optional", async () => {
+    const lockfile = await readLockfile();
+    const installed = Object.keys(lockfile.packages);
+    const unwanted = ["onnxruntime-web", "sharp", "@huggingface/transformers", "@img/sharp-linux-x64"];
+    expect(installed.filter((location) => unwanted.some((name) => location.endsWith(`node_modules/${name}`)))).toEqual([]);
+    for (const name of ["onnxruntime-node", "@huggingface/tokenizers"]) {
+      expect({ name, optional: lockfile.packages[`node_modules/${name}`]?.optional }).toEqual({ name, optional: true });
     }
   });
 });
