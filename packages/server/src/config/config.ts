@@ -105,6 +105,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       dimensions: env.EMBEDDINGS_DIMENSIONS,
       batchSize: env.EMBEDDINGS_BATCH_SIZE,
       workerCount: env.EMBEDDINGS_WORKERS,
+      idleTimeoutMs: env.EMBEDDINGS_IDLE_SECONDS * 1000,
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
     ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES },

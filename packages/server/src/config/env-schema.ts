@@ -75,6 +75,7 @@ export const envSchema = z.object({
   EMBEDDINGS_DIMENSIONS: positiveInt.optional(),
   EMBEDDINGS_BATCH_SIZE: positiveInt.optional(),
   EMBEDDINGS_WORKERS: positiveInt.default(1),
+  EMBEDDINGS_IDLE_SECONDS: z.coerce.number().positive().max(86_400).default(300),
   LLM_PROVIDER: z.enum(["extractive", "openai", "anthropic"]).default("extractive"),
   LLM_BASE_URL: urlWithProtocols(["http:", "https:"]).optional(),
   LLM_API_KEY: z.string().min(1).optional(),

@@ -31,6 +31,8 @@ export interface EmbedderConfig {
   batchSize?: number;
   /** Worker threads for `local` and `hashing`. Default 1. */
   workerCount?: number;
+  /** `local`: how long the model stays loaded after its last batch (questions embed with it too). */
+  idleTimeoutMs?: number;
 }
 
 /** The part of a pino logger the factory uses. */
@@ -75,6 +77,7 @@ async function createLocal(config: EmbedderConfig, logger: EmbeddingLogger, opti
       modelDir: config.modelDir,
       batchSize: config.batchSize,
       workerCount: config.workerCount,
+      ...(config.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: config.idleTimeoutMs }),
       workerUrl: options.localWorkerUrl,
       runtimePackages: options.localRuntimePackages,
       onBatch: options.onBatch,

@@ -30,6 +30,9 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://127.0.0.1:8080");
     expect(config.retrievalIndexBudgetBytes).toBe(256 * 1024 * 1024);
     expect(loadConfig({ FRONTDESK_RETRIEVAL_INDEX_MB: "0" }).retrievalIndexBudgetBytes).toBe(0);
+    expect(config.embeddings.idleTimeoutMs).toBe(300_000);
+    expect(loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "45" }).embeddings.idleTimeoutMs).toBe(45_000);
+    expect(() => loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "0" })).toThrow(/FRONTDESK_EMBEDDINGS_IDLE_SECONDS/);
   });
 
   it("happy: a database URL selects Postgres; profile high is Set B; single limits override", () => {

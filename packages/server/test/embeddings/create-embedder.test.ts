@@ -49,6 +49,26 @@ afterAll(async () => {
 });
 
 describe("createEmbedder (happy)", () => {
+  test("local keeps its model thread for idleTimeoutMs (FRONTDESK_EMBEDDINGS_IDLE_SECONDS) after the last batch", async () => {
+    const threadsOf = async (idleTimeoutMs: number) => {
+      const threads: number[] = [];
+      const embedder = await createEmbedder(
+        { provider: "local", cacheDir: path.join(root, "cache"), allowRemoteModels: false, model: "frontdesk-tests/tiny-bert", modelDir: path.join(root, "models"), idleTimeoutMs },
+        recordingLogger(),
+        { ...workers, onBatch: (report) => threads.push(report.threadId) },
+      );
+      opened.push(embedder);
+      await embedder.embed(["refund"]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await embedder.embed(["refund"]);
+      return threads.slice(-2);
+    };
+    const [shortFirst, shortSecond] = await threadsOf(100);
+    expect(shortSecond).not.toBe(shortFirst);
+    const [longFirst, longSecond] = await threadsOf(60_000);
+    expect(longSecond).toBe(longFirst);
+  });
+
   test("local loads the model from the model directory", async () => {
     const logger = recordingLogger();
     const embedder = await create({ model: "frontdesk-tests/tiny-bert", modelDir: path.join(root, "models") }, logger);
