@@ -210,3 +210,38 @@ export function backendCpuBetween(before, after) {
   for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
+
+/** VmRSS, VmHWM (peak RSS), RssAnon, RssFile and the thread count of a process, from /proc/<pid>/status (MiB). */
+export function readProcessStatus(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+  return {
+    rssMiB: field("VmRSS") / 1024,
+    peakMiB: field("VmHWM") / 1024,
+    anonMiB: field("RssAnon") / 1024,
+    fileMiB: field("RssFile") / 1024,
+    threads: field("Threads"),
+  };
+}
+
+/** Samples VmRSS every `intervalMs`; `peakMiB` is the highest sample since the last `reset`. */
+export function sampleMemory(pid, intervalMs = 100) {
+  let peakMiB = 0;
+  const timer = setInterval(() => {
+    try {
+      peakMiB = Math.max(peakMiB, readProcessStatus(pid).rssMiB);
+    } catch {
+      // the process is gone; stop() follows
+    }
+  }, intervalMs);
+  timer.unref();
+  return {
+    get peakMiB() {
+      return peakMiB;
+    },
+    reset() {
+      peakMiB = readProcessStatus(pid).rssMiB;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

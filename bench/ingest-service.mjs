@@ -1,10 +1,9 @@
 // The service side of `bench/ingest.mjs`: the service's memory read from /proc, and the store's own
 // account of what was indexed (documents and chunks), read once the measurement is over. The rest
 // (the service as a child process, the admin CLI, a throw-away database, CPU) is in bench-service.mjs.
-import { readFileSync } from "node:fs";
-import { withStore } from "./bench-service.mjs";
+import { readProcessStatus, withStore } from "./bench-service.mjs";
 
-export { BenchFailure, createBenchDatabase, runAdmin, sourcesClient, startService } from "./bench-service.mjs";
+export { BenchFailure, createBenchDatabase, runAdmin, sampleMemory, sourcesClient, startService } from "./bench-service.mjs";
 
 export function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
@@ -12,31 +11,8 @@ export function log(message) {
 
 /** VmRSS and VmHWM (peak RSS) of a process, in MiB, from /proc/<pid>/status. */
 export function readMemory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rssMiB: kib("VmRSS") / 1024, hwmMiB: kib("VmHWM") / 1024 };
-}
-
-/** Samples VmRSS every `intervalMs`; `peakMiB` is the highest sample since the last `reset`. */
-export function sampleMemory(pid, intervalMs = 100) {
-  let peakMiB = 0;
-  const timer = setInterval(() => {
-    try {
-      peakMiB = Math.max(peakMiB, readMemory(pid).rssMiB);
-    } catch {
-      // the process is gone; stop() follows
-    }
-  }, intervalMs);
-  timer.unref();
-  return {
-    get peakMiB() {
-      return peakMiB;
-    },
-    reset() {
-      peakMiB = readMemory(pid).rssMiB;
-    },
-    stop: () => clearInterval(timer),
-  };
+  const { rssMiB, peakMiB } = readProcessStatus(pid);
+  return { rssMiB, hwmMiB: peakMiB };
 }
 
 const INDEX_SUMMARY_SQL = `

@@ -7,18 +7,7 @@ import { WebSocket } from "undici";
 const GIB = 1024 * 1024 * 1024;
 const mib = (kib) => kib / 1024;
 
-/** VmRSS, VmHWM (peak RSS), RssAnon, RssFile and the thread count, from /proc/<pid>/status (MiB). */
-export function readStatus(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
-  return {
-    rssMiB: mib(field("VmRSS")),
-    peakMiB: mib(field("VmHWM")),
-    anonMiB: mib(field("RssAnon")),
-    fileMiB: mib(field("RssFile")),
-    threads: field("Threads"),
-  };
-}
+export { readProcessStatus as readStatus } from "./bench-service.mjs";
 
 function parseSmaps(pid) {
   const mappings = [];
@@ -130,24 +119,3 @@ export async function readThreadHeaps(inspectorPort, timeoutMs = 5_000) {
   }
 }
 
-/** Samples VmRSS every `intervalMs`; `peakMiB` is the highest sample since the last `reset`. */
-export function sampleRss(pid, intervalMs = 100) {
-  let peakMiB = 0;
-  const timer = setInterval(() => {
-    try {
-      peakMiB = Math.max(peakMiB, readStatus(pid).rssMiB);
-    } catch {
-      // the process is gone; stop() follows
-    }
-  }, intervalMs);
-  timer.unref();
-  return {
-    get peakMiB() {
-      return peakMiB;
-    },
-    reset() {
-      peakMiB = readStatus(pid).rssMiB;
-    },
-    stop: () => clearInterval(timer),
-  };
-}

@@ -22,9 +22,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BenchFailure, freePort, runAdmin, sleep, sourcesClient, startService } from "./bench-service.mjs";
+import { BenchFailure, freePort, runAdmin, sampleMemory, sleep, sourcesClient, startService } from "./bench-service.mjs";
 import { startSite } from "./ingest-site.mjs";
-import { readSmapsBreakdown, readStatus, readThreadHeaps, sampleRss } from "./memory-probe.mjs";
+import { readSmapsBreakdown, readStatus, readThreadHeaps } from "./memory-probe.mjs";
 
 const repositoryRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const list = (value) => value.split(",").map((item) => item.trim()).filter(Boolean);
@@ -85,7 +85,7 @@ async function runScenario(scenario, sites) {
   const nodeOptions = inspectorPort ? [`--inspect=127.0.0.1:${inspectorPort}`] : [];
   log(`${scenario}: starting the service`);
   let service = await startService({ root: settings.root, env, nodeOptions });
-  const sampler = sampleRss(service.pid);
+  const sampler = sampleMemory(service.pid);
   try {
     const workspace = await runAdmin(settings.root, env, ["workspace", "create", "--name", "Bench"]);
     const agent = await runAdmin(settings.root, env, ["agent", "create", "--workspace", workspace.id, "--name", "Bench", "--origin", "https://bench.test"]);

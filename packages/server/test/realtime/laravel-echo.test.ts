@@ -1,8 +1,7 @@
 import Echo from "laravel-echo";
 import Pusher from "pusher-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SITE_ORIGIN, seedTenant } from "../support/seed.js";
-import { createListeningTestApp, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
+import { createListeningTestApp, reverbFromInit, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 
 type EchoClient = Echo<"reverb"> | Echo<"pusher">;
 
@@ -37,9 +36,7 @@ describe.each(["reverb", "pusher"] as const)("laravel-echo with its %s broadcast
 
   beforeAll(async () => {
     t = await createListeningTestApp("pglite");
-    const tenant = await seedTenant(t.services);
-    const init = await t.app.inject({ method: "POST", url: "/api/v1/widget/init", headers: { origin: SITE_ORIGIN }, payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/` } });
-    reverb = init.json().data.reverb;
+    reverb = await reverbFromInit(t);
   });
   afterEach(() => {
     for (const client of clients.splice(0)) client.disconnect();

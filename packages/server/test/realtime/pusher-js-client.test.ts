@@ -1,8 +1,7 @@
 import type Pusher from "pusher-js";
 import type { Channel, PresenceChannel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SITE_ORIGIN, seedTenant } from "../support/seed.js";
-import { connected, createListeningTestApp, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
+import { connected, createListeningTestApp, reverbFromInit, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 
 /** Resolves with the data of the first `event` on `channel`. */
 const nextEvent = (channel: Channel, event: string) => new Promise<unknown>((resolve) => channel.bind(event, (data: unknown) => resolve(data)));
@@ -24,9 +23,7 @@ describe("pusher-js (Node build) against the embedded realtime server", () => {
 
   beforeAll(async () => {
     t = await createListeningTestApp("pglite");
-    const tenant = await seedTenant(t.services);
-    const init = await t.app.inject({ method: "POST", url: "/api/v1/widget/init", headers: { origin: SITE_ORIGIN }, payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/` } });
-    reverb = init.json().data.reverb;
+    reverb = await reverbFromInit(t);
   });
   afterEach(() => {
     for (const pusher of clients.splice(0)) pusher.disconnect();

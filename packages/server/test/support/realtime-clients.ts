@@ -3,6 +3,7 @@ import PusherServer from "pusher";
 import Pusher from "pusher-js";
 import type { Options } from "pusher-js";
 import { WebSocket } from "ws";
+import { SITE_ORIGIN, seedTenant } from "./seed.js";
 import type { StoreKind } from "./test-database.js";
 import { createTestApp, TEST_REALTIME_SECRET, type TestApp, type TestAppOptions } from "./test-app.js";
 
@@ -38,6 +39,13 @@ export async function createListeningTestApp(kind: StoreKind, environment: Recor
   const { appId, appKey, appSecret } = t.services.config.realtime;
   const pusherServer = new PusherServer({ appId, key: appKey, secret: appSecret ?? TEST_REALTIME_SECRET, host: "127.0.0.1", port: String(port), useTLS: false });
   return { ...t, port, pusherServer };
+}
+
+/** Seeds a tenant and returns the `reverb` values its widget init answers with. */
+export async function reverbFromInit(t: TestApp): Promise<ReverbDescriptor> {
+  const tenant = await seedTenant(t.services);
+  const init = await t.app.inject({ method: "POST", url: "/api/v1/widget/init", headers: { origin: SITE_ORIGIN }, payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/` } });
+  return (init.json() as { data: { reverb: ReverbDescriptor } }).data.reverb;
 }
 
 /** pusher-js options for init's `reverb` values, exactly as the widget would build them. */
