@@ -56,7 +56,10 @@ export class WebSocketTransport {
       socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return true;
     }
-    this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, decodeURIComponent(match[1] ?? ""), url.searchParams));
+    const appKey = decodedOrNull(match[1] ?? "");
+    // A key that is not valid percent-encoding names no app: refused with 4001 like any unknown key
+    // (decodeURIComponent throws, and a throw here is uncaught: it would stop the whole service).
+    this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, appKey ?? "", url.searchParams));
     return true;
   }
 
@@ -113,4 +116,13 @@ function rawText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString("utf8");
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
   return Buffer.from(data).toString("utf8");
+}
+
+/** `decodeURIComponent`, or null for a malformed percent-encoding (`%ZZ`, a lone `%E0`). */
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
