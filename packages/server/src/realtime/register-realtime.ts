@@ -10,8 +10,14 @@ import { pusherApiRoutes } from "./http/routes.js";
 export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const realtime = app.services.realtime;
   app.server.on("upgrade", (request, socket, head) => {
-    if (realtime.handleUpgrade(request, socket, head)) return;
-    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    // A throw here would be uncaught and stop the whole service: whatever goes wrong ends this socket only.
+    try {
+      if (realtime.handleUpgrade(request, socket, head)) return;
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    } catch (error) {
+      app.log.error({ err: error, url: request.url }, "WebSocket upgrade failed");
+      socket.destroy();
+    }
   });
   const stopBroadcasting = app.services.bus.subscribe((event) => {
     for (const { channel, event: name, payload } of broadcastsOf(event)) {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseRawResponse, rawRequest } from "../support/raw-http.js";
 import { createListeningTestApp, rawClient, type ListeningTestApp } from "../support/realtime-clients.js";
 
-describe("WebSocket upgrades with a path that is not valid percent-encoding", () => {
+describe("WebSocket upgrades with a path that is not valid percent-encoding, or not a URL", () => {
   let t: ListeningTestApp;
 
   beforeAll(async () => {
@@ -21,6 +22,17 @@ describe("WebSocket upgrades with a path that is not valid percent-encoding", ()
       await good.next("pusher:connection_established");
       good.socket.close();
       await good.closed;
+    });
+  }
+
+  for (const path of ["//[", "//a@[::1", "http://["]) {
+    it(`security: an upgrade to ${path} (no URL can be made of it) is 404, and the service keeps serving`, async () => {
+      const exchange = await rawRequest(
+        `http://127.0.0.1:${t.port}`,
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      );
+      expect(parseRawResponse(exchange.text).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${t.port}/livez`)).status).toBe(200);
     });
   }
 });

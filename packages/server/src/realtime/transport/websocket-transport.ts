@@ -49,9 +49,9 @@ export class WebSocketTransport {
 
   /** Takes the upgrade when its path is `/app/{key}`; false leaves it to others. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const match = APP_PATH.exec(url.pathname);
-    if (!match) return false;
+    const url = URL.canParse(request.url ?? "/", "http://localhost") ? new URL(request.url ?? "/", "http://localhost") : null;
+    const match = url ? APP_PATH.exec(url.pathname) : null;
+    if (!url || !match) return false;
     if (this.closed) {
       socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return true;
