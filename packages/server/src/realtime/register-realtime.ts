@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import { AppError } from "../http/app-error.js";
+import { rawErrorResponse } from "../http/framework-errors.js";
 import { broadcastsOf } from "./bus-channels.js";
 import { pusherApiRoutes } from "./http/routes.js";
 
@@ -13,7 +15,7 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     // A throw here would be uncaught and stop the whole service: whatever goes wrong ends this socket only.
     try {
       if (realtime.handleUpgrade(request, socket, head)) return;
-      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      socket.end(rawErrorResponse(new AppError("not_found", "No WebSocket endpoint at this path (the realtime server is at /app/{app_key}).")));
     } catch (error) {
       app.log.error({ err: error, url: request.url }, "WebSocket upgrade failed");
       socket.destroy();

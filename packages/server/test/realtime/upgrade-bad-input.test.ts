@@ -31,7 +31,9 @@ describe("WebSocket upgrades with a path that is not valid percent-encoding, or 
         `http://127.0.0.1:${t.port}`,
         `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
       );
-      expect(parseRawResponse(exchange.text).status).toBe(404);
+      const response = parseRawResponse(exchange.text);
+      expect(response.status).toBe(404);
+      expect(JSON.parse(response.body)).toEqual({ error: { code: "not_found", message: expect.any(String) } });
       expect((await fetch(`http://127.0.0.1:${t.port}/livez`)).status).toBe(200);
     });
   }

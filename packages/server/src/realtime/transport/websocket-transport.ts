@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { AppError } from "../../http/app-error.js";
+import { rawErrorResponse } from "../../http/framework-errors.js";
 import type { Connection } from "../connection.js";
 import { PusherErrorCode } from "../protocol/pusher-error-codes.js";
 import { serverFrames } from "../protocol/server-frames.js";
@@ -53,7 +55,7 @@ export class WebSocketTransport {
     const match = url ? APP_PATH.exec(url.pathname) : null;
     if (!url || !match) return false;
     if (this.closed) {
-      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      socket.end(rawErrorResponse(new AppError("service_unavailable", "The service is shutting down: reconnect.")));
       return true;
     }
     const appKey = decodedOrNull(match[1] ?? "");
