@@ -15,5 +15,8 @@ export function crossFieldProblems(env: Env): string[] {
     need("EMBEDDINGS_BASE_URL", `when ${ENV_PREFIX}EMBEDDINGS_PROVIDER is openai (the OpenAI-compatible server)`);
     need("EMBEDDINGS_MODEL", `when ${ENV_PREFIX}EMBEDDINGS_PROVIDER is openai (the embedding model's name)`);
   }
+  if (env.PUBLIC_URL === undefined && !URL.canParse(`http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`)) {
+    problems.push(`${ENV_PREFIX}HOST: '${env.HOST}' is not a host name or IP address (it also makes the default ${ENV_PREFIX}PUBLIC_URL)`);
+  }
   return problems;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trustedProxyProblem } from "./trusted-proxies.js";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -33,7 +34,15 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   JWT_ISSUER: z.string().min(1).default("frontdesk"),
-  TRUSTED_PROXIES: z.string().default(""),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .superRefine((value, context) => {
+      for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+        const problem = trustedProxyProblem(entry);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      }
+    }),
   CONVERSATION_IDLE_HOURS: z.coerce.number().positive().default(24),
   RATE_LIMIT_PROFILE: z.enum(["standard", "high"]).default("standard"),
   RATE_LIMIT_INIT_PER_MINUTE: positiveInt.optional(),
