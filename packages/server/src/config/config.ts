@@ -10,7 +10,7 @@ import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 
 export interface Config {
   dataDir: string;
-  store: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; poolSize: number };
+  store: { kind: "pglite"; dataDir: string; sharedBuffersMb: number } | { kind: "postgres"; url: string; poolSize: number };
   redisUrl: string | undefined;
   http: {
     host: string;
@@ -67,7 +67,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     dataDir: env.DATA_DIR,
     store: env.DATABASE_URL
       ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
-      : { kind: "pglite", dataDir: env.DATA_DIR },
+      : { kind: "pglite", dataDir: env.DATA_DIR, sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB },
     redisUrl: env.REDIS_URL,
     http: {
       host: env.HOST,

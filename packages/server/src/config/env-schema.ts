@@ -27,6 +27,7 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  PGLITE_SHARED_BUFFERS_MB: positiveInt.max(16_384).default(16),
   REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),

@@ -11,5 +11,5 @@ export function pgliteDirectory(dataDir: string): string {
 export function openDatabase(store: Config["store"]): Promise<Database> {
   return store.kind === "postgres"
     ? openPostgresDatabase(store.url, store.poolSize)
-    : openPgliteDatabase(pgliteDirectory(store.dataDir));
+    : openPgliteDatabase(pgliteDirectory(store.dataDir), { sharedBuffersMb: store.sharedBuffersMb });
 }

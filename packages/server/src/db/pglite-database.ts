@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from "./pglite-memory.js";
 import { Worker } from "node:worker_threads";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
 import { initialisePgliteDataDir } from "./initialise-pglite-data-dir.js";
@@ -7,6 +8,8 @@ import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } fr
 export interface PgliteOptions {
   /** Default: the compiled `pglite-worker.js` next to this module (tests, which run the sources, pass it); `pglite-initdb.js` is taken from beside it. */
   workerUrl?: URL;
+  /** Postgres's buffer pool in MB; default DEFAULT_PGLITE_SHARED_BUFFERS_MB. */
+  sharedBuffersMb?: number;
 }
 
 /** A Postgres error raised in the PGlite worker, with the fields it carried (`code`, `detail`, …). */
@@ -39,7 +42,7 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
     await initialisePgliteDataDir(dataDir, new URL("./pglite-initdb.js", workerUrl));
   }
   const worker = new Worker(workerUrl, {
-    workerData: { dataDir } satisfies PgliteWorkerData,
+    workerData: { dataDir, sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB } satisfies PgliteWorkerData,
   });
   const pending = new Map<number, Pending>();
   let nextId = 1;

@@ -10,7 +10,16 @@ import { runInNewContext } from "node:vm";
  * few thousand chunks (vectors, HNSW graph, text); beyond that, pages come from the data files
  * through the operating system's cache. Measured in docs/benchmarks.md ("Memory").
  */
-export const PGLITE_MEMORY_SETTINGS: readonly string[] = ["-c", "shared_buffers=16MB"];
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
+
+/**
+ * `shared_buffers` for PGlite (FRONTDESK_PGLITE_SHARED_BUFFERS_MB). A larger pool serves a large
+ * knowledge base faster (with 10,000 chunks, 160 MB answered 18 % more questions a second than
+ * 16 MB at 32 visitors) for that much more resident memory from the first start.
+ */
+export function pgliteMemorySettings(sharedBuffersMb: number = DEFAULT_PGLITE_SHARED_BUFFERS_MB): string[] {
+  return ["-c", `shared_buffers=${sharedBuffersMb}MB`];
+}
 
 /**
  * Compiles PGlite's WebAssembly (Postgres, about 20,000 functions) with V8's baseline compiler only.

@@ -18,4 +18,6 @@ export type PgliteReply = { id: number; ok: true; rows: Record<string, unknown>[
 export interface PgliteWorkerData {
   /** On-disk data directory, or null for an in-memory database. */
   dataDir: string | null;
+  /** Postgres's buffer pool, resident from the start (see pglite-memory.ts). */
+  sharedBuffersMb: number;
 }

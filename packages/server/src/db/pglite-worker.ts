@@ -2,7 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } from "./pglite-worker-protocol.js";
-import { collectGarbageNow, PGLITE_MEMORY_SETTINGS, useBaselineWasmCompiler } from "./pglite-memory.js";
+import { collectGarbageNow, pgliteMemorySettings, useBaselineWasmCompiler } from "./pglite-memory.js";
 import { VECTOR_SEARCH_SETTINGS } from "./vector-search-settings.js";
 
 /**
@@ -11,10 +11,10 @@ import { VECTOR_SEARCH_SETTINGS } from "./vector-search-settings.js";
  */
 const port = parentPort;
 if (!port) throw new Error("pglite-worker.js must run in a worker thread");
-const { dataDir } = workerData as PgliteWorkerData;
+const { dataDir, sharedBuffersMb } = workerData as PgliteWorkerData;
 
 useBaselineWasmCompiler();
-const options = { extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS] };
+const options = { extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...pgliteMemorySettings(sharedBuffersMb)] };
 const pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
 await pglite.exec(VECTOR_SEARCH_SETTINGS);
 collectGarbageNow();

@@ -8,7 +8,8 @@ import { resolveJwtSecret } from "../../src/config/jwt-secret.js";
 describe("configuration", () => {
   it("happy: embedded defaults with no variables set", () => {
     const config = loadConfig({});
-    expect(config.store).toEqual({ kind: "pglite", dataDir: "./data" });
+    expect(config.store).toEqual({ kind: "pglite", dataDir: "./data", sharedBuffersMb: 16 });
+    expect(() => loadConfig({ FRONTDESK_PGLITE_SHARED_BUFFERS_MB: "0" })).toThrow(/FRONTDESK_PGLITE_SHARED_BUFFERS_MB/);
     expect(config.http).toEqual({
       host: "127.0.0.1",
       port: 8080,

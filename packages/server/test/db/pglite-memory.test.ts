@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initialisePgliteDataDir } from "../../src/db/initialise-pglite-data-dir.js";
+import { loadConfig } from "../../src/config/config.js";
+import { pgliteDirectory } from "../../src/db/open-database.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { compiledWorkerUrl } from "../support/compiled-worker.js";
 
@@ -28,6 +30,17 @@ describe("PGlite's memory settings (embedded store)", () => {
       } finally {
         await db.close();
       }
+    }
+  }, 120_000);
+
+  it("happy: FRONTDESK_PGLITE_SHARED_BUFFERS_MB sets the pool of a data directory opened through the configuration", async () => {
+    const config = loadConfig({ FRONTDESK_DATA_DIR: path.join(dataDir, "configured"), FRONTDESK_PGLITE_SHARED_BUFFERS_MB: "48" });
+    if (config.store.kind !== "pglite") throw new Error("expected the embedded store");
+    const db = await openPgliteDatabase(pgliteDirectory(config.store.dataDir), { workerUrl, sharedBuffersMb: config.store.sharedBuffersMb });
+    try {
+      expect((await db.query("SHOW shared_buffers")).rows).toEqual([{ shared_buffers: "48MB" }]);
+    } finally {
+      await db.close();
     }
   }, 120_000);
 
