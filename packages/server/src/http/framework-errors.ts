@@ -44,6 +44,7 @@ export function rawErrorResponse(error: AppError): string {
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}`,
     "Content-Type: application/json; charset=utf-8",
     `Content-Length: ${Buffer.byteLength(json)}`,
+    ...Object.entries(error.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     "Connection: close",
     "",
     json,

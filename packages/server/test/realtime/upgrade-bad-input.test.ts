@@ -37,4 +37,23 @@ describe("WebSocket upgrades with a path that is not valid percent-encoding, or 
       expect((await fetch(`http://127.0.0.1:${t.port}/livez`)).status).toBe(200);
     });
   }
+
+  const handshake = (method: string, headers: string) =>
+    rawRequest(`http://127.0.0.1:${t.port}`, `${method} /app/${t.services.config.realtime.appKey}?protocol=7 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n${headers}\r\n`);
+
+  it("error: handshakes ws refuses (method, key, version) are answered in our shape, not ws's HTML", async () => {
+    const key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    const cases = [
+      { method: "POST", headers: `Sec-WebSocket-Version: 13\r\n${key}`, status: 405, code: "method_not_allowed" },
+      { method: "GET", headers: "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n", status: 400, code: "bad_request" },
+      { method: "GET", headers: `Sec-WebSocket-Version: 99\r\n${key}`, status: 400, code: "bad_request" },
+    ];
+    for (const { method, headers, status, code } of cases) {
+      const response = parseRawResponse((await handshake(method, headers)).text);
+      expect({ method, headers, status: response.status, type: response.headers["content-type"] }).toEqual({ method, headers, status, type: "application/json; charset=utf-8" });
+      expect(JSON.parse(response.body)).toEqual({ error: { code, message: expect.any(String) } });
+      if (headers.includes("99")) expect(response.headers["sec-websocket-version"]).toBe("13, 8");
+    }
+    expect((await fetch(`http://127.0.0.1:${t.port}/livez`)).status).toBe(200);
+  });
 });

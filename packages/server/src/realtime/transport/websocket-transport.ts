@@ -42,6 +42,8 @@ export class WebSocketTransport {
     private readonly handlers: ConnectionHandlers,
   ) {
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.clientMessageBytes, perMessageDeflate: false, clientTracking: false });
+    // With a listener, ws leaves its handshake refusals (bad method, key, version …) to us: our shape, not its HTML.
+    this.server.on("wsClientError", (error: Error, socket: Duplex, request: IncomingMessage) => socket.end(rawErrorResponse(handshakeRefusal(error, request))));
     this.monitor = startActivityMonitor(() => this.connections, options);
   }
 
@@ -127,4 +129,11 @@ function decodedOrNull(text: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A handshake ws refuses, as our error: 405 for a method other than GET, else 400 with ws's reason. */
+function handshakeRefusal(error: Error, request: IncomingMessage): AppError {
+  if (request.method !== "GET") return new AppError("method_not_allowed", "A WebSocket connection opens with GET.");
+  const versions = error.message.includes("Sec-WebSocket-Version") ? { "Sec-WebSocket-Version": "13, 8" } : undefined;
+  return new AppError("bad_request", `Not a WebSocket handshake: ${error.message}.`, undefined, versions);
 }
