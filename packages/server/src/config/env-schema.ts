@@ -70,7 +70,7 @@ export const envSchema = z.object({
   REALTIME_MAX_CONNECTIONS: positiveInt.default(10_000),
   REALTIME_MAX_SEND_BUFFER_BYTES: positiveInt.default(1_048_576),
   BRANDING_LABEL: z.string().default("Powered by Frontdesk"),
-  BRANDING_URL: z.string().default("https://github.com/frontdesk/frontdesk"),
+  BRANDING_URL: urlWithProtocols(["http:", "https:"]).default("https://github.com/frontdesk/frontdesk"),
   WORKER_CONCURRENCY: nonNegativeInt.default(2),
   JOB_TIMEOUT_SECONDS: positiveInt.optional(),
   JOB_RETRY_LIMIT: nonNegativeInt.optional(),

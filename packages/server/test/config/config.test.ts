@@ -31,6 +31,8 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://127.0.0.1:8080");
     expect(config.retrievalIndexBudgetBytes).toBe(256 * 1024 * 1024);
     expect(loadConfig({ FRONTDESK_RETRIEVAL_INDEX_MB: "0" }).retrievalIndexBudgetBytes).toBe(0);
+    expect(() => loadConfig({ FRONTDESK_BRANDING_URL: "javascript:alert(1)" })).toThrow(/FRONTDESK_BRANDING_URL/);
+    expect(loadConfig({ FRONTDESK_BRANDING_URL: "https://acme.com/" }).branding.url).toBe("https://acme.com/");
     expect(config.embeddings.idleTimeoutMs).toBe(300_000);
     expect(loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "45" }).embeddings.idleTimeoutMs).toBe(45_000);
     expect(() => loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "0" })).toThrow(/FRONTDESK_EMBEDDINGS_IDLE_SECONDS/);
