@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { problemsOf } from "../support/config-problems.js";
 import { editDistance, unknownVariableWarnings } from "../../src/config/unknown-variables.js";
 
-function problemsOf(environment: Record<string, string>): string[] {
-  try {
-    loadConfig(environment);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe("settings that cannot work together", () => {
   it("error: a model answer provider without a model names FRONTDESK_LLM_MODEL", () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { loadConfig } from "../../src/config/config.js";
+import { problemsOf } from "../support/config-problems.js";
 
-function problemsOf(environment: Record<string, string>): string[] {
-  try {
-    loadConfig(environment);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe("network settings Fastify or URL parsing would otherwise reject while the service starts", () => {
   it("happy: addresses, CIDR ranges, IPv4 netmasks and proxy-addr's range names are trusted proxies", () => {
