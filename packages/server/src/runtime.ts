@@ -16,6 +16,7 @@ import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import { resolveRealtimeSecret } from "./config/realtime-secret.js";
 import { createRealtimeServer } from "./realtime/realtime-server.js";
+import { redisFanOutAdapter } from "./realtime/adapters/redis-adapter.js";
 import type { Services } from "./services.js";
 
 /** Opens the store and applies pending migrations. */
@@ -49,7 +50,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
   const db = await openMigratedDatabase(config, logger);
   opened.push(() => db.close());
-  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger: logger.child({ component: "ratelimit" }) });
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger: logger.child({ component: "ratelimit" }), redisPrefix: config.redisPrefix });
   opened.push(() => limiter.close());
   const jobs = await startJobQueue(db, {
     retry: config.jobs,
@@ -64,6 +65,9 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     limiter,
     bus: createInProcessEventBus(),
     realtime: createRealtimeServer(config.realtime, realtimeSecret, {
+      ...(config.redisUrl
+        ? { adapter: redisFanOutAdapter({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: "realtime" }) }) }
+        : {}),
       onError: (error) => logger.error({ err: error, component: "realtime" }, "realtime message handling failed"),
     }),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),

@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   store: { kind: "pglite"; dataDir: string; sharedBuffersMb: number } | { kind: "postgres"; url: string; poolSize: number };
   redisUrl: string | undefined;
+  /** Begins every Redis key and channel name, so deployments can share one Redis. */
+  redisPrefix: string;
   http: {
     host: string;
     port: number;
@@ -69,6 +71,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       ? { kind: "postgres", url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: "pglite", dataDir: env.DATA_DIR, sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB },
     redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
     http: {
       host: env.HOST,
       port: env.PORT,

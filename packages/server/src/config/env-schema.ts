@@ -29,6 +29,7 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(10),
   PGLITE_SHARED_BUFFERS_MB: positiveInt.max(16_384).default(16),
   REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
+  REDIS_PREFIX: z.string().min(1).max(100).default("frontdesk:"),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port.default(8080),
   PUBLIC_URL: urlWithProtocols(["http:", "https:"]).optional(),

@@ -5,7 +5,6 @@ import type { WindowLimit } from "../config/rate-limits.js";
 import type { LimitName, LimitTable, RateLimiter, RateLimitOutcome } from "./rate-limiter.js";
 import { watchRedisHealth, type RedisHealth } from "./redis-health.js";
 
-const KEY_PREFIX = "frontdesk:rl";
 /** A Redis that stalls must not stall visitors' requests: past this, the request is counted in memory. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 const REDIS_CONNECT_TIMEOUT_MS = 2_000;
@@ -30,6 +29,8 @@ interface Counters {
 export interface RateLimiterOptions {
   /** Told once when Redis is lost and once when it is back. */
   logger?: Logger;
+  /** Begins every Redis key (FRONTDESK_REDIS_PREFIX); `frontdesk:` by default. */
+  redisPrefix?: string;
 }
 
 /**
@@ -56,7 +57,7 @@ export async function createRateLimiter(limits: LimitTable, redisUrl?: string, o
   const counters = new Map<LimitName, Counters>();
   for (const [name, limit] of Object.entries(limits) as [LimitName, WindowLimit | null][]) {
     if (!limit) continue;
-    const settings = { points: limit.points, duration: limit.windowSeconds, keyPrefix: `${KEY_PREFIX}:${name}` };
+    const settings = { points: limit.points, duration: limit.windowSeconds, keyPrefix: `${options.redisPrefix ?? "frontdesk:"}rl:${name}` };
     counters.set(name, {
       limit,
       memory: new RateLimiterMemory(settings),

@@ -28,6 +28,8 @@ describe("configuration", () => {
     expect(config.rateLimits.satisfaction.points).toBe(60);
     expect(config.rateLimits.coupon.points).toBe(120);
     expect(config.redisUrl).toBeUndefined();
+    expect(config.redisPrefix).toBe("frontdesk:");
+    expect(loadConfig({ FRONTDESK_REDIS_PREFIX: "acme:" }).redisPrefix).toBe("acme:");
     expect(config.publicUrl).toBe("http://127.0.0.1:8080");
     expect(config.retrievalIndexBudgetBytes).toBe(256 * 1024 * 1024);
     expect(loadConfig({ FRONTDESK_RETRIEVAL_INDEX_MB: "0" }).retrievalIndexBudgetBytes).toBe(0);
@@ -60,6 +62,7 @@ describe("configuration", () => {
     ["FRONTDESK_PORT", "70000"],
     ["FRONTDESK_DATABASE_URL", "mysql://x"],
     ["FRONTDESK_REDIS_URL", "http://x"],
+    ["FRONTDESK_REDIS_PREFIX", "x".repeat(101)],
     ["FRONTDESK_RATE_LIMIT_PROFILE", "turbo"],
     ["FRONTDESK_JWT_SECRET", "short"],
     ["FRONTDESK_CONVERSATION_IDLE_HOURS", "-1"],

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { LimitTable, RateLimiter } from "../../src/ratelimit/rate-limiter.js";
@@ -39,6 +40,23 @@ describeNeeding("redis")("Redis counters", () => {
     expect(outcomes.filter((outcome) => outcome && !outcome.allowed)).toHaveLength(6);
     const remaining = outcomes.filter((outcome) => outcome?.allowed).map((outcome) => outcome!.remaining).sort((a, b) => a - b);
     expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("happy: FRONTDESK_REDIS_PREFIX begins every key, and limiters of two prefixes count apart", async () => {
+    const prefix = `frontdesk-test-${randomUUID()}:`;
+    const other = await createRateLimiter(limits, redisUrl, { redisPrefix: prefix });
+    const inspector = new Redis(redisUrl);
+    try {
+      const key = randomUUID();
+      for (let i = 0; i < 10; i += 1) await first.consume("typing", key);
+      expect((await first.consume("typing", key))?.allowed).toBe(false);
+      expect(await other.consume("typing", key)).toMatchObject({ allowed: true, remaining: 9 });
+      expect(await inspector.keys(`${prefix}*`)).toEqual([`${prefix}rl:typing:${key}`]);
+      expect(await inspector.keys(`frontdesk:rl:typing:${key}`)).toHaveLength(1);
+    } finally {
+      inspector.disconnect();
+      await other.close();
+    }
   });
 
   it("happy: a switched-off limit counts nothing", async () => {

@@ -4,6 +4,7 @@ import { SessionTokens } from "../../src/auth/session-token.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
 import { createRealtimeServer } from "../../src/realtime/realtime-server.js";
+import { redisFanOutAdapter } from "../../src/realtime/adapters/redis-adapter.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
@@ -59,7 +60,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const published: BusEvent[] = [];
   bus.subscribe((event) => published.push(event));
   const logger = options.logger ?? pino({ level: "silent" });
-  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger });
+  const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger, redisPrefix: config.redisPrefix });
   const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
   const embedder = options.embedder ?? new HashingEmbedder();
   const services: Services = {
@@ -67,7 +68,11 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     db: database.db,
     limiter,
     bus,
-    realtime: createRealtimeServer(config.realtime, config.realtime.appSecret ?? TEST_REALTIME_SECRET),
+    realtime: createRealtimeServer(
+      config.realtime,
+      config.realtime.appSecret ?? TEST_REALTIME_SECRET,
+      config.redisUrl ? { adapter: redisFanOutAdapter({ url: config.redisUrl, prefix: config.redisPrefix, logger }) } : {},
+    ),
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
     jobs,
     embedder,

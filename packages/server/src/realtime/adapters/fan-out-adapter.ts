@@ -14,12 +14,12 @@ export interface LocalSubscribers {
 
 /**
  * Carries channel messages to every process serving WebSockets. The local adapter serves one
- * process; a Redis pub/sub adapter (planned) shares them between processes. It knows neither the
+ * process; the Redis adapter (redis-adapter.ts) shares them between processes through pub/sub. It knows neither the
  * transport nor the channel kinds: it moves frames and counts subscriptions.
  */
 export interface FanOutAdapter {
   publish(message: ChannelMessage): Promise<void>;
-  /** Subscriptions per occupied channel, over every process. */
+  /** Subscriptions per occupied channel (this process's until a shared count exists). */
   subscriptionCounts(): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
