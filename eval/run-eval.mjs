@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// Retrieval and low-confidence evaluation on the fixture corpus (eval/fixtures).
-// Indexes every page through the real pipeline (extraction workers, chunking, the configured
-// embedder, PGlite with pgvector), asks every question through the real hybrid retrieval, and
-// prints recall@1, recall@5 and MRR for the hybrid and each side alone, and the precision and
-// recall of `low_confidence`, with the thresholds calibrated on this set.
+// Answer-quality evaluation on two corpora (eval/fixtures: Northwind Bikes, written for Frontdesk;
+// eval/govuk: gov.uk pages with ConditionalQA's crowd-written questions, see their READMEs).
+// Indexes every page through the real pipeline (extraction workers, chunking, the embedder,
+// PGlite with pgvector), then answers every question through the real path (the retrieval query,
+// hybrid retrieval, the extractive generator), asked fresh and one after another in one
+// conversation, and prints: expected document cited, cited first, plain BM25's top 5,
+// low_confidence precision / recall / F1 and out-of-scope questions answered confidently; then
+// retrieval recall per ranking, and the confidence thresholds cross-validated within and across sets.
+// EVAL_EMBEDDERS=hashing,local (default): local runs only when its model files are on disk.
 import { readdir, readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures } from "./answer-quality.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, "packages/server/dist");
@@ -28,133 +33,242 @@ const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js
 const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
+const { buildRetrievalQuery } = await load("answering/retrieve/build-retrieval-query.js");
+const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-answer-generator.js");
 
-const fixtures = join(root, "eval/fixtures");
-const config = loadConfig({ FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "silent", ...process.env });
-const quiet = { info() {}, warn(details, message) { console.error(message); } };
-const embedder = await createEmbedder(config.embeddings, quiet);
-const db = await openPgliteDatabase(null);
-await migrate(db);
-const admin = { db, jobs: async () => { throw new Error("no jobs in eval"); } };
-const workspace = await runAdminCommand(admin, { command: "workspace.create", name: "Eval" });
-const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Eval", origins: ["https://eval.test"] });
-const pipeline = createIngestPipeline(config, embedder);
+/** As answer-message.ts: the last messages of the conversation (visitor and bot) go with each question. */
+const HISTORY_TURNS = 8;
 
-// Index the corpus.
-const pages = (await readdir(join(fixtures, "site"))).filter((file) => file.endsWith(".html")).sort();
-const urlOf = (slug) => `https://northwind.example/${slug}`;
-const started = Date.now();
-for (const file of pages) {
-  const slug = file.replace(/\.html$/, "");
-  const source = await insertSourceUnlessDuplicate(db, { workspaceId: workspace.id, agentId: agent.id, kind: "url", config: { url: urlOf(slug) }, targetUrl: urlOf(slug), contentHash: null });
-  const [documentId] = await upsertDocuments(db, source, [urlOf(slug)]);
-  const body = await readFile(join(fixtures, "site", file), "utf8");
-  await indexDocumentContent(db, pipeline, documentId, { body, contentType: "text/html", url: urlOf(slug) });
+async function loadSets() {
+  const fixtures = join(root, "eval/fixtures");
+  const files = (await readdir(join(fixtures, "site"))).filter((file) => file.endsWith(".html")).sort();
+  const northwindPages = await Promise.all(
+    files.map(async (file) => {
+      const slug = file.replace(/\.html$/, "");
+      return { slug, url: `https://www.northwindbikes.co.uk/${slug}`, html: await readFile(join(fixtures, "site", file), "utf8") };
+    }),
+  );
+  const json = async (path) => JSON.parse(await readFile(join(root, path), "utf8"));
+  const sets = [
+    { name: "northwind", pages: northwindPages, answerable: await json("eval/fixtures/questions.json"), unanswerable: await json("eval/fixtures/unanswerable.json") },
+    { name: "govuk", pages: await json("eval/govuk/pages.json"), answerable: await json("eval/govuk/questions.json"), unanswerable: await json("eval/govuk/unanswerable.json") },
+  ];
+  // Out of scope from another domain, as the held-out evaluation has: 40 of the other set's
+  // questions (every k-th), next to each set's own near misses.
+  const far = (other) => other.answerable.filter((_, index) => index % Math.floor(other.answerable.length / 40) === 0).slice(0, 40);
+  const [northwind, govuk] = sets;
+  const near = (set) => set.unanswerable.map((item) => ({ ...item, kind: "near" }));
+  const farOf = (other, prefix) => far(other).map((item) => ({ id: `${prefix}${item.id}`, question: item.question, kind: "far" }));
+  return [
+    { ...northwind, unanswerable: [...near(northwind), ...farOf(govuk, "x")] },
+    { ...govuk, unanswerable: [...near(govuk), ...farOf(northwind, "x")] },
+  ];
 }
-const indexMs = Date.now() - started;
-const chunkDocs = new Map(
-  (await db.query(`SELECT c.id::int AS id, d.url FROM chunks c JOIN documents d ON d.id = c.document_id`)).rows.map((row) => [row.id, row.url]),
-);
 
-// EVAL_LEXICAL_PATH=sql scores BM25 in SQL only; by default the in-memory index is built first.
-const lexical = createLexicalCaches({ indexBudgetBytes: process.env.EVAL_LEXICAL_PATH === "sql" ? 0 : 64 * 1024 * 1024 });
-const answerable = JSON.parse(await readFile(join(fixtures, "questions.json"), "utf8"));
-const unanswerable = JSON.parse(await readFile(join(fixtures, "unanswerable.json"), "utf8"));
-const calibration = retrievalCalibrationFor(embedder.id, config.retrieval);
-if (process.env.EVAL_VECTOR_WEIGHT) calibration.fusion = { text: 1, vector: Number(process.env.EVAL_VECTOR_WEIGHT) };
-const thresholds = calibration.thresholds;
+const quiet = { info() {}, warn() {} };
 
-/** Distinct document URLs in the order their chunks rank. */
-const documentsOf = (chunkIds) => [...new Set(chunkIds.map((id) => chunkDocs.get(id)).filter(Boolean))];
-const ask = (question) =>
-  retrieveHybrid(db, embedder, lexical, { agentId: agent.id, query: question, question, textSearchConfig: "english", calibration, candidates: 20 });
-
-// The first question starts the index build; every measured one then finds it current.
-await ask("warm up");
-await lexical.indexes.settled();
-
-const methods = { hybrid: [], vector: [], text: [] };
-const answerableSignals = [];
-for (const item of answerable) {
-  const result = await ask(item.question);
-  const rankings = {
-    vector: documentsOf(result.vectorRanking),
-    text: documentsOf(result.textRanking),
-    hybrid: documentsOf(result.fusedRanking),
-  };
-  for (const [method, ranking] of Object.entries(rankings)) {
-    const rank = ranking.indexOf(urlOf(item.expected)) + 1;
-    methods[method].push({ id: item.id, rank });
+async function openEmbedder(kind) {
+  const config = loadConfig({ FRONTDESK_LOG_LEVEL: "silent", ...process.env, FRONTDESK_EMBEDDINGS_PROVIDER: kind, FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" });
+  const embedder = await createEmbedder(config.embeddings, quiet);
+  if (embedder.status().degraded) {
+    await embedder.close();
+    return { config, embedder: null };
   }
-  answerableSignals.push({ id: item.id, signals: result.signals, hit: rankings.hybrid.slice(0, 5).includes(urlOf(item.expected)) });
+  return { config, embedder };
 }
-const unanswerableSignals = [];
-for (const item of unanswerable) unanswerableSignals.push({ id: item.id, signals: (await ask(item.question)).signals });
 
-const metric = (ranks) => ({
-  "recall@1": ranks.filter((r) => r.rank === 1).length / ranks.length,
-  "recall@5": ranks.filter((r) => r.rank >= 1 && r.rank <= 5).length / ranks.length,
-  MRR: ranks.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / ranks.length,
-});
+/** Every question of a set, in the order one conversation asks them: an unanswerable one after every few answerable ones. */
+function conversationOrder(set) {
+  const every = Math.max(1, Math.round(set.answerable.length / Math.max(1, set.unanswerable.length)));
+  const order = [];
+  let u = 0;
+  set.answerable.forEach((item, index) => {
+    order.push({ id: item.id, question: item.question, expected: item.expected });
+    if ((index + 1) % every === 0 && u < set.unanswerable.length) order.push({ ...set.unanswerable[u++], expected: null });
+  });
+  while (u < set.unanswerable.length) order.push({ ...set.unanswerable[u++], expected: null });
+  return order;
+}
 
-/** low_confidence as a detector of unanswerable questions, over a subset of the questions. */
-const lowConfidenceQuality = (t, keep = () => true) => {
-  const unanswered = unanswerableSignals.filter(keep);
-  const answered = answerableSignals.filter(keep);
-  const flaggedUnanswerable = unanswered.filter((q) => !isConfident(q.signals, t)).length;
-  const flaggedAnswerable = answered.filter((q) => !isConfident(q.signals, t)).length;
-  const flagged = flaggedUnanswerable + flaggedAnswerable;
-  return {
-    precision: flagged === 0 ? 1 : flaggedUnanswerable / flagged,
-    recall: flaggedUnanswerable / unanswered.length,
-    flaggedAnswerable,
-  };
-};
-/** Calibration happens on the odd-numbered questions and is checked on the even ones, to show how much it overfits. */
-const isDev = (q) => Number(q.id.slice(1)) % 2 === 1;
-const isTest = (q) => !isDev(q);
+async function evaluateEmbedder(kind, sets) {
+  const { config, embedder } = await openEmbedder(kind);
+  if (!embedder) {
+    console.log(`\n${kind}: no model files on this machine (FRONTDESK_EMBEDDINGS_MODEL_DIR / the cache); skipped.`);
+    return null;
+  }
+  const db = await openPgliteDatabase(null);
+  await migrate(db);
+  const admin = { db, jobs: async () => { throw new Error("no jobs in eval"); } };
+  const workspace = await runAdminCommand(admin, { command: "workspace.create", name: "Eval" });
+  const pipeline = createIngestPipeline(config, embedder);
+  const lexical = createLexicalCaches({ indexBudgetBytes: process.env.EVAL_LEXICAL_PATH === "sql" ? 0 : 64 * 1024 * 1024 });
+  const calibration = retrievalCalibrationFor(embedder.id, config.retrieval);
+  const generator = new ExtractiveAnswerGenerator();
+  const results = [];
 
-// Calibrate: the thresholds that maximise the worse of precision and recall (ties: higher F1).
-let best = null;
-for (let s = 0; s <= 1.0001; s += 0.02) {
-  for (let c = 0.2; c <= 1.0001; c += 0.05) {
-   for (let u = 0; u <= 1.0001; u += 0.05) {
-    const candidate = { minSimilarity: Number(s.toFixed(2)), minCoverage: Number(c.toFixed(2)), maxUnknownShare: Number(u.toFixed(2)) };
-    const q = lowConfidenceQuality(candidate, isDev);
-    const worst = Math.min(q.precision, q.recall);
-    const f1 = (2 * q.precision * q.recall) / (q.precision + q.recall || 1);
-    if (!best || worst > best.worst + 1e-9 || (Math.abs(worst - best.worst) < 1e-9 && f1 > best.f1)) best = { ...candidate, worst, f1, ...q };
-   }
+  for (const set of sets) {
+    const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: set.name, origins: ["https://eval.test"] });
+    const started = Date.now();
+    for (const page of set.pages) {
+      const source = await insertSourceUnlessDuplicate(db, { workspaceId: workspace.id, agentId: agent.id, kind: "url", config: { url: page.url }, targetUrl: page.url, contentHash: null });
+      const [documentId] = await upsertDocuments(db, source, [page.url]);
+      await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
+    }
+    const indexMs = Date.now() - started;
+    const chunkSlug = new Map(
+      (await db.query(`SELECT c.id::int AS id, d.url FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.agent_id = $1`, [agent.id])).rows.map((row) => [
+        row.id,
+        set.pages.find((page) => page.url === row.url)?.slug,
+      ]),
+    );
+    const documentSlug = new Map(
+      (await db.query(`SELECT id::int AS id, url FROM documents WHERE agent_id = $1`, [agent.id])).rows.map((row) => [row.id, set.pages.find((page) => page.url === row.url)?.slug]),
+    );
+    const slugsOf = (chunkIds) => [...new Set(chunkIds.map((id) => chunkSlug.get(id)).filter(Boolean))];
+
+    const retrieve = (message, history) =>
+      retrieveHybrid(db, embedder, lexical, {
+        agentId: agent.id,
+        query: buildRetrievalQuery({ message, recentVisitorMessages: history.filter((turn) => turn.role === "visitor").map((turn) => turn.content) }),
+        question: message,
+        textSearchConfig: "english",
+        calibration,
+        candidates: 20,
+      });
+
+    /** One question through the whole answer path, as answer-message.ts runs it. */
+    async function ask(item, history) {
+      const retrieval = await retrieve(item.question, history);
+      let text = "";
+      let done = null;
+      for await (const event of generator.generate({
+        question: item.question,
+        passages: retrieval.passages.map(({ chunkId: _chunkId, ...passage }) => passage),
+        lowConfidence: retrieval.lowConfidence,
+        history,
+        persona: { name: "Assistant", tone: "friendly" },
+        language: "en",
+        signal: new AbortController().signal,
+      })) {
+        if (event.type === "token") text += event.token;
+        else if (event.type === "done") done = event;
+      }
+      const plain = await retrieve(item.question, []);
+      return {
+        id: item.id,
+        expected: item.expected ?? null,
+        kind: item.kind ?? null,
+        text,
+        cited: done.citedDocumentIds.map((id) => documentSlug.get(id)),
+        lowConfidence: done.lowConfidence,
+        noPassages: retrieval.passages.length === 0,
+        signals: retrieval.signals,
+        bm25Top5: item.expected ? slugsOf(plain.textRanking).slice(0, 5).includes(item.expected) : false,
+        rankings: { hybrid: slugsOf(retrieval.fusedRanking), vector: slugsOf(retrieval.vectorRanking), text: slugsOf(retrieval.textRanking) },
+      };
+    }
+
+    await retrieve("warm up", []);
+    await lexical.indexes.settled();
+
+    const questions = conversationOrder(set);
+    const fresh = [];
+    for (const item of questions) fresh.push(await ask(item, []));
+    const conversation = [];
+    const history = [];
+    for (const item of questions) {
+      const outcome = await ask(item, history.slice(-HISTORY_TURNS));
+      conversation.push(outcome);
+      history.push({ role: "visitor", content: item.question }, { role: "bot", content: outcome.text });
+    }
+    const chunks = chunkSlug.size;
+    results.push({ set, fresh, conversation, indexMs, chunks });
+  }
+  await pipeline.close();
+  await embedder.close();
+  await db.close();
+  return { embedder: embedder.id, calibration, results };
+}
+
+/** The thresholds the grid search tries, around the shape of the configured ones. */
+function thresholdGrid() {
+  const grid = [];
+  for (const minSimilarity of [0.3, 0.4, 0.5, 0.6, 0.7, 1.01])
+    for (let w = 0; w <= 1.0001; w += 0.25)
+      for (let c = 0; c <= 1.0001; c += 0.02)
+        for (let u = 0; u <= 1.0001; u += 0.1)
+          grid.push({ minSimilarity, coverageWeight: +w.toFixed(2), minCoverage: +c.toFixed(2), maxUnknownShare: +u.toFixed(2) });
+  return grid;
+}
+
+function retrievalTable(outcomes) {
+  const answerable = outcomes.filter((o) => o.expected !== null);
+  const lines = [];
+  for (const method of ["hybrid", "vector", "text"]) {
+    const ranks = answerable.map((o) => o.rankings[method].indexOf(o.expected) + 1);
+    const at = (k) => ranks.filter((r) => r >= 1 && r <= k).length / ranks.length;
+    const mrr = ranks.reduce((sum, r) => sum + (r > 0 ? 1 / r : 0), 0) / ranks.length;
+    lines.push(`  ${method.padEnd(7)} recall@1 ${at(1).toFixed(3)}  recall@5 ${at(5).toFixed(3)}  MRR ${mrr.toFixed(3)}`);
+  }
+  return lines.join("\n");
+}
+
+const sets = await loadSets();
+const kinds = (process.env.EVAL_EMBEDDERS ?? "hashing,local").split(",").map((kind) => kind.trim()).filter(Boolean);
+console.log(`Frontdesk answer-quality eval — ${new Date().toISOString().slice(0, 10)}`);
+for (const set of sets) console.log(`${set.name}: ${set.pages.length} pages, ${set.answerable.length} answerable, ${set.unanswerable.length} unanswerable`);
+const runs = [];
+for (const kind of kinds) {
+  const run = await evaluateEmbedder(kind, sets);
+  if (run) runs.push(run);
+}
+const grid = thresholdGrid();
+for (const run of runs) {
+  console.log(`\n== ${run.embedder}  thresholds ${JSON.stringify(run.calibration.thresholds)}`);
+  for (const r of run.results) {
+    console.log(`${r.set.name}: ${r.chunks} chunks, indexed in ${(r.indexMs / 1000).toFixed(1)} s; retrieval (fresh):`);
+    console.log(retrievalTable(r.fresh));
+  }
+  console.log(`\n${FIGURE_HEADER}`);
+  for (const r of run.results) {
+    for (const [mode, outcomes] of [["fresh", r.fresh], ["conversation", r.conversation]]) {
+      const oos = (kind) => {
+        const of = outcomes.filter((o) => o.kind === kind);
+        return `${kind} ${((100 * of.filter((o) => !o.lowConfidence).length) / of.length).toFixed(1)}`;
+      };
+      console.log(`${figureLine(r.set.name, run.embedder, mode, answerFigures(outcomes))}  (${oos("near")}, ${oos("far")})`);
+    }
+  }
+  // Cross-validated thresholds: calibrated on one half (or one set), scored on the other.
+  console.log("\nlow_confidence F1 with thresholds calibrated elsewhere (fresh questions):");
+  const low = (outcomes, t) => lowConfidenceFigures(outcomes, (o) => o.noPassages || !isConfident(o.signals, t));
+  for (const r of run.results) {
+    const odd = r.fresh.filter(isOdd);
+    const even = r.fresh.filter((o) => !isOdd(o));
+    const fromOdd = calibrate(odd, grid, isConfident);
+    const fromEven = calibrate(even, grid, isConfident);
+    const a = low(even, fromOdd);
+    const b = low(odd, fromEven);
+    console.log(`  ${r.set.name.padEnd(10)} 2-fold: F1 ${a.f1.toFixed(3)} / ${b.f1.toFixed(3)}  (odd→even ${JSON.stringify(fromOdd)}, even→odd ${JSON.stringify(fromEven)})`);
+  }
+  for (const from of run.results) {
+    for (const to of run.results) {
+      if (from === to) continue;
+      const t = calibrate(from.fresh, grid, isConfident);
+      const f = low(to.fresh, t);
+      console.log(`  ${from.set.name}→${to.set.name}: F1 ${f.f1.toFixed(3)}  P ${f.precision.toFixed(3)}  R ${f.recall.toFixed(3)}  ${JSON.stringify(t)}`);
+    }
+  }
+  if (process.env.EVAL_DUMP) {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(process.env.EVAL_DUMP, JSON.stringify(run.results.map((r) => ({ set: r.set.name, fresh: r.fresh, conversation: r.conversation }))));
+  }
+  if (process.env.EVAL_VERBOSE) {
+    for (const r of run.results) {
+      for (const o of r.fresh) {
+        const ok = o.expected === null ? o.lowConfidence : o.cited[0] === o.expected;
+        if (!ok) console.log(`  ${r.set.name} ${o.id} expected ${o.expected} cited ${o.cited.join(",")} low ${o.lowConfidence} ${JSON.stringify(o.signals)}`);
+      }
+    }
   }
 }
-
-const pct = (x) => x.toFixed(3);
-console.log(`\nFrontdesk retrieval eval — ${new Date().toISOString().slice(0, 10)}`);
-console.log(`corpus: ${pages.length} pages, ${chunkDocs.size} chunks, indexed in ${(indexMs / 1000).toFixed(1)} s; embedder ${embedder.id}`);
-console.log(`questions: ${answerable.length} answerable, ${unanswerable.length} unanswerable\n`);
-console.log("method   recall@1  recall@5  MRR");
-for (const [method, ranks] of Object.entries(methods)) {
-  const m = metric(ranks);
-  console.log(`${method.padEnd(8)} ${pct(m["recall@1"]).padStart(8)}  ${pct(m["recall@5"]).padStart(8)}  ${pct(m.MRR)}`);
-}
-const current = lowConfidenceQuality(thresholds);
-console.log(`\nlow_confidence with the configured thresholds ${JSON.stringify(thresholds)}:`);
-console.log(`  precision ${pct(current.precision)}  recall ${pct(current.recall)}  (answerable questions flagged: ${current.flaggedAnswerable})`);
-const bestThresholds = { minSimilarity: best.minSimilarity, minCoverage: best.minCoverage, maxUnknownShare: best.maxUnknownShare };
-const held = lowConfidenceQuality(bestThresholds, isTest);
-console.log(`calibrated on the odd-numbered half: ${JSON.stringify(bestThresholds)}`);
-console.log(`  on that half:          precision ${pct(best.precision)}  recall ${pct(best.recall)}`);
-console.log(`  on the held-out half:  precision ${pct(held.precision)}  recall ${pct(held.recall)}`);
-if (process.env.EVAL_SIGNALS) {
-  for (const q of answerableSignals) console.log(`A ${q.signals.topSimilarity.toFixed(3)} ${q.signals.topCoverage.toFixed(3)} ${q.signals.unknownShare.toFixed(3)} ${q.hit ? "hit" : "miss"} ${q.id}`);
-  for (const q of unanswerableSignals) console.log(`U ${q.signals.topSimilarity.toFixed(3)} ${q.signals.topCoverage.toFixed(3)} ${q.signals.unknownShare.toFixed(3)} ${q.id} ${unanswerable.find((u) => u.id === q.id).question}`);
-}
-if (process.env.EVAL_VERBOSE) {
-  for (const r of methods.hybrid.filter((r) => r.rank === 0 || r.rank > 5)) {
-    const q = answerable.find((item) => item.id === r.id);
-    console.log(`  miss ${r.id} (${q.expected}): ${q.question}`);
-  }
-}
-await pipeline.close();
-await embedder.close();
-await db.close();

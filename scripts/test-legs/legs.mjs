@@ -2,8 +2,8 @@
 // to provide it. `scripts/provision-test-machine.mjs` provisions them before `npm test`; the Vitest
 // global setup probes them again and skips the tests of a leg that is not there.
 //
-// A leg is a row of this table. To add one (the browser tests' `chromium`: probe for the binary,
-// provision with `apt-get install chromium`), write its module next to these and list it here.
+// A leg is a row of this table. To add one, write its module next to these and list it here.
+import { chromiumLeg } from "./chromium-leg.mjs";
 import { postgresLeg } from "./postgres-leg.mjs";
 import { redisLeg } from "./redis-leg.mjs";
 
@@ -13,11 +13,11 @@ import { redisLeg } from "./redis-leg.mjs";
  * @typedef {object} Leg
  * @property {string} name          the leg's name, as tests ask for it
  * @property {string} needs         what it provides, in words
- * @property {(env: NodeJS.ProcessEnv) => string} target   where (a URL), from the environment
+ * @property {(env: NodeJS.ProcessEnv) => string} target   where (a URL, or a path), from the environment
  * @property {(target: string) => Promise<Probe>} probe     a cheap check (a connection, never apt)
  * @property {(target: string, first: Probe, context: ProvisionContext) => Promise<Probe>} provision
  *   makes it ready, or says in `problem` why it cannot
  */
 
 /** @type {Leg[]} */
-export const legs = [postgresLeg, redisLeg];
+export const legs = [postgresLeg, redisLeg, chromiumLeg];

@@ -23,6 +23,8 @@ export const answerSchema = z.object({
   citations: z.array(citationSchema),
   low_confidence: z.boolean(),
   awaiting_human: z.boolean().optional(),
+  /** An operator took the conversation over while the answer was generated: the reply was not kept. */
+  discarded: z.boolean().optional(),
 });
 export type Answer = z.infer<typeof answerSchema>;
 export const answerResponseSchema = z.object({ data: answerSchema });
@@ -38,6 +40,8 @@ export const doneFrameSchema = z.object({
   message_id: z.string().optional(),
   low_confidence: z.boolean().optional(),
   awaiting_human: z.boolean().optional(),
+  /** An operator took the conversation over while the answer was generated: the reply was not kept. */
+  discarded: z.boolean().optional(),
 });
 export const streamFrameSchema = z.discriminatedUnion("event", [tokenFrameSchema, citationsFrameSchema, errorFrameSchema, doneFrameSchema]);
 export type StreamFrame = z.infer<typeof streamFrameSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { behaviorRuleSchema, couponCodeSchema } from "./behavior-rules.js";
 import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common.js";
 
 export const agentIdSchema = z.string().min(1).max(64);
@@ -16,15 +17,31 @@ export const initBodySchema = z.object({
 });
 export type InitBody = z.infer<typeof initBodySchema>;
 
-export const citationSchema = z.object({ id: z.number().int(), url: z.string() });
+export const citationSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  /** The cited document's title, when it has one (additive: older messages have none). */
+  title: z.string().optional(),
+});
 export type Citation = z.infer<typeof citationSchema>;
+
+/**
+ * A conversation's state: `bot` (the bot answers), `awaiting_human` (a person was asked for; the
+ * bot is quiet), `human` (an operator took it over), `closed` (a visitor message reopens it in `bot`).
+ */
+export const conversationStatuses = ["bot", "awaiting_human", "human", "closed"] as const;
+export type ConversationStatus = (typeof conversationStatuses)[number];
 
 export const messageRoles = ["visitor", "bot", "operator", "system"] as const;
 export const conversationMessageSchema = z.object({
   id: z.string(),
+  /** The message's place among its conversation's events (null: stored before events were counted). */
+  seq: z.number().int().nullable(),
   role: z.enum(messageRoles),
   content: z.string(),
   citations: z.array(citationSchema),
+  /** The operator who wrote it (role `operator`), by name; null for the other roles. */
+  author: z.object({ name: z.string() }).nullable(),
   created_at: isoTimestampSchema,
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
@@ -65,7 +82,7 @@ export const initResponseSchema = z.object({
     expires_at: isoTimestampSchema,
     agent: widgetAgentSchema,
     branding: brandingSchema,
-    behavior_rules: z.array(z.record(z.string(), z.unknown())),
+    behavior_rules: z.array(behaviorRuleSchema),
     messages: z.array(conversationMessageSchema),
     reverb: reverbSchema,
   }),
@@ -105,7 +122,50 @@ export const eventResponseSchema = z.object({ data: z.object({ id: z.string(), e
 
 export const requestHumanBodySchema = z.object({ reason: z.string().max(500).optional() });
 export const requestHumanResponseSchema = z.object({
-  data: z.object({ conversation_id: z.string(), human_requested_at: isoTimestampSchema, reason: z.string().nullable() }),
+  data: z.object({
+    conversation_id: z.string(),
+    status: z.enum(conversationStatuses),
+    human_requested_at: isoTimestampSchema.nullable().describe("The pending request's time; null when an operator already has the conversation without one."),
+    reason: z.string().nullable(),
+    operators_online: z.boolean().describe("Whether an operator is connected now: when false, offer to leave an e-mail (POST /leads) instead of waiting."),
+  }),
+});
+
+/** GET /conversation and POST /conversation/close: the conversation's state as the visitor sees it. */
+export const visitorConversationSchema = z.object({
+  status: z.enum(conversationStatuses),
+  assignee: z.object({ name: z.string() }).nullable().describe("The operator who has the conversation (`human`, and kept when it is closed)."),
+  operators_online: z.boolean().describe("Whether any operator of the workspace is connected now (their presence channel)."),
+  human_requested_at: isoTimestampSchema.nullable(),
+  updated_seq: z.number().int().nullable().describe("The seq of the latest state change (`conversation.updated`); null before the first."),
+});
+export const visitorConversationResponseSchema = z.object({ data: visitorConversationSchema });
+
+export const VISITOR_MESSAGES_PAGE_MAX = 100;
+const MAX_SEQ = 2_147_483_647;
+
+export const visitorMessagesQuerySchema = z.object({
+  after_seq: z
+    .string()
+    .regex(/^\d{1,10}$/, "must be a non-negative integer")
+    .transform(Number)
+    .pipe(z.number().int().max(MAX_SEQ, `must be at most ${MAX_SEQ}`))
+    .optional()
+    .describe("The last seq the widget has (of a message or a `conversation.updated`); 0 (the default) reads from the start."),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, `must be an integer from 1 to ${VISITOR_MESSAGES_PAGE_MAX}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(VISITOR_MESSAGES_PAGE_MAX))
+    .optional()
+    .describe(`1–${VISITOR_MESSAGES_PAGE_MAX}, ${VISITOR_MESSAGES_PAGE_MAX} by default.`),
+});
+
+export const visitorMessagesResponseSchema = z.object({
+  data: z.object({
+    messages: z.array(conversationMessageSchema),
+    has_more: z.boolean().describe("More messages follow: ask again with `after_seq` = the last message's seq."),
+  }),
 });
 
 export const typingBodySchema = z.object({ typing: z.boolean().optional() });
@@ -120,7 +180,7 @@ export const satisfactionResponseSchema = z.object({
 });
 
 export const couponBodySchema = z.object({
-  code: z.string().regex(/^[A-Za-z0-9-]{3,32}$/, "3 to 32 letters, digits and dashes"),
+  code: couponCodeSchema,
 });
 export const couponResponseSchema = z.object({
   data: z.object({ conversation_id: z.string(), coupon_code: z.string(), coupon_applied_at: isoTimestampSchema }),

@@ -6,6 +6,10 @@ import { serverOptions } from "./http/server-options.js";
 import { refuseRequestsWhileClosing } from "./http/refuse-while-closing.js";
 import { registerStorableInput } from "./http/storable-input.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
+import { registerConsoleCors } from "./http/console-cors.js";
+import { registerConsole } from "./console/register-console.js";
+import { CONSOLE_PREFIX } from "./console/console-prefix.js";
+import { publicOrigin } from "./console/public-origin.js";
 import { healthRoutes } from "./observability/health-routes.js";
 import { registerHttpMetrics } from "./observability/http-metrics.js";
 import { registerJobQueueMetrics } from "./observability/job-queue-metrics.js";
@@ -16,7 +20,11 @@ import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
 import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
+import { demoPageRoute } from "./widget/demo-page-route.js";
+import { widgetAssetRoutes } from "./widget/widget-asset-routes.js";
+import { loadWidgetBuild } from "./widget/widget-build.js";
 import { widgetRoutes } from "./widget/routes.js";
+import { visitorConversationRoutes } from "./conversations/widget-routes.js";
 import { registerRealtime } from "./realtime/register-realtime.js";
 import { broadcastingAuthRoute } from "./widget/broadcasting-auth-route.js";
 
@@ -33,6 +41,8 @@ const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 export interface BuildAppOptions {
   /** A pino logger for request logs; silent when absent. */
   loggerInstance?: FastifyBaseLogger;
+  /** Where the built widget is (widget.js, assets/); packages/widget/dist by default. */
+  widgetBuildDirectory?: string;
 }
 
 /** The HTTP application, every plugin registered explicitly and in order. Does not listen. */
@@ -55,6 +65,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   registerStorableInput(app);
   refuseRequestsWhileClosing(app);
   registerWidgetCors(app, WIDGET_PREFIX);
+  registerConsoleCors(app, CONSOLE_PREFIX, publicOrigin(services.config));
   registerHttpMetrics(app, services.metrics);
   registerRetrievalMetrics(services.metrics, services.lexical.indexes);
   registerRateLimiterMetrics(services.metrics, services.limiter);
@@ -64,10 +75,16 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
 
   await app.register(healthRoutes);
   await app.register(logoRoute);
+  const widgetBuild = loadWidgetBuild(options.widgetBuildDirectory);
+  if (!widgetBuild.ready) app.log.warn({ directory: widgetBuild.directory }, widgetBuild.problem);
+  await app.register(widgetAssetRoutes, { build: widgetBuild });
+  if (services.config.demo) await app.register(demoPageRoute);
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(visitorConversationRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
+  await app.register(registerConsole, { prefix: CONSOLE_PREFIX });
   await registerRealtime(app);
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -15,9 +15,9 @@ import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import { resolveRealtimeSecret } from "./config/realtime-secret.js";
-import { createRealtimeServer } from "./realtime/realtime-server.js";
-import { redisFanOutAdapter } from "./realtime/adapters/redis-adapter.js";
+import { createRealtime } from "./realtime/create-realtime.js";
 import type { Services } from "./services.js";
+import { loadGeneralEnglishRanks } from "./answering/confidence/general-english-rarity.js";
 
 /** Opens the store and applies pending migrations. */
 export async function openMigratedDatabase(config: Config, logger?: Logger): Promise<Database> {
@@ -59,17 +59,14 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   });
   opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
+  // The answers' word list (3.6 MB of JSON) is parsed now, before requests are served, not in the first question's turn.
+  loadGeneralEnglishRanks();
   return {
     config,
     db,
     limiter,
     bus: createInProcessEventBus(),
-    realtime: createRealtimeServer(config.realtime, realtimeSecret, {
-      ...(config.redisUrl
-        ? { adapter: redisFanOutAdapter({ url: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ component: "realtime" }) }) }
-        : {}),
-      onError: (error) => logger.error({ err: error, component: "realtime" }, "realtime message handling failed"),
-    }),
+    realtime: createRealtime(config, realtimeSecret, logger.child({ component: "realtime" })),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     jobs,
     embedder,

@@ -1,7 +1,7 @@
 import type { Config } from "./config/config.js";
 import type { Database } from "./db/database.js";
 import type { EventBus } from "./realtime/event-bus.js";
-import type { RealtimeServer } from "./realtime/realtime-server.js";
+import type { Realtime } from "./realtime/realtime.js";
 import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
 import type { Embedder } from "./embeddings/embedder.js";
@@ -18,8 +18,8 @@ export interface Services {
   db: Database;
   limiter: RateLimiter;
   bus: EventBus;
-  /** The embedded Pusher-protocol server (WebSockets and its HTTP API), attached by buildApp. */
-  realtime: RealtimeServer;
+  /** Publishes events to, and signs subscriptions for, the realtime server: embedded (attached by buildApp) or external. */
+  realtime: Realtime;
   sessionTokens: SessionTokens;
   jobs: JobQueue;
   embedder: Embedder;

@@ -1,5 +1,7 @@
+import { behaviorRulesSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
+import { OPERATOR_ROLES } from "../tenants/operator-repository.js";
 
 const id = z.string().min(1).max(64);
 
@@ -13,10 +15,11 @@ const agentField = {
   primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #2563eb"),
   starterPrompts: z.array(z.string().trim().min(1).max(200)).max(10),
   language: z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "a language tag such as en or pt-BR"),
+  behaviorRules: behaviorRulesSchema,
 };
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules"] as const;
 
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
@@ -53,6 +56,7 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       primaryColor: agentField.primaryColor.nullable().optional(),
       starterPrompts: agentField.starterPrompts.optional(),
       language: agentField.language.nullable().optional(),
+      behaviorRules: agentField.behaviorRules.optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",
@@ -66,6 +70,7 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
     workspaceId: id,
     email: z.string().trim().pipe(z.email()),
     name: z.string().trim().min(1).max(200),
+    role: z.enum(OPERATOR_ROLES).optional(),
   }),
   z.object({
     command: z.literal("token.create"),
@@ -74,6 +79,9 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
     abilities: z.array(z.enum(API_TOKEN_ABILITIES)).default(["sources:write"]),
   }),
   z.object({ command: z.literal("operator.list"), workspaceId: id }),
+  z.object({ command: z.literal("operator.set-password"), operatorId: id, password: z.string().max(1024) }),
+  z.object({ command: z.literal("operator.password-link"), operatorId: id }),
+  z.object({ command: z.literal("operator.remove"), operatorId: id }),
   z.object({ command: z.literal("token.revoke"), tokenId: id }),
   z.object({ command: z.literal("token.list"), workspaceId: id }),
   z.object({ command: z.literal("source.list"), agentId: id }),

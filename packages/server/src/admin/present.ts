@@ -26,6 +26,7 @@ export const presentAdminAgent = (agent: Agent) => ({
   theme: agent.theme,
   starter_prompts: agent.starterPrompts,
   language_default: agent.languageDefault,
+  behavior_rules: agent.behaviorRules,
   created_at: agent.createdAt,
   updated_at: agent.updatedAt,
 });
@@ -35,6 +36,8 @@ export const presentOperator = (operator: Operator) => ({
   workspace_id: operator.workspaceId,
   email: operator.email,
   name: operator.name,
+  role: operator.role,
+  password_set: operator.hasPassword,
   created_at: operator.createdAt,
 });
 
@@ -58,6 +61,8 @@ export const presentConversation = (conversation: ConversationRecord, messages: 
   page_url: conversation.pageUrl,
   human_requested_at: conversation.humanRequestedAt,
   human_request_reason: conversation.humanRequestReason,
+  status: conversation.status,
+  assignee_operator_id: conversation.assigneeOperatorId,
   bot_paused: conversation.botPaused,
   satisfaction: conversation.satisfaction ? { rating: conversation.satisfaction.rating, comment: conversation.satisfaction.comment } : null,
   coupon_code: conversation.couponCode,

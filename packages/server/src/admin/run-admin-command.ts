@@ -9,7 +9,9 @@ import { findAgent, listWorkspaceAgents, setAgentPublished } from "../tenants/ag
 import { listWorkspaceApiTokens, revokeApiToken } from "../tenants/api-token-repository.js";
 import { createAgent } from "../tenants/create-agent.js";
 import { createApiToken } from "../tenants/create-api-token.js";
-import { findOperator, insertOperator, listWorkspaceOperators } from "../tenants/operator-repository.js";
+import { deleteOperator, findOperator, insertOperator, listWorkspaceOperators } from "../tenants/operator-repository.js";
+import { issueSetPasswordLink } from "../console/issue-set-password-link.js";
+import { setOperatorPassword } from "../console/set-password.js";
 import { updateAgent } from "../tenants/update-agent.js";
 import { findWorkspace, insertWorkspace, listWorkspaces } from "../tenants/workspace-repository.js";
 import { findConversation } from "../widget/conversation-repository.js";
@@ -30,11 +32,16 @@ export interface AdminContext {
   jobs: () => Promise<JobQueue>;
   /** An agent was published, unpublished or updated (the running server drops its cached agent and sessions). */
   onAgentChanged?: (agentId: string) => void;
+  /** FRONTDESK_PUBLIC_URL: set-password links point at its console. */
+  publicUrl: string;
+  /** The time (tests move it); the wall clock by default. */
+  now?: () => Date;
 }
 
 /** Runs one admin command against the store and returns the one JSON value the CLI prints. */
 export async function runAdminCommand(context: AdminContext, input: AdminCommandInput): Promise<unknown> {
   const { db } = context;
+  const now = context.now ?? (() => new Date());
   const parsed = adminCommandSchema.safeParse(input);
   if (!parsed.success) {
     const fields: Record<string, string[]> = {};
@@ -71,9 +78,25 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     }
     case "operator.create": {
       await requireWorkspace(db, command.workspaceId);
-      const operator = await insertOperator(db, command.workspaceId, command.email, command.name);
-      if (!operator) throw new AppError("validation_failed", "This workspace already has an operator with that e-mail.", { email: ["already taken"] });
-      return presentOperator(operator);
+      const operator = await insertOperator(db, command);
+      if (!operator) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
+      const link = await issueSetPasswordLink(db, context.publicUrl, operator.id, now());
+      return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
+    }
+    case "operator.password-link": {
+      if (!(await findOperator(db, command.operatorId))) throw notFound("operator", command.operatorId);
+      const link = await issueSetPasswordLink(db, context.publicUrl, command.operatorId, now());
+      return { operator_id: command.operatorId, set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
+    }
+    case "operator.set-password": {
+      const operator = await findOperator(db, command.operatorId);
+      if (!operator || !(await setOperatorPassword(db, operator.id, command.password, now()))) throw notFound("operator", command.operatorId);
+      return { ...presentOperator({ ...operator, hasPassword: true }), sessions_ended: true };
+    }
+    case "operator.remove": {
+      const removed = await deleteOperator(db, command.operatorId);
+      if (!removed) throw notFound("operator", command.operatorId);
+      return { ...presentOperator(removed), removed: true };
     }
     case "operator.list":
       await requireWorkspace(db, command.workspaceId);

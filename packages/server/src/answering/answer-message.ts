@@ -2,10 +2,11 @@ import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import { findAgent } from "../tenants/agent-repository.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { listRecentMessages } from "../widget/session-repository.js";
+import { listRecentMessages, recordVisitorPage, recordVisitorPageContext } from "../widget/session-repository.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
-import { insertMessage } from "./message-repository.js";
+import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
+import { insertBotReply } from "./message-repository.js";
 import { buildRetrievalQuery } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
 
@@ -16,13 +17,15 @@ export type ConversationEvent =
   | { type: "token"; token: string }
   | { type: "citations"; citations: Citation[] }
   | { type: "error"; code: AnswerErrorCode; message: string }
-  | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean };
+  | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean; discarded?: boolean };
 
 /**
- * POST /messages(/stream): stores the visitor's message; unless a human was requested, retrieves
- * the agent's knowledge, generates the answer (streamed), and stores the bot's reply with its
- * citations, confidence, generator and latency. When `signal` aborts (the client left), generation
- * stops and what was generated is stored.
+ * POST /messages(/stream): stores the visitor's message (reopening a closed conversation); only in
+ * the `bot` state, retrieves the agent's knowledge, generates the answer (streamed), and stores the
+ * bot's reply with its citations, confidence, generator and latency, on condition that the state is
+ * still `bot` and unchanged since the question: a reply generated while an operator took over is
+ * discarded (not stored, not published) and the answer ends with `done` `discarded`. When `signal`
+ * aborts (the client left), generation stops and what was generated is stored.
  */
 export async function* answerMessage(
   services: Services,
@@ -33,15 +36,10 @@ export async function* answerMessage(
   const started = Date.now();
   const { conversation } = session;
   const history = await listRecentMessages(services.db, conversation.id, HISTORY_TURNS);
-  const visitorMessage = await insertMessage(services.db, { conversationId: conversation.id, role: "visitor", content: body.message });
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: conversation.workspaceId,
-    agentId: conversation.agentId,
-    conversationId: conversation.id,
-    message: { id: visitorMessage.id, seq: visitorMessage.seq, role: "visitor", content: body.message, citations: [], created_at: visitorMessage.createdAt },
-  });
-  if (visitorMessage.humanRequestedAt) {
+  const visitorMessage = await receiveVisitorMessage(services, session, body.message);
+  if (body.page_url) await recordVisitorPage(services.db, conversation.id, body.page_url);
+  if (body.page_context) await recordVisitorPageContext(services.db, conversation.id, body.page_context);
+  if (visitorMessage.status !== "bot") {
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
@@ -92,23 +90,28 @@ export async function* answerMessage(
     yield { type: "done", messageId: visitorMessage.id, lowConfidence, awaitingHuman: false };
     return;
   }
-  const urls = new Map(retrieval.passages.map((passage) => [passage.documentId, passage.url]));
-  const citations: Citation[] = citedDocumentIds.filter((id) => urls.has(id)).map((id) => ({ id, url: urls.get(id)! }));
-  const reply = await insertMessage(services.db, {
-    conversationId: conversation.id,
-    role: "bot",
-    content,
-    citations,
-    lowConfidence,
-    generator,
-    latencyMs: Date.now() - started,
+  const documents = new Map(retrieval.passages.map((passage) => [passage.documentId, passage]));
+  const citations: Citation[] = citedDocumentIds.flatMap((id) => {
+    const document = documents.get(id);
+    return document ? [{ id, url: document.url, ...(document.title.trim() ? { title: document.title.trim() } : {}) }] : [];
   });
+  const reply = await insertBotReply(
+    services.db,
+    { conversationId: conversation.id, role: "bot", content, citations, lowConfidence, generator, latencyMs: Date.now() - started },
+    visitorMessage.seq,
+  );
+  if (!reply) {
+    // An operator took over (or the state changed) while the answer was generated: it is not the bot's turn any more.
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence, awaitingHuman: false, discarded: true };
+    return;
+  }
   services.bus.publish({
     type: "message.created",
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
     message: { id: reply.id, seq: reply.seq, role: "bot", content, citations, created_at: reply.createdAt },
+    author: null,
   });
   yield { type: "citations", citations };
   yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };

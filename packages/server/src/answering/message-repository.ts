@@ -1,4 +1,4 @@
-import type { Citation } from "@frontdesk/contracts";
+import type { Citation, ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -6,8 +6,8 @@ import { iso } from "../db/timestamps.js";
 export interface StoredMessage {
   id: string;
   createdAt: string;
-  /** The conversation's human request, as of this write (never from a cache). */
-  humanRequestedAt: Date | null;
+  /** The conversation's state as of this write (never from a cache). */
+  status: ConversationStatus;
   /** The seq of this message's `message.created` in its conversation (see 0005-conversation-event-seq). */
   seq: number;
 }
@@ -20,23 +20,37 @@ export interface NewMessage {
   lowConfidence?: boolean;
   generator?: string | null;
   latencyMs?: number | null;
+  /** The operator who wrote it (role `operator`), with their name as it is now. */
+  author?: { id: string; name: string } | null;
 }
 
 /**
- * Stores one message of a conversation, marks the conversation active and takes the conversation's
- * next event seq for it (the conversation's row lock orders concurrent messages).
+ * When a message may be stored, checked on the conversation's row in the statement that stores it:
+ * `always`; `open` (not while the conversation is closed); or `botSince` a seq (the bot's reply:
+ * only while the state is `bot` and has not changed since that seq, the visitor's question).
  */
-export async function insertMessage(db: Queryable, message: NewMessage): Promise<StoredMessage> {
-  const { rows } = await db.query<{ id: string; created_at: Date; human_requested_at: Date | null; conversation_seq: number }>(
+type StoreCondition = { kind: "always" } | { kind: "open" } | { kind: "botSince"; seq: number };
+
+/**
+ * Stores one message of a conversation when `condition` holds, marks the conversation active and
+ * takes the conversation's next event seq for it (the conversation's row lock orders concurrent
+ * messages). Null when the condition did not hold (nothing is written).
+ */
+async function insertMessageWhen(db: Queryable, message: NewMessage, condition: StoreCondition): Promise<StoredMessage | null> {
+  const { rows } = await db.query<{ id: string; created_at: Date; status: ConversationStatus; conversation_seq: number }>(
     `WITH touched AS (
-       UPDATE conversations SET last_activity_at = now(), event_seq = event_seq + 1 WHERE id = $2::text
-       RETURNING event_seq, human_requested_at
+       UPDATE conversations SET last_activity_at = now(), event_seq = event_seq + 1
+       WHERE id = $2::text
+         AND ($11::text = 'always'
+           OR ($11::text = 'open' AND status <> 'closed')
+           OR ($11::text = 'botSince' AND status = 'bot' AND COALESCE(updated_seq, 0) < $12::integer))
+       RETURNING event_seq, status
      ), inserted AS (
-       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq)
-       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq FROM touched
+       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name)
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text FROM touched
        RETURNING id, created_at, conversation_seq
      )
-     SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.human_requested_at FROM inserted, touched`,
+     SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status FROM inserted, touched`,
     [
       newId("msg"),
       message.conversationId,
@@ -46,9 +60,33 @@ export async function insertMessage(db: Queryable, message: NewMessage): Promise
       message.lowConfidence ?? false,
       message.generator ?? null,
       message.latencyMs ?? null,
+      message.author?.id ?? null,
+      message.author?.name ?? null,
+      condition.kind,
+      condition.kind === "botSince" ? condition.seq : null,
     ],
   );
   const row = rows[0];
-  if (!row) throw new Error(`conversation ${message.conversationId} does not exist`);
-  return { id: row.id, createdAt: iso(row.created_at), humanRequestedAt: row.human_requested_at, seq: row.conversation_seq };
+  return row ? { id: row.id, createdAt: iso(row.created_at), status: row.status, seq: row.conversation_seq } : null;
+}
+
+/** Stores one message whatever the conversation's state (a transition's system message, an operator's reply under the row lock). */
+export async function insertMessage(db: Queryable, message: NewMessage): Promise<StoredMessage> {
+  const stored = await insertMessageWhen(db, message, { kind: "always" });
+  if (!stored) throw new Error(`conversation ${message.conversationId} does not exist`);
+  return stored;
+}
+
+/** Stores the visitor's message unless the conversation is closed (null: closed, reopen it first). */
+export function insertMessageIfOpen(db: Queryable, message: NewMessage): Promise<StoredMessage | null> {
+  return insertMessageWhen(db, message, { kind: "open" });
+}
+
+/**
+ * Stores the bot's reply to the visitor's message of seq `questionSeq` only if the conversation is
+ * in `bot` and its state has not changed since that question (an operator who took over and
+ * released meanwhile still discards it). Null: discarded.
+ */
+export function insertBotReply(db: Queryable, message: NewMessage, questionSeq: number): Promise<StoredMessage | null> {
+  return insertMessageWhen(db, { ...message, role: "bot" }, { kind: "botSince", seq: questionSeq });
 }

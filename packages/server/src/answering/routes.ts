@@ -27,10 +27,11 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
             data: {
               message_id: event.messageId,
               conversation_id: session.conversation.id,
-              content: event.awaitingHuman ? "" : content,
+              content: event.awaitingHuman || event.discarded ? "" : content,
               citations,
               low_confidence: event.lowConfidence,
               ...(event.awaitingHuman ? { awaiting_human: true } : {}),
+              ...(event.discarded ? { discarded: true } : {}),
             },
           };
         }
@@ -53,6 +54,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
           else if (event.type === "citations") sse.send({ event: "citations", citations: event.citations });
           else if (event.type === "error") sse.send({ event: "error", code: event.code, message: event.message });
           else if (event.awaitingHuman) sse.send({ event: "done", conversation_id: conversationId, awaiting_human: true });
+          else if (event.discarded) sse.send({ event: "done", conversation_id: conversationId, discarded: true });
           else sse.send({ event: "done", conversation_id: conversationId, message_id: event.messageId, low_confidence: event.lowConfidence });
         }
       } catch (error) {

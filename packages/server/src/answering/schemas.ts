@@ -5,8 +5,13 @@ const tags = ["widget"];
 
 const answerDescription =
   "Stores the visitor's message, retrieves the agent's knowledge (hybrid vector + BM25 search) and answers from it, " +
-  "citing the documents used; `low_confidence` says the knowledge did not ground the answer. While a human is requested " +
-  "the bot stays quiet: the message is stored for the operators and the answer is empty with `awaiting_human`. " +
+  "citing the documents used; `low_confidence` says the knowledge did not ground the answer. The bot answers only while the " +
+  "conversation's `status` is `bot`: while a person is asked for (`awaiting_human`) or an operator has it (`human`) the " +
+  "message is stored and shown to the operators live, and the answer is empty with `awaiting_human`. A message in a " +
+  "`closed` conversation reopens it in `bot` (a system message \"Conversation reopened\" comes first). When an operator " +
+  "takes the conversation over while the answer is being generated, the reply is discarded (never stored nor sent to " +
+  "the operators): the answer is empty with `discarded`, and a streamed answer ends with `done` `discarded` (the widget " +
+  "drops the text it showed; the operator's `conversation.updated` and system message arrive on the conversation's channel). " +
   "Shares the session token's budget with `/messages/stream` and `/events`.";
 
 /** The route schemas of the message routes: validation, serialisation and the OpenAPI document. */
@@ -32,7 +37,9 @@ export const streamDescription = [
   '- `error` `{"event":"error","code":"generation_failed"|"generation_timeout"|"internal_error","message":"…"}`: ' +
     "generation failed after tokens were sent; `done` follows;",
   '- `done` `{"event":"done","conversation_id":"…","message_id":"…","low_confidence":false}`: always last; ' +
-    'while a human is requested it is the only frame: `{"event":"done","conversation_id":"…","awaiting_human":true}`.',
+    'while a human is requested it is the only frame: `{"event":"done","conversation_id":"…","awaiting_human":true}`; ' +
+    'when an operator took over while the answer was generated, the tokens sent are void and it is ' +
+    '`{"event":"done","conversation_id":"…","discarded":true}` (no `citations` frame).',
   "",
   "While a model thinks, a comment line `: keep-alive` is sent every FRONTDESK_SSE_HEARTBEAT_SECONDS (15 s). " +
     "Errors found before the stream starts (token, body, rate limit) are ordinary JSON error responses.",

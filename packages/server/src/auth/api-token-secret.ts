@@ -9,7 +9,7 @@ export function generateApiToken(): string {
   return `${API_TOKEN_PREFIX}${randomBase62(API_TOKEN_BODY_LENGTH)}`;
 }
 
-/** The only form in which a token is stored: its SHA-256, hex. */
+/** The only form in which a secret (an API token, a console session or set-password secret) is stored: its SHA-256, hex. */
 export function hashApiToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }

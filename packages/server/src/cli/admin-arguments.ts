@@ -1,3 +1,5 @@
+import type { BehaviorRule } from "@frontdesk/contracts";
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { AdminCommandInput } from "../admin/admin-command.js";
 
@@ -11,11 +13,18 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   agent update ID [--name N] [--origin O …] [--vertical general|ecommerce]
                [--persona-name S | --no-persona-name] [--tone S | --no-tone] [--primary-color S | --no-primary-color]
                [--starter-prompt S … | --no-starter-prompts] [--language L | --no-language]
-               (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default)
+               [--behavior-rules-file FILE | --no-behavior-rules]
+               (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
+               FILE is a JSON array of proactive rules, replacing them all: see the README)
   agent list --workspace W
   agent publish ID | agent unpublish ID
-  operator create --workspace W --email E --name N
+  operator create --workspace W --email E --name N [--role admin|agent]
+               (prints a one-time set-password link, valid 24 hours; the first operator of a
+               workspace is an admin unless --role says otherwise, later ones agents)
   operator list --workspace W
+  operator set-password ID --password-stdin   (reads the password from standard input)
+  operator password-link ID                   (a new set-password link; earlier ones stop working)
+  operator remove ID                          (ends every session of the operator)
   token create --workspace W --name N [--ability A …]
   token list --workspace W
   token revoke ID
@@ -48,13 +57,40 @@ function starterPromptsChange(values: { "starter-prompt"?: string[]; "no-starter
   return values["no-starter-prompts"] ? [] : values["starter-prompt"];
 }
 
+/** --behavior-rules-file: the JSON array in FILE (its rules are validated by the command); --no-behavior-rules: none. */
+function behaviorRulesChange(values: { "behavior-rules-file"?: string; "no-behavior-rules"?: boolean }): unknown[] | undefined {
+  const file = values["behavior-rules-file"];
+  if (values["no-behavior-rules"] && file !== undefined) throw new UsageError("--behavior-rules-file and --no-behavior-rules cannot go together");
+  if (values["no-behavior-rules"]) return [];
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--behavior-rules-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
+  }
+  let rules: unknown;
+  try {
+    rules = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--behavior-rules-file: ${file} is not JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(rules)) throw new UsageError(`--behavior-rules-file: ${file} must hold a JSON array of rules ([] removes them all)`);
+  return rules;
+}
+
 function integer(value: string, name: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
 }
 
-/** Turns `admin <resource> <action> …` into one admin command. */
-export function parseAdminArguments(argv: string[]): AdminCommandInput {
+/** Standard input, read to its end, without the line ending a shell or `echo` adds. */
+function defaultReadStandardInput(): string {
+  return readFileSync(0, "utf8").replace(/\r?\n$/, "");
+}
+
+/** Turns `admin <resource> <action> …` into one admin command (`readStandardInput` for --password-stdin). */
+export function parseAdminArguments(argv: string[], readStandardInput: () => string = defaultReadStandardInput): AdminCommandInput {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -76,10 +112,14 @@ export function parseAdminArguments(argv: string[]): AdminCommandInput {
       "no-primary-color": { type: "boolean" },
       "no-starter-prompts": { type: "boolean" },
       "no-language": { type: "boolean" },
+      "behavior-rules-file": { type: "string" },
+      "no-behavior-rules": { type: "boolean" },
       email: { type: "string" },
       ability: { type: "string", multiple: true },
       agent: { type: "string" },
       operator: { type: "string" },
+      role: { type: "string" },
+      "password-stdin": { type: "boolean" },
     },
   });
   const [resource, action, id] = positionals;
@@ -120,6 +160,8 @@ export function parseAdminArguments(argv: string[]): AdminCommandInput {
         primaryColor: clearable(values, "primary-color"),
         starterPrompts: starterPromptsChange(values),
         language: clearable(values, "language"),
+        // Parsed JSON, checked by the command's schema (which names each bad field).
+        behaviorRules: behaviorRulesChange(values) as BehaviorRule[] | undefined,
       };
     case "agent list":
       return { command: "agent.list", workspaceId: required(values, "workspace") };
@@ -128,7 +170,21 @@ export function parseAdminArguments(argv: string[]): AdminCommandInput {
     case "agent unpublish":
       return { command: "agent.unpublish", agentId: needId() };
     case "operator create":
-      return { command: "operator.create", workspaceId: required(values, "workspace"), email: required(values, "email"), name: required(values, "name") };
+      return {
+        command: "operator.create",
+        workspaceId: required(values, "workspace"),
+        email: required(values, "email"),
+        name: required(values, "name"),
+        role: optional(values, "role") as "admin" | undefined,
+      };
+    case "operator set-password": {
+      if (values["password-stdin"] !== true) throw new UsageError("operator set-password needs --password-stdin (a password never goes on the command line)");
+      return { command: "operator.set-password", operatorId: needId(), password: readStandardInput() };
+    }
+    case "operator password-link":
+      return { command: "operator.password-link", operatorId: needId() };
+    case "operator remove":
+      return { command: "operator.remove", operatorId: needId() };
     case "operator list":
       return { command: "operator.list", workspaceId: required(values, "workspace") };
     case "token create":

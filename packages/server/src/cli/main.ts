@@ -8,6 +8,8 @@ import { unknownVariableWarnings } from "../config/unknown-variables.js";
 import { AnswerConfigError } from "../answering/generate/answer-config-error.js";
 import { EmbeddingError } from "../embeddings/embedding-error.js";
 import { openDatabase } from "../db/open-database.js";
+import type { Database } from "../db/database.js";
+import { DataDirInUseError } from "../db/pglite-data-dir-lock.js";
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from "./admin-arguments.js";
 import type { Logger } from "pino";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -18,6 +20,8 @@ import { frontdeskVersion } from "./version.js";
 const USAGE = `Usage: frontdesk <command>
   serve [--host H] [--port P]   run the HTTP API and the background workers
   worker                        background workers only (needs FRONTDESK_DATABASE_URL)
+  realtime [--host H] [--port P]
+                                the realtime server alone (WebSockets and the Pusher HTTP API, no database)
   migrate                       apply pending database migrations
   reindex [--agent A]           re-embed stored chunks made by another embedder (runs on the workers)
   admin …                       manage workspaces, agents, operators, tokens (prints JSON)
@@ -44,11 +48,18 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   }
   // `migrate` opens the store as it is, so that it can report what it applies.
   // The service's modules load only when a command needs them: --version, help and refusals stay quick.
-  const db = command.command === "migrate" ? await openDatabase(config.store) : await (await import("../runtime.js")).openMigratedDatabase(config);
+  let db: Database;
+  try {
+    db = command.command === "migrate" ? await openDatabase(config.store) : await (await import("../runtime.js")).openMigratedDatabase(config);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    printError({ code: "service_unavailable", message: error.message });
+    return 1;
+  }
   const { startJobQueue } = await import("../jobs/job-queue.js");
   let jobs: JobQueue | null = null;
   try {
-    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })) }, command);
+    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })), publicUrl: config.publicUrl }, command);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
@@ -77,6 +88,16 @@ async function start(logger: Logger, run: () => Promise<void>): Promise<number> 
   }
 }
 
+/** The environment with `--host` and `--port` (of `serve` and `realtime`) as FRONTDESK_HOST and FRONTDESK_PORT. */
+function withListenArguments(environment: NodeJS.ProcessEnv, args: string[]): NodeJS.ProcessEnv {
+  const { values } = parseArgs({ args, options: { host: { type: "string" }, port: { type: "string" } }, strict: true });
+  return {
+    ...environment,
+    ...(values.host ? { FRONTDESK_HOST: values.host } : {}),
+    ...(values.port ? { FRONTDESK_PORT: values.port } : {}),
+  };
+}
+
 export async function main(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -89,15 +110,10 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
       return 0;
     }
     const warnings = unknownVariableWarnings(environment);
-    if (command !== "serve" && command !== "worker") for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+    if (command !== "serve" && command !== "worker" && command !== "realtime") for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
     switch (command) {
       case "serve": {
-        const { values } = parseArgs({ args: rest, options: { host: { type: "string" }, port: { type: "string" } }, strict: true });
-        const config = loadConfig({
-          ...environment,
-          ...(values.host ? { FRONTDESK_HOST: values.host } : {}),
-          ...(values.port ? { FRONTDESK_PORT: values.port } : {}),
-        });
+        const config = loadConfig(withListenArguments(environment, rest));
         checkServeConfig(config);
         const logger = await createLogger({ level: config.logLevel, name: "frontdesk" });
         for (const warning of warnings) logger.warn(warning);
@@ -111,6 +127,13 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         for (const warning of warnings) logger.warn(warning);
         const { work } = await import("./serve.js");
         return start(logger, () => work(config, logger));
+      }
+      case "realtime": {
+        const config = loadConfig(withListenArguments(environment, rest));
+        const logger = await createLogger({ level: config.logLevel, name: "frontdesk-realtime" });
+        for (const warning of warnings) logger.warn(warning);
+        const { serveRealtime } = await import("./realtime.js");
+        return start(logger, () => serveRealtime(config, logger));
       }
       case "reindex": {
         const { values } = parseArgs({ args: rest, options: { agent: { type: "string" } }, strict: true });

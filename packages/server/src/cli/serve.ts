@@ -42,7 +42,13 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
   let app: FastifyInstance | null = null;
   try {
     if (config.adminSocket) adminSocket = await listenAdminSocket(
-        { db: services.db, jobs: async () => services.jobs, onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId) },
+        {
+          db: services.db,
+          jobs: async () => services.jobs,
+          onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId),
+          publicUrl: config.publicUrl,
+          now: services.now,
+        },
         config.dataDir,
       );
     if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);

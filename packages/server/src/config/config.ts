@@ -14,6 +14,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Begins every Redis key and channel name, so deployments can share one Redis. */
   redisPrefix: string;
+  /** With Redis: a realtime process silent this long is taken for dead, and its presence members removed. */
+  realtimeNodeExpirySeconds: number;
   http: {
     host: string;
     port: number;
@@ -30,6 +32,8 @@ export interface Config {
   rateLimits: RateLimits;
   realtime: RealtimeConfig;
   branding: { label: string; url: string };
+  /** GET /demo/{agent_id}, and init accepting the service's own origin for it. */
+  demo: boolean;
   workers: { concurrency: number };
   /** Overrides of every job's retry policy; unset members keep the job catalog's. */
   jobs: { expireInSeconds?: number; retryLimit?: number; retryDelaySeconds?: number };
@@ -72,6 +76,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       : { kind: "pglite", dataDir: env.DATA_DIR, sharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB },
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_PREFIX,
+    realtimeNodeExpirySeconds: env.REALTIME_NODE_EXPIRY_SECONDS,
     http: {
       host: env.HOST,
       port: env.PORT,
@@ -90,6 +95,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     rateLimits: rateLimitsFor(env),
     realtime: realtimeConfigFor(env, publicUrl),
     branding: { label: env.BRANDING_LABEL, url: env.BRANDING_URL },
+    demo: env.DEMO,
     workers: { concurrency: env.WORKER_CONCURRENCY },
     jobs: {
       ...(env.JOB_TIMEOUT_SECONDS === undefined ? {} : { expireInSeconds: env.JOB_TIMEOUT_SECONDS }),

@@ -15,6 +15,14 @@ export function crossFieldProblems(env: Env): string[] {
     need("EMBEDDINGS_BASE_URL", `when ${ENV_PREFIX}EMBEDDINGS_PROVIDER is openai (the OpenAI-compatible server)`);
     need("EMBEDDINGS_MODEL", `when ${ENV_PREFIX}EMBEDDINGS_PROVIDER is openai (the embedding model's name)`);
   }
+  if (env.REALTIME_DRIVER === "pusher") {
+    need("REALTIME_APP_SECRET", `when ${ENV_PREFIX}REALTIME_DRIVER is pusher (the external server's app secret: it signs the subscriptions this service authorises and its HTTP API requests)`);
+  } else if (env.REALTIME_APP_SECRET !== undefined && env.REALTIME_APP_SECRET.length < 32) {
+    problems.push(`${ENV_PREFIX}REALTIME_APP_SECRET: must be at least 32 characters (the embedded realtime server's secret; unset, one is generated)`);
+  }
+  if (env.REALTIME_API_URL !== undefined && !/^\/?$/.test(new URL(env.REALTIME_API_URL).pathname + new URL(env.REALTIME_API_URL).search)) {
+    problems.push(`${ENV_PREFIX}REALTIME_API_URL: must name only a scheme, host and port (the Pusher HTTP API is at /apps/{app_id} on the server's root)`);
+  }
   if (env.PUBLIC_URL === undefined && !URL.canParse(`http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`)) {
     problems.push(`${ENV_PREFIX}HOST: '${env.HOST}' is not a host name or IP address (it also makes the default ${ENV_PREFIX}PUBLIC_URL)`);
   }

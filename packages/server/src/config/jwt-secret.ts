@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeDirectory } from "../files/make-directory.js";
 
 const SECRET_FILE = "jwt-secret";
 
@@ -15,7 +16,7 @@ export async function resolveJwtSecret(configured: string | undefined, dataDir: 
 /** The configured secret, or the one kept in `dataDir/fileName` (generated there on first start). */
 export async function resolveKeptSecret(configured: string | undefined, dataDir: string, fileName: string): Promise<string> {
   if (configured) return configured;
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await makeDirectory(dataDir);
   const path = join(dataDir, fileName);
   try {
     const existing = (await readFile(path, "utf8")).trim();

@@ -15,9 +15,14 @@ export interface RateLimits {
   satisfaction: WindowLimit;
   coupon: WindowLimit;
   sources: WindowLimit;
+  /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
+  loginPerIp: WindowLimit;
+  loginPerEmail: WindowLimit;
 }
 
 const minute = (points: number): WindowLimit => ({ points, windowSeconds: 60 });
+/** Guessing passwords stays slow whatever the profile: 20 attempts per IP per 5 minutes, 10 per e-mail per 15 minutes. */
+const LOGIN_LIMITS = { loginPerIp: { points: 20, windowSeconds: 300 }, loginPerEmail: { points: 10, windowSeconds: 900 } } as const;
 
 /** Set A of the spec (section 8) is `standard`, set B is `high`. */
 const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
@@ -30,6 +35,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    ...LOGIN_LIMITS,
   },
   high: {
     initPerIpAndAgent: minute(1000),
@@ -40,6 +46,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    ...LOGIN_LIMITS,
   },
 };
 
@@ -60,5 +67,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     satisfaction: override(base.satisfaction, env.RATE_LIMIT_SATISFACTION_PER_MINUTE),
     coupon: override(base.coupon, env.RATE_LIMIT_COUPON_PER_MINUTE),
     sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
+    loginPerIp: base.loginPerIp,
+    loginPerEmail: base.loginPerEmail,
   };
 }

@@ -15,7 +15,15 @@ export interface RealtimeLimits {
   sendBufferBytes: number;
 }
 
+/**
+ * Who serves the WebSockets. `embedded`: this service, on its own port. `pusher`: an external
+ * Pusher-compatible server (Pusher Channels, soketi, Reverb, a `frontdesk realtime` process), to
+ * which the service publishes through the Pusher HTTP API at `apiUrl`.
+ */
+export type RealtimeDriverConfig = { kind: "embedded" } | { kind: "pusher"; apiUrl: string; timeoutMs: number };
+
 export interface RealtimeConfig {
+  driver: RealtimeDriverConfig;
   appId: string;
   appKey: string;
   /** Unset: generated once and kept in the data dir (see realtime-secret.ts). */
@@ -36,15 +44,16 @@ export function realtimeConfigFor(env: Env, publicUrl: string): RealtimeConfig {
   const secure = url.protocol === "https:";
   const publicPort = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
   const scheme = env.REALTIME_SCHEME === undefined ? (secure ? "wss" : "ws") : env.REALTIME_SCHEME === "wss" || env.REALTIME_SCHEME === "https" ? "wss" : "ws";
+  const descriptor: RealtimeConfig["descriptor"] = { host: env.REALTIME_HOST ?? url.hostname, port: env.REALTIME_PORT ?? publicPort, scheme };
   return {
+    driver:
+      env.REALTIME_DRIVER === "pusher"
+        ? { kind: "pusher", apiUrl: env.REALTIME_API_URL?.replace(/\/$/, "") ?? apiUrlOf(descriptor), timeoutMs: Math.round(env.REALTIME_API_TIMEOUT_SECONDS * 1000) }
+        : { kind: "embedded" },
     appId: env.REALTIME_APP_ID,
     appKey: env.REALTIME_APP_KEY,
     appSecret: env.REALTIME_APP_SECRET,
-    descriptor: {
-      host: env.REALTIME_HOST ?? url.hostname,
-      port: env.REALTIME_PORT ?? publicPort,
-      scheme,
-    },
+    descriptor,
     activityTimeoutSeconds: env.REALTIME_ACTIVITY_TIMEOUT_SECONDS,
     pongTimeoutSeconds: env.REALTIME_PONG_TIMEOUT_SECONDS,
     limits: {
@@ -57,4 +66,10 @@ export function realtimeConfigFor(env: Env, publicUrl: string): RealtimeConfig {
       sendBufferBytes: env.REALTIME_MAX_SEND_BUFFER_BYTES,
     },
   };
+}
+
+/** Where the Pusher HTTP API of the server init points at is, by default: the same host and port, http for ws and https for wss. */
+function apiUrlOf(descriptor: RealtimeConfig["descriptor"]): string {
+  const host = descriptor.host.includes(":") ? `[${descriptor.host}]` : descriptor.host;
+  return `${descriptor.scheme === "wss" ? "https" : "http"}://${host}:${descriptor.port}`;
 }

@@ -1,9 +1,10 @@
-import { mkdir } from "node:fs/promises";
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from "./pglite-memory.js";
 import { Worker } from "node:worker_threads";
 import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
 import { initialisePgliteDataDir } from "./initialise-pglite-data-dir.js";
 import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } from "./pglite-worker-protocol.js";
+import { makeDirectory } from "../files/make-directory.js";
+import { lockPgliteDataDir } from "./pglite-data-dir-lock.js";
 
 export interface PgliteOptions {
   /** Default: the compiled `pglite-worker.js` next to this module (tests, which run the sources, pass it); `pglite-initdb.js` is taken from beside it. */
@@ -37,9 +38,16 @@ type Pending = { resolve: (rows: Record<string, unknown>[]) => void; reject: (er
  */
 export async function openPgliteDatabase(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
   const workerUrl = options.workerUrl ?? new URL("./pglite-worker.js", import.meta.url);
+  let unlock = async () => {};
   if (dataDir) {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    await initialisePgliteDataDir(dataDir, new URL("./pglite-initdb.js", workerUrl));
+    await makeDirectory(dataDir);
+    unlock = await lockPgliteDataDir(dataDir);
+    try {
+      await initialisePgliteDataDir(dataDir, new URL("./pglite-initdb.js", workerUrl));
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   }
   const worker = new Worker(workerUrl, {
     workerData: { dataDir, sharedBuffersMb: options.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB } satisfies PgliteWorkerData,
@@ -68,6 +76,7 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
   // A store that cannot open (a data dir another process holds, a damaged one …) stops its thread: the process can exit.
   await ready.catch(async (error: unknown) => {
     await worker.terminate();
+    await unlock();
     throw error;
   });
 
@@ -124,6 +133,7 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       await outsideTransactions();
       if (!failure) await send({ kind: "close" });
       await worker.terminate();
+      await unlock();
     },
   };
 }

@@ -40,8 +40,16 @@ export function useBaselineWasmCompiler(): void {
  * collection. `gc` is exposed only to a throw-away context, for this one call.
  */
 export function collectGarbageNow(): void {
+  let gc: unknown;
   setFlagsFromString("--expose-gc");
-  const gc: unknown = runInNewContext("gc");
-  setFlagsFromString("--no-expose-gc");
+  try {
+    gc = runInNewContext("gc");
+  } catch {
+    // The flag does not always take in a running isolate ("gc is not defined"): the collection is
+    // an optimisation, so the store opens without it rather than its thread dying.
+    gc = undefined;
+  } finally {
+    setFlagsFromString("--no-expose-gc");
+  }
   if (typeof gc === "function") gc();
 }

@@ -1,5 +1,6 @@
 import { createWriteStream } from "node:fs";
-import { access, mkdir, rename, rm } from "node:fs/promises";
+import { access, rename, rm } from "node:fs/promises";
+import { makeDirectory } from "../files/make-directory.js";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -59,7 +60,7 @@ async function downloadFile(url: string, target: string, responseTimeoutMs: numb
     await response.body?.cancel();
     throw new ModelDownloadError(url, `HTTP ${response.status}`);
   }
-  await mkdir(path.dirname(target), { recursive: true });
+  await makeDirectory(path.dirname(target));
   const partial = `${target}.part`;
   try {
     await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(partial));

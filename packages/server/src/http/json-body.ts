@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "./app-error.js";
+import { assertUtf8Body } from "./body-charset.js";
 import { MAX_JSON_NESTING_DEPTH, nestsDeeperThan } from "./json-nesting-depth.js";
 
 function parseJson(text: string): unknown {
@@ -23,12 +24,13 @@ function parseJson(text: string): unknown {
  * missing required member is reported by validation rather than as a parse error).
  * `text/plain` is read as JSON too, since `navigator.sendBeacon` and CORS-simple requests send it.
  * Strings a store cannot keep (U+0000, unpaired surrogates) are refused by storable-input.ts; a
- * body nested deeper than 64 levels is a 422.
+ * body nested deeper than 64 levels is a 422. A charset other than UTF-8 is a 415 (body-charset.ts).
  */
 export function registerJsonBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  const parser = (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+  const parser = (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
     try {
+      assertUtf8Body(request);
       done(null, parseJson(typeof body === "string" ? body : body.toString("utf8")));
     } catch (error) {
       done(error as Error);

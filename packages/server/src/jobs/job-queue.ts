@@ -46,8 +46,21 @@ export interface JobQueueOptions {
 export async function startJobQueue(db: Database, options: JobQueueOptions = {}): Promise<JobQueue> {
   const policyOf = (name: JobName): RetryPolicy => ({ ...jobCatalog[name].retry, ...options.retry });
   const shortestTimeout = Math.min(...(Object.keys(jobCatalog) as JobName[]).map((name) => policyOf(name).expireInSeconds));
+  // pg-boss's own statements in flight: it completes a finished job without awaiting it, so stop()
+  // waits for them; a completion reaching a closed store would be an unhandled rejection.
+  const bossStatements = new Set<Promise<unknown>>();
+  const store = asBossDb(db);
+  const trackedStore: PgBoss.Db = {
+    executeSql(text, values) {
+      const statement = store.executeSql(text, values);
+      bossStatements.add(statement);
+      const settled = () => void bossStatements.delete(statement);
+      statement.then(settled, settled);
+      return statement;
+    },
+  };
   const boss = new PgBoss({
-    db: asBossDb(db),
+    db: trackedStore,
     schema: "pgboss",
     supervise: true,
     schedule: false,
@@ -130,6 +143,11 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
       stopped = true;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await Promise.allSettled([...inFlight]);
+      // A handler that just returned has its completion sent by pg-boss a few microtasks later.
+      do {
+        await new Promise((resolve) => setImmediate(resolve));
+        await Promise.allSettled([...bossStatements]);
+      } while (bossStatements.size > 0);
     },
   };
 }

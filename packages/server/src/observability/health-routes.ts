@@ -2,14 +2,15 @@ import type { FastifyPluginAsync } from "fastify";
 
 /**
  * GET /healthz: 200 once the store answers (503 otherwise); `degraded`, with `reasons`, while the
- * service answers with less than it should (hashing stands in for the model, Redis is unreachable).
+ * service answers with less than it should (hashing stands in for the model, Redis is unreachable,
+ * realtime events no longer reach the other processes or the external server).
  * GET /livez: the process answers (touches nothing).
  */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get("/livez", { schema: { hide: true } }, async () => ({ status: "ok" }));
 
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
-    const { db, limiter, embedder } = app.services;
+    const { db, limiter, embedder, realtime } = app.services;
     try {
       await db.query("SELECT 1");
     } catch {
@@ -17,14 +18,16 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     }
     const embeddings = embedder.status();
     const limits = limiter.status();
-    const reasons = [embeddings.reason, limits.reason].filter((reason): reason is string => reason !== undefined);
-    const degraded = embeddings.degraded || limits.degraded;
+    const sharing = realtime.sharing();
+    const reasons = [embeddings.reason, limits.reason, sharing.reason].filter((reason): reason is string => reason !== undefined);
+    const degraded = embeddings.degraded || limits.degraded || sharing.degraded;
     return {
       status: degraded ? "degraded" : "ok",
       ...(degraded ? { reasons } : {}),
       store: { kind: db.kind, ok: true },
       rate_limiter: { backend: limits.backend, shared: limits.shared, degraded: limits.degraded, ...(limits.reason ? { reason: limits.reason } : {}) },
       embeddings: { provider: embeddings.provider, id: embeddings.id, degraded: embeddings.degraded, ...(embeddings.reason ? { reason: embeddings.reason } : {}) },
+      realtime: { driver: realtime.driver, ...sharing },
     };
   });
 };

@@ -1,5 +1,6 @@
 import {
   answerSchema,
+  behaviorRuleSchema,
   brandingSchema,
   citationSchema,
   citationsFrameSchema,
@@ -53,7 +54,13 @@ const components: [z.ZodType, ComponentMeta & { id: string }][] = [
       "Every error the service answers with. `code` is stable (part of the API); `message` is for people. " +
       "422 `validation_failed` adds `fields`: each invalid member (a dotted path, or `body`) with its messages.",
   }],
-  [citationSchema, { id: "Citation", description: "A cited document: its stable integer id and the URL it was read from." }],
+  [citationSchema, { id: "Citation", description: "A cited document: its stable integer id, the URL it was read from and, when it has one, its title (additive: older messages have none)." }],
+  [behaviorRuleSchema, {
+    id: "BehaviorRule",
+    description:
+      "A proactive rule the widget runs: `trigger` (`page` URL pattern, `time_on_page` seconds, `scroll` percent, `exit_intent`; all but `page` may add a `url` pattern) " +
+      "and `action` (`open`, `message` bubble `text`, `cta` with `label`, `url`, optional `text` and, on e-commerce agents, `coupon`). `id` is the `rule_id` of its /events telemetry.",
+  }],
   [conversationMessageSchema, { id: "Message", description: "A stored message of a conversation, as init returns it (oldest first)." }],
   [widgetAgentSchema, { id: "Agent", description: "What the widget needs of the agent: name, persona, theme colour, starter prompts, default language." }],
   [brandingSchema, { id: "Branding", description: "The branding line the widget shows." }],

@@ -37,7 +37,7 @@ describeMembers(initBodySchema, {
 describeMembers(initResponseSchema.shape.data, {
   anonymous_id: "The `anon_id` sent, or the one generated: keep it to be the same visitor next time.",
   jwt: "The session token (HS256, 60 minutes): `Authorization: Bearer <jwt>` on the session routes.",
-  behavior_rules: "The agent's stored behaviour rules, passed through (no command sets them yet: `[]`).",
+  behavior_rules: "The agent's proactive rules (`admin agent update --behavior-rules-file`), validated when set; `[]` when it has none.",
   messages: "The last 30 messages of a resumed conversation, oldest first; `[]` for a new one.",
 });
 describeMembers(messageBodySchema, {

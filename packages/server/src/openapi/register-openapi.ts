@@ -12,7 +12,8 @@ const API_DESCRIPTION = [
   "Frontdesk hosts AI agents for websites. The **widget API** is what the script tag on a site calls: `initSession` " +
     "returns a session token (`sessionToken`, a 60-minute HS256 JWT) that every other widget route takes as " +
     "`Authorization: Bearer <jwt>`. The **Sources API** feeds an agent's knowledge; it takes a workspace API token " +
-    "(`apiToken`, `fdk_…`, made with `bin/frontdesk admin token create`).",
+    "(`apiToken`, `fdk_…`, made with `bin/frontdesk admin token create`). The **console API** (`/api/v1/console`) is what " +
+    "operators' browsers call, signed in with a session cookie (`consoleSession`, from `createConsoleSession`).",
   "",
   "Every error is `{\"error\":{\"code\",\"message\"}}` (the `Error` schema); 422 `validation_failed` adds `fields`. " +
     "Rate-limited routes answer with `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; a 429 adds `Retry-After`.",
@@ -32,11 +33,20 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: [
         { name: "widget", description: "Called by the widget in visitors' browsers (CORS: any origin; init checks the agent's allowed origins)." },
         { name: "sources", description: "The Sources ingest API: a workspace's servers push the pages and texts its agents answer from." },
+        { name: "console", description: "Called by the console in operators' browsers, signed in with a session cookie (CORS: FRONTDESK_PUBLIC_URL's origin only)." },
       ],
       components: {
         securitySchemes: {
           sessionToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The `jwt` that `initSession` returns (60 minutes)." },
           apiToken: { type: "http", scheme: "bearer", description: "A workspace API token (`fdk_…`), with the `sources:*` ability the route needs." },
+          consoleSession: {
+            type: "apiKey",
+            in: "cookie",
+            name: "frontdesk_console_session",
+            description:
+              "The console's session cookie, set by `createConsoleSession` (HttpOnly, SameSite=Lax, Secure under https). " +
+              "A request that changes something must also carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+          },
         },
       },
     },

@@ -18,9 +18,6 @@ export interface Broadcast {
   payload: Record<string, unknown>;
 }
 
-/** A conversation waiting for a human (later: `assigned` and `closed`, with operator takeover). */
-type ConversationStatus = "open" | "human_requested";
-
 export function broadcastsOf(event: BusEvent): Broadcast[] {
   switch (event.type) {
     case "conversation.started":
@@ -33,23 +30,44 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       ];
     case "visitor.typing":
       return [{ channel: conversationChannel(event.conversationId), event: "typing", payload: { role: "visitor", typing: event.typing, name: null } }];
-    case "human.requested": {
-      const status: ConversationStatus = "human_requested";
-      const updated = { seq: event.seq, status, assignee: null, human_requested_at: event.requestedAt };
+    case "operator.typing":
       return [
-        { channel: conversationChannel(event.conversationId), event: "conversation.updated", payload: updated },
-        { channel: workspaceChannel(event.workspaceId), event: "conversation.updated", payload: { conversation_id: event.conversationId, ...updated } },
+        { channel: conversationChannel(event.conversationId), event: "typing", payload: { role: "operator", typing: event.typing, name: event.operator.name } },
+      ];
+    case "human.requested":
+      // The state change itself is the `conversation.updated` published with it (seq `event.seq`).
+      return [
         {
           channel: workspaceChannel(event.workspaceId),
           event: "human.requested",
           payload: { conversation_id: event.conversationId, agent_id: event.agentId, reason: event.reason, requested_at: event.requestedAt },
         },
       ];
+    case "conversation.updated": {
+      const updated = { seq: event.seq, status: event.status, assignee: event.assignee, human_requested_at: event.humanRequestedAt };
+      return [
+        { channel: conversationChannel(event.conversationId), event: "conversation.updated", payload: updated },
+        { channel: workspaceChannel(event.workspaceId), event: "conversation.updated", payload: { conversation_id: event.conversationId, ...updated } },
+      ];
     }
+    case "notification.created":
+      // Every operator of the workspace got one, announced once on the shared channel: each console picks its own by operator_id.
+      return [
+        {
+          channel: workspaceChannel(event.workspaceId),
+          event: "notification.created",
+          payload: {
+            kind: event.kind,
+            conversation_id: event.conversationId,
+            created_at: event.at,
+            notifications: event.notifications.map((notification) => ({ id: notification.id, operator_id: notification.operatorId })),
+          },
+        },
+      ];
     case "message.created": {
-      // `author`: the operator who wrote it (operator messages come with the operator console); null otherwise.
+      // `author`: the operator who wrote it ({id, name}); null for the visitor, the bot and system messages.
       const { id, seq, role, content, citations, created_at } = event.message;
-      const message = { id, seq, role, content, citations, created_at, author: null };
+      const message = { id, seq, role, content, citations, created_at, author: event.author ?? null };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },
         { channel: workspaceChannel(event.workspaceId), event: "message.created", payload: { conversation_id: event.conversationId, ...message } },

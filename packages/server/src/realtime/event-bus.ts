@@ -1,10 +1,37 @@
 import { EventEmitter } from "node:events";
-import type { Citation } from "@frontdesk/contracts";
+import type { Citation, ConversationStatus } from "@frontdesk/contracts";
+
+/** An operator as the visitor and the other operators see them. */
+export interface OperatorAuthor {
+  id: string;
+  name: string;
+}
 
 /** What the service tells operators in real time. One union, shared by every carrier. */
 export type BusEvent =
   | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; seq: number; reason: string | null; requestedAt: string }
   | { type: "visitor.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; at: string }
+  | { type: "operator.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; operator: OperatorAuthor }
+  | {
+      type: "conversation.updated";
+      workspaceId: string;
+      agentId: string;
+      conversationId: string;
+      /** The transition's place among the conversation's events. */
+      seq: number;
+      status: ConversationStatus;
+      assignee: OperatorAuthor | null;
+      humanRequestedAt: string | null;
+    }
+  | {
+      type: "notification.created";
+      workspaceId: string;
+      conversationId: string;
+      kind: string;
+      at: string;
+      /** One per operator of the workspace: each console picks its own by `operatorId`. */
+      notifications: { id: string; operatorId: string }[];
+    }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
   | {
       type: "message.created";
@@ -13,6 +40,8 @@ export type BusEvent =
       conversationId: string;
       /** `seq`: the message's place among its conversation's events. */
       message: { id: string; seq: number; role: "visitor" | "bot" | "operator" | "system"; content: string; citations: Citation[]; created_at: string };
+      /** The operator who wrote it (role `operator`). */
+      author?: OperatorAuthor | null;
     };
 
 export type BusListener = (event: BusEvent) => void;

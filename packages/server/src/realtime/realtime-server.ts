@@ -3,12 +3,13 @@ import type { Duplex } from "node:stream";
 import type { RealtimeConfig } from "../config/realtime.js";
 import type { FanOutAdapter } from "./adapters/fan-out-adapter.js";
 import { createLocalFanOutAdapter } from "./adapters/local-fan-out-adapter.js";
+import { createLocalChannelOccupancy, type ChannelOccupancy } from "./channels/channel-occupancy.js";
 import { ChannelSubscriptions } from "./channels/channel-subscriptions.js";
 import type { ChannelCredentials } from "./channels/channel-signature.js";
 import { LocalChannels } from "./channels/local-channels.js";
 import { EventHandler } from "./event-handler.js";
 import { createLocalPresenceStore } from "./presence/local-presence-store.js";
-import type { PresenceMember, PresenceStore } from "./presence/presence-store.js";
+import type { PresenceAnnouncer, PresenceMember, PresenceStore } from "./presence/presence-store.js";
 import { PusherErrorCode } from "./protocol/pusher-error-codes.js";
 import { serverFrames } from "./protocol/server-frames.js";
 import { WebSocketTransport } from "./transport/websocket-transport.js";
@@ -29,19 +30,32 @@ export interface RealtimeServer {
   /** Takes a WebSocket upgrade on `/app/{key}`; false for any other path. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   publish(input: PublishInput): Promise<void>;
-  /** Subscriptions per occupied channel. */
+  /** Subscriptions per occupied channel (on every live process, with Redis). */
   subscriptionCounts(): Promise<Map<string, number>>;
   presenceMembers(channel: string): Promise<PresenceMember[]>;
   readonly connectionCount: number;
-  /** Closes every socket with 4200 (reconnect at once), then the adapter and presence store. */
+  /** Whether the state shared between processes (Redis) is in use now, and if not, why. */
+  sharing(): RealtimeSharing;
+  /** Closes every socket with 4200 (reconnect at once) and lets them leave their channels, then the presence store and the adapter. */
   close(): Promise<void>;
+}
+
+/** A server alone in its process shares nothing (`shared` false) and is not degraded for it. */
+export interface RealtimeSharing {
+  shared: boolean;
+  degraded: boolean;
+  reason?: string;
 }
 
 export interface RealtimeServerParts {
   /** The fan-out across processes; the in-process adapter by default. */
   adapter?: (local: LocalChannels) => FanOutAdapter;
-  /** Presence membership; the in-process store by default. */
-  presence?: PresenceStore;
+  /** Presence membership, announcing through the adapter the members it adds or removes by itself; the in-process store by default. */
+  presence?: (announce: PresenceAnnouncer) => PresenceStore;
+  /** Subscription counts; this process's own by default. */
+  occupancy?: (local: LocalChannels) => ChannelOccupancy;
+  /** How the sharing between processes goes; alone in this process by default. */
+  sharing?: () => RealtimeSharing;
   onError?: (error: unknown) => void;
 }
 
@@ -49,8 +63,13 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
   const credentials = { appId: config.appId, appKey: config.appKey, appSecret };
   const local = new LocalChannels();
   const adapter = (parts.adapter ?? createLocalFanOutAdapter)(local);
-  const presence = parts.presence ?? createLocalPresenceStore();
-  const subscriptions = new ChannelSubscriptions({ credentials, channelNameLength: config.limits.channelNameLength, local, adapter, presence });
+  const announce: PresenceAnnouncer = {
+    memberAdded: (channel, member) => adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member) }),
+    memberRemoved: (channel, userId) => adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, userId) }),
+  };
+  const presence = parts.presence ? parts.presence(announce) : createLocalPresenceStore();
+  const occupancy = (parts.occupancy ?? createLocalChannelOccupancy)(local);
+  const subscriptions = new ChannelSubscriptions({ credentials, channelNameLength: config.limits.channelNameLength, local, adapter, presence, occupancy });
   const handler = new EventHandler(subscriptions);
   const transport = new WebSocketTransport(
     {
@@ -63,11 +82,17 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
     },
     {
       message: (connection, text) => handler.handle(connection, text),
-      closed: (connection) => handler.closed(connection),
+      closed: (connection) => {
+        // Tracked so that shutdown waits for closed sockets to leave their channels before the stores close.
+        const leaving = handler.closed(connection).finally(() => departures.delete(leaving));
+        departures.add(leaving);
+        return leaving;
+      },
       failed: (error) => parts.onError?.(error),
     },
   );
 
+  const departures = new Set<Promise<void>>();
   let closing: Promise<void> | null = null;
   return {
     config,
@@ -78,16 +103,20 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
         await adapter.publish({ channel, frame: serverFrames.event(channel, input.event, input.data), exceptSocketId: input.exceptSocketId });
       }
     },
-    subscriptionCounts: () => adapter.subscriptionCounts(),
+    subscriptionCounts: () => occupancy.subscriptionCounts(),
     presenceMembers: (channel) => presence.members(channel),
     get connectionCount() {
       return transport.connectionCount;
     },
+    sharing: parts.sharing ?? (() => ({ shared: false, degraded: false })),
     close() {
       closing ??= (async () => {
         await transport.close(PusherErrorCode.reconnectNow, "Server shutting down");
-        await adapter.close();
+        // A socket's departure starts once its queue reaches the close; let it start, then wait for every one.
+        await new Promise((resolve) => setImmediate(resolve));
+        while (departures.size > 0) await Promise.allSettled([...departures]);
         await presence.close();
+        await adapter.close();
       })();
       return closing;
     },

@@ -1,3 +1,4 @@
+import type { BehaviorRule } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -16,7 +17,7 @@ interface AgentRow {
   starter_prompts: string[];
   language_default: string;
   branding: Agent["branding"];
-  behavior_rules: Record<string, unknown>[];
+  behavior_rules: BehaviorRule[];
   created_at: Date;
   updated_at: Date;
 }
@@ -120,6 +121,12 @@ export async function listWorkspaceAgents(db: Queryable, workspaceId: string): P
 export async function findAgentForUpdate(tx: Queryable, agentId: string): Promise<Agent | null> {
   const { rows } = await tx.query<AgentRow>(`SELECT * FROM agents WHERE id = $1 FOR UPDATE`, [agentId]);
   return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** Replaces an agent's proactive rules (validated by the caller). */
+export async function setAgentBehaviorRules(db: Queryable, agentId: string, rules: BehaviorRule[]): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(`UPDATE agents SET behavior_rules = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING *`, [agentId, JSON.stringify(rules)]);
+  return toAgent(rows[0]!);
 }
 
 /** Writes every setting of an existing agent (other theme keys are kept). */

@@ -1,4 +1,4 @@
-import type { Branding } from "@frontdesk/contracts";
+import type { BehaviorRule, Branding } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
@@ -23,7 +23,8 @@ export interface Agent {
   starterPrompts: string[];
   languageDefault: string;
   branding: Partial<Branding>;
-  behaviorRules: Record<string, unknown>[];
+  /** Proactive rules (validated when set; see contracts/behavior-rules.ts). */
+  behaviorRules: BehaviorRule[];
   createdAt: string;
   updatedAt: string;
 }

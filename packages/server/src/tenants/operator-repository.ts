@@ -2,36 +2,55 @@ import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
 
+export const OPERATOR_ROLES = ["admin", "agent"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 export interface Operator {
   id: string;
   workspaceId: string;
   email: string;
   name: string;
+  role: OperatorRole;
+  /** Whether a password is set (the hash itself never leaves the repository's callers that need it). */
+  hasPassword: boolean;
   createdAt: string;
 }
 
-interface OperatorRow {
+export interface OperatorRow {
   id: string;
   workspace_id: string;
   email: string;
   name: string;
+  role: OperatorRole;
+  password_hash: string | null;
   created_at: Date;
 }
 
-const toOperator = (row: OperatorRow): Operator => ({
+export const toOperator = (row: OperatorRow): Operator => ({
   id: row.id,
   workspaceId: row.workspace_id,
   email: row.email,
   name: row.name,
+  role: row.role,
+  hasPassword: row.password_hash !== null,
   createdAt: iso(row.created_at),
 });
 
-/** Inserts the operator; null when the workspace already has one with that e-mail. */
-export async function insertOperator(db: Queryable, workspaceId: string, email: string, name: string): Promise<Operator | null> {
+export interface NewOperator {
+  workspaceId: string;
+  email: string;
+  name: string;
+  /** Absent: `admin` when the workspace has no operator yet, else `agent`. */
+  role?: OperatorRole | undefined;
+}
+
+/** Inserts the operator; null when an operator (of any workspace) already has that e-mail. */
+export async function insertOperator(db: Queryable, operator: NewOperator): Promise<Operator | null> {
   const { rows } = await db.query<OperatorRow>(
-    `INSERT INTO operators (id, workspace_id, email, name) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (workspace_id, lower(email)) DO NOTHING RETURNING *`,
-    [newId("op"), workspaceId, email, name],
+    `INSERT INTO operators (id, workspace_id, email, name, role)
+     VALUES ($1, $2, $3, $4, COALESCE($5, CASE WHEN EXISTS (SELECT 1 FROM operators WHERE workspace_id = $2) THEN 'agent' ELSE 'admin' END))
+     ON CONFLICT (lower(email)) DO NOTHING RETURNING *`,
+    [newId("op"), operator.workspaceId, operator.email, operator.name, operator.role ?? null],
   );
   return rows[0] ? toOperator(rows[0]) : null;
 }
@@ -45,4 +64,10 @@ export async function findOperator(db: Queryable, operatorId: string): Promise<O
 export async function listWorkspaceOperators(db: Queryable, workspaceId: string): Promise<Operator[]> {
   const { rows } = await db.query<OperatorRow>(`SELECT * FROM operators WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
   return rows.map(toOperator);
+}
+
+/** Removes the operator; their sessions, set-password links and notifications go with them. Null: no such operator. */
+export async function deleteOperator(db: Queryable, operatorId: string): Promise<Operator | null> {
+  const { rows } = await db.query<OperatorRow>(`DELETE FROM operators WHERE id = $1 RETURNING *`, [operatorId]);
+  return rows[0] ? toOperator(rows[0]) : null;
 }

@@ -1,7 +1,8 @@
+import type { BehaviorRule } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
-import { findAgentForUpdate, updateAgentSettings } from "./agent-repository.js";
+import { findAgentForUpdate, setAgentBehaviorRules, updateAgentSettings } from "./agent-repository.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
 
 /**
@@ -20,6 +21,8 @@ export interface UpdateAgentInput {
   primaryColor?: string | null;
   starterPrompts?: string[];
   language?: string | null;
+  /** Replaces every proactive rule (`[]` removes them). */
+  behaviorRules?: BehaviorRule[];
 }
 
 /** Changes an agent's settings in one transaction (its row locked while read and written). */
@@ -29,15 +32,34 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
     const agent = await findAgentForUpdate(tx, input.agentId);
     if (!agent) throw new AppError("not_found", `No agent ${input.agentId}.`);
     const name = input.name ?? agent.name;
-    return updateAgentSettings(tx, agent.id, {
+    const vertical = input.vertical ?? agent.vertical;
+    const behaviorRules = input.behaviorRules ?? agent.behaviorRules;
+    assertCouponsAllowed(behaviorRules, vertical, input.behaviorRules !== undefined);
+    const updated = await updateAgentSettings(tx, agent.id, {
       name,
       allowedOrigins: allowedOrigins ?? agent.allowedOrigins,
-      vertical: input.vertical ?? agent.vertical,
+      vertical,
       personaName: input.personaName === null ? name : (input.personaName ?? agent.personaName),
       personaTone: input.tone === null ? AGENT_DEFAULTS.personaTone : (input.tone ?? agent.personaTone),
       primaryColor: input.primaryColor === null ? AGENT_DEFAULTS.primaryColor : (input.primaryColor ?? agent.theme.primary),
       starterPrompts: input.starterPrompts ?? agent.starterPrompts,
       languageDefault: input.language === null ? AGENT_DEFAULTS.languageDefault : (input.language ?? agent.languageDefault),
     });
+    return input.behaviorRules === undefined ? updated : setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
   });
+}
+
+/** A rule's coupon is for e-commerce agents only (as /coupon/apply is): refused on the others, with each rule's field named. */
+function assertCouponsAllowed(rules: BehaviorRule[], vertical: Vertical, rulesGiven: boolean): void {
+  if (vertical === "ecommerce") return;
+  const fields: Record<string, string[]> = {};
+  rules.forEach((rule, index) => {
+    if (rule.action.type === "cta" && rule.action.coupon !== undefined) fields[`behaviorRules.${index}.action.coupon`] = ["coupons are for e-commerce agents only (--vertical ecommerce)"];
+  });
+  const named = Object.keys(fields);
+  if (named.length === 0) return;
+  const message = rulesGiven
+    ? `The command is invalid (${named.join(", ")}: coupons are for e-commerce agents only; give --vertical ecommerce or remove the coupons).`
+    : `The agent's rules offer coupons (${named.join(", ")}): a ${vertical} agent cannot; remove them first (--behavior-rules-file).`;
+  throw new AppError("validation_failed", message, fields);
 }

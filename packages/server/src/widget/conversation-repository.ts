@@ -1,3 +1,4 @@
+import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
@@ -9,6 +10,9 @@ export interface ConversationRecord {
   pageUrl: string | null;
   humanRequestedAt: string | null;
   humanRequestReason: string | null;
+  status: ConversationStatus;
+  assigneeOperatorId: string | null;
+  /** The bot stays quiet: a person was asked for or has the conversation. */
   botPaused: boolean;
   satisfaction: { rating: "good" | "bad"; comment: string | null; ratedAt: string } | null;
   couponCode: string | null;
@@ -27,7 +31,8 @@ interface ConversationRow {
   page_url: string | null;
   human_requested_at: Date | null;
   human_request_reason: string | null;
-  bot_paused: boolean;
+  status: ConversationStatus;
+  assignee_operator_id: string | null;
   satisfaction_rating: "good" | "bad" | null;
   satisfaction_comment: string | null;
   satisfaction_at: Date | null;
@@ -47,7 +52,9 @@ function toConversation(row: ConversationRow): ConversationRecord {
     pageUrl: row.page_url,
     humanRequestedAt: isoOrNull(row.human_requested_at),
     humanRequestReason: row.human_request_reason,
-    botPaused: row.bot_paused,
+    status: row.status,
+    assigneeOperatorId: row.assignee_operator_id,
+    botPaused: row.status === "awaiting_human" || row.status === "human",
     satisfaction:
       row.satisfaction_rating && row.satisfaction_at
         ? { rating: row.satisfaction_rating, comment: row.satisfaction_comment, ratedAt: iso(row.satisfaction_at) }
@@ -63,34 +70,6 @@ function toConversation(row: ConversationRow): ConversationRecord {
 export async function findConversation(db: Queryable, conversationId: string): Promise<ConversationRecord | null> {
   const { rows } = await db.query<ConversationRow>(`SELECT * FROM conversations WHERE id = $1`, [conversationId]);
   return rows[0] ? toConversation(rows[0]) : null;
-}
-
-/**
- * Marks the conversation as wanting a human and pauses the bot. The first request time is kept;
- * a newer reason replaces an older one. `first` tells whether this call set it; the first also
- * takes the conversation's next event seq for its `conversation.updated` (`updatedSeq`).
- */
-export async function markHumanRequested(
-  db: Queryable,
-  conversationId: string,
-  reason: string | null,
-): Promise<{ conversation: ConversationRecord; first: boolean }> {
-  const before = await db.query<{ human_requested_at: Date | null }>(
-    `SELECT human_requested_at FROM conversations WHERE id = $1 FOR UPDATE`,
-    [conversationId],
-  );
-  const { rows } = await db.query<ConversationRow>(
-    `UPDATE conversations SET
-       human_requested_at = COALESCE(human_requested_at, now()),
-       human_request_reason = COALESCE($2, human_request_reason),
-       bot_paused = true,
-       last_activity_at = now(),
-       event_seq = CASE WHEN human_requested_at IS NULL THEN event_seq + 1 ELSE event_seq END,
-       updated_seq = CASE WHEN human_requested_at IS NULL THEN event_seq + 1 ELSE updated_seq END
-     WHERE id = $1 RETURNING *`,
-    [conversationId, reason],
-  );
-  return { conversation: toConversation(rows[0]!), first: before.rows[0]?.human_requested_at === null };
 }
 
 export async function rateConversation(

@@ -85,3 +85,9 @@ export async function listAgentLeads(db: Queryable, agentId: string): Promise<Le
   const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id`, [agentId]);
   return rows.map(toLead);
 }
+
+/** The visitor's lead (the latest updated, should the visitor have left several e-mails), or null. */
+export async function findVisitorLead(db: Queryable, visitorId: string): Promise<Lead | null> {
+  const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE visitor_id = $1 ORDER BY updated_at DESC, id LIMIT 1`, [visitorId]);
+  return rows[0] ? toLead(rows[0]) : null;
+}

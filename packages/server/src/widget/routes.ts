@@ -5,18 +5,21 @@ import { ipGuard, sessionGuard, sessionOf, sessionOnly } from "./route-guards.js
 import { captureLead } from "./capture-lead.js";
 import { rateSatisfaction } from "./rate-satisfaction.js";
 import { recordEvent } from "./record-event.js";
-import { requestHuman } from "./request-human.js";
+import { requestHuman } from "../conversations/request-human.js";
 import { signalTyping } from "./signal-typing.js";
 import {
   couponRouteSchema,
   eventsRouteSchema,
   initRouteSchema,
+  rulesRouteSchema,
   leadsRouteSchema,
   requestHumanRouteSchema,
   satisfactionRouteSchema,
   typingRouteSchema,
 } from "./schemas.js";
-import { startSession } from "./start-session.js";
+import { demoPageOrigins } from "./demo-page-origins.js";
+import { readBehaviorRules } from "./read-behavior-rules.js";
+import { startSession, storableUserAgent } from "./start-session.js";
 
 /** The visitor-facing widget API (spec section 4), mounted under /api/v1/widget. */
 export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -29,7 +32,32 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
       const agentId = typeof body?.agent_id === "string" ? body.agent_id.slice(0, 64) : "";
       await enforceRateLimit(services.limiter, reply, ["initPerIp", request.ip], ["initPerIpAndAgent", `${request.ip}|${agentId}`]);
     },
-    handler: async (request) => ({ data: await startSession(services, { body: request.body, origin: request.headers.origin }) }),
+    handler: async (request) => ({
+      data: await startSession(services, {
+        body: request.body,
+        origin: request.headers.origin,
+        userAgent: storableUserAgent(request.headers["user-agent"]),
+        serviceOrigins: demoPageOrigins(services.config, request),
+      }),
+    }),
+  });
+
+  app.post("/rules", {
+    schema: rulesRouteSchema,
+    preValidation: async (request, reply) => {
+      const body = request.body as { agent_id?: unknown } | undefined;
+      const agentId = typeof body?.agent_id === "string" ? body.agent_id.slice(0, 64) : "";
+      await enforceRateLimit(services.limiter, reply, ["initPerIp", request.ip], ["initPerIpAndAgent", `${request.ip}|${agentId}`]);
+    },
+    handler: async (request) => ({
+      data: {
+        behavior_rules: await readBehaviorRules(services, {
+          agentId: request.body.agent_id,
+          origin: request.headers.origin,
+          serviceOrigins: demoPageOrigins(services.config, request),
+        }),
+      },
+    }),
   });
 
   app.post("/leads", {

@@ -1,4 +1,6 @@
 import {
+  behaviorRulesBodySchema,
+  behaviorRulesResponseSchema,
   couponBodySchema,
   couponResponseSchema,
   eventBodySchema,
@@ -43,6 +45,24 @@ export const initRouteSchema = {
     403: errorResponse("`origin_forbidden`: the request's `Origin` (missing or `null` included) is not one of the agent's allowed origins."),
     404: errorResponse("`agent_not_found`: no published agent has this id (unknown and unpublished agents answer alike)."),
     429: errorResponse("`plan_limit_reached`: the workspace used its monthly conversation quota; or `rate_limited`: too many inits (see `Retry-After`)."),
+  },
+};
+
+export const rulesRouteSchema = {
+  tags,
+  operationId: "readBehaviorRules",
+  summary: "Read the agent's proactive rules for a page",
+  description:
+    "Called by the widget on each page before any session exists: the agent's `behavior_rules` (as init returns them), after the same " +
+    "`Origin` check as init. Starts no conversation and stores nothing. Limited per IP and agent, as init.",
+  security: [],
+  body: behaviorRulesBodySchema,
+  response: {
+    200: jsonResponse("The agent's proactive rules.", behaviorRulesResponseSchema),
+    ...bodyErrors,
+    403: errorResponse("`origin_forbidden`: the request's `Origin` is not one of the agent's allowed origins."),
+    404: errorResponse("`agent_not_found`: no published agent has this id."),
+    429: errorResponse("`rate_limited`: too many requests (see `Retry-After`)."),
   },
 };
 

@@ -25,8 +25,8 @@ function lruCache<Value extends object>(now: () => number): LRUCache<string, Val
 /**
  * Session and agent lookups of the last two seconds, so a visitor's burst of events (or a page's
  * burst of inits) does not read the same rows each time. What may be stale for up to two seconds: an agent's unpublishing in
- * another process. What is never stale: a human request (answers re-read it when they store the
- * visitor's message) and anything this process changed (it drops the entry). At most 50,000
+ * another process. What is never stale: the conversation's state (read by the statements
+ * that store the visitor's message and the bot's reply) and anything this process changed (it drops the entry). At most 50,000
  * conversations and 50,000 agents are kept; beyond that the least recently used go first.
  */
 export class SessionCache {

@@ -22,8 +22,6 @@ export interface SessionConversation {
   visitorId: string;
   agentPublished: boolean;
   vertical: Vertical;
-  /** Set once the visitor asked for a person: the bot stays quiet. */
-  humanRequestedAt: Date | null;
 }
 
 /** Creates or refreshes the visitor, returning it with its latest conversation (one round trip). */
@@ -58,7 +56,7 @@ export async function upsertVisitor(
  */
 export async function insertCountedConversation(
   db: Queryable,
-  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string; month: string; quota: number | null },
+  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string; userAgent: string | null; month: string; quota: number | null },
 ): Promise<string | null> {
   if (conversation.quota !== null && conversation.quota <= 0) return null;
   const { rows } = await db.query<{ id: string }>(
@@ -68,40 +66,71 @@ export async function insertCountedConversation(
          WHERE $7::integer IS NULL OR conversation_counters.count < $7::integer
        RETURNING 1
      )
-     INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url)
-     SELECT $1, $2, $3, $4, $5 FROM counted
+     INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url, last_page_url, user_agent)
+     SELECT $1, $2, $3, $4, $5, $5, $8 FROM counted
      RETURNING id`,
-    [newId("cnv"), conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl, conversation.month, conversation.quota],
+    [newId("cnv"), conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl, conversation.month, conversation.quota, conversation.userAgent],
   );
   return rows[0]?.id ?? null;
 }
 
-export async function touchConversation(db: Queryable, conversationId: string): Promise<void> {
-  await db.query(`UPDATE conversations SET last_activity_at = now() WHERE id = $1`, [conversationId]);
+/** A resumed conversation: active now, and the visitor's page and browser are those of this init (the console shows them). */
+export async function touchConversation(db: Queryable, conversationId: string, visit: { pageUrl: string; userAgent: string | null }): Promise<void> {
+  await db.query(`UPDATE conversations SET last_activity_at = now(), last_page_url = $2, user_agent = COALESCE($3, user_agent) WHERE id = $1`, [
+    conversationId,
+    visit.pageUrl,
+    visit.userAgent,
+  ]);
+}
+
+/** The page the visitor says they are on now (a message's `page_url`): the console shows it as the last page. */
+export async function recordVisitorPage(db: Queryable, conversationId: string, pageUrl: string): Promise<void> {
+  await db.query(`UPDATE conversations SET last_page_url = $2 WHERE id = $1 AND last_page_url IS DISTINCT FROM $2`, [conversationId, pageUrl]);
+}
+
+/** The page context of the visitor's latest message (see migration 0009). */
+export async function recordVisitorPageContext(db: Queryable, conversationId: string, pageContext: Record<string, unknown>): Promise<void> {
+  await db.query(`UPDATE conversations SET last_page_context = $2::jsonb WHERE id = $1`, [conversationId, JSON.stringify(pageContext)]);
 }
 
 interface MessageRow {
   id: string;
+  conversation_seq: number | null;
   role: ConversationMessage["role"];
   content: string;
   citations: ConversationMessage["citations"];
+  author_name: string | null;
   created_at: Date;
 }
 
-/** The last `limit` messages of the conversation, oldest first. */
+const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, author_name, created_at`;
+
+const toMessage = (row: MessageRow): ConversationMessage => ({
+  id: row.id,
+  seq: row.conversation_seq,
+  role: row.role,
+  content: row.content,
+  citations: row.citations,
+  author: row.role === "operator" && row.author_name !== null ? { name: row.author_name } : null,
+  created_at: iso(row.created_at),
+});
+
+/** The last `limit` messages of the conversation (system messages included), oldest first. */
 export async function listRecentMessages(db: Queryable, conversationId: string, limit: number): Promise<ConversationMessage[]> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT id, role, content, citations, created_at FROM messages
-     WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2`,
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2`,
     [conversationId, limit],
   );
-  return rows.reverse().map((row) => ({
-    id: row.id,
-    role: row.role,
-    content: row.content,
-    citations: row.citations,
-    created_at: iso(row.created_at),
-  }));
+  return rows.reverse().map(toMessage);
+}
+
+/** Up to `limit` messages whose seq is above `afterSeq`, in seq order (messages_conversation_event_seq_idx). */
+export async function listMessagesAfter(db: Queryable, conversationId: string, afterSeq: number, limit: number): Promise<ConversationMessage[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 AND conversation_seq > $2 ORDER BY conversation_seq LIMIT $3`,
+    [conversationId, afterSeq, limit],
+  );
+  return rows.map(toMessage);
 }
 
 export async function findSessionConversation(db: Queryable, conversationId: string): Promise<SessionConversation | null> {
@@ -112,9 +141,8 @@ export async function findSessionConversation(db: Queryable, conversationId: str
     visitor_id: string;
     published: boolean;
     vertical: Vertical;
-    human_requested_at: Date | null;
   }>(
-    `SELECT c.id, c.workspace_id, c.agent_id, c.visitor_id, a.published, a.vertical, c.human_requested_at
+    `SELECT c.id, c.workspace_id, c.agent_id, c.visitor_id, a.published, a.vertical
      FROM conversations c JOIN agents a ON a.id = c.agent_id WHERE c.id = $1`,
     [conversationId],
   );
@@ -127,7 +155,6 @@ export async function findSessionConversation(db: Queryable, conversationId: str
         visitorId: row.visitor_id,
         agentPublished: row.published,
         vertical: row.vertical,
-        humanRequestedAt: row.human_requested_at,
       }
     : null;
 }

@@ -13,6 +13,13 @@ import {
 } from "./session-repository.js";
 
 export const INIT_MESSAGE_COUNT = 30;
+const MAX_USER_AGENT_LENGTH = 512;
+
+/** The `User-Agent` the console shows of the visitor: at most 512 characters, anything the store refuses as U+FFFD. */
+export function storableUserAgent(header: string | undefined): string | null {
+  if (header === undefined || header.trim() === "") return null;
+  return header.slice(0, MAX_USER_AGENT_LENGTH).replace(/[\u0000\uD800-\uDFFF]/gu, "\uFFFD");
+}
 
 /** `YYYY-MM-01` of the UTC calendar month: the key of the monthly conversation quota. */
 export function quotaMonth(at: Date): string {
@@ -25,7 +32,13 @@ export function quotaMonth(at: Date): string {
  */
 export async function startSession(
   services: Services,
-  input: { body: InitBody; origin: string | undefined },
+  input: {
+    body: InitBody;
+    origin: string | undefined;
+    userAgent: string | null;
+    /** Origins of this service's own pages (the demo page), admitted for every agent; empty when FRONTDESK_DEMO=false. */
+    serviceOrigins?: readonly string[];
+  },
 ): Promise<InitResponse["data"]> {
   const { db, config, sessionTokens, bus } = services;
   let found = services.sessionCache.getAgent(input.body.agent_id) ?? null;
@@ -35,7 +48,8 @@ export async function startSession(
   }
   const agent = found?.agent;
   if (!found || !agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
-  if (!isOriginAllowed(agent.allowedOrigins, input.origin)) {
+  const ownPage = input.origin !== undefined && (input.serviceOrigins ?? []).includes(input.origin);
+  if (!ownPage && !isOriginAllowed(agent.allowedOrigins, input.origin)) {
     throw new AppError("origin_forbidden", "This page's origin is not allowed to use this agent.");
   }
   const now = services.now();
@@ -46,7 +60,7 @@ export async function startSession(
   const session = await (async () => {
     const { visitor, latest } = await upsertVisitor(db, agent.id, anonId);
     if (latest && !input.body.new_conversation && latest.lastActivityAt.getTime() >= idleCutoff) {
-      await touchConversation(db, latest.id);
+      await touchConversation(db, latest.id, { pageUrl: input.body.page_url, userAgent: input.userAgent });
       return { visitor, conversationId: latest.id, resumed: true };
     }
     const conversationId = await insertCountedConversation(db, {
@@ -54,6 +68,7 @@ export async function startSession(
       agentId: agent.id,
       visitorId: visitor.id,
       pageUrl: input.body.page_url,
+      userAgent: input.userAgent,
       month: quotaMonth(now),
       quota: found.conversationQuota,
     });

@@ -5,6 +5,8 @@ import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm2
 import { searchByText } from "../../src/answering/retrieve/chunk-search-repository.js";
 import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
+import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
+import { retrieveHybrid } from "../../src/answering/retrieve/retrieve-hybrid.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { deleteDocumentsNotIn, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
@@ -57,6 +59,19 @@ describe("LexicalIndex (exact BM25 in memory)", () => {
     expect(first.map((hit) => hit.chunkId)).toEqual([3, 5]);
     // The scratch accumulators are cleared: the same search gives the same scores.
     expect(ties.search([{ lexeme: "a", idf: 1 }], 2, BM25)).toEqual(first);
+  });
+
+  it("happy: sums each term's second weight (general-English rarity) over the terms a chunk holds", () => {
+    const hits = index.search(
+      [
+        { lexeme: "deliveri", idf: 1, weight: 2 },
+        { lexeme: "day", idf: 1, weight: 0.5 },
+        { lexeme: "refund", idf: 1 },
+      ],
+      10,
+      BM25,
+    );
+    expect(Object.fromEntries(hits.map((hit) => [hit.chunkId, hit.matchedWeight]))).toEqual({ 10: 2.5, 11: 2, 12: 0.5 });
   });
 
   it("edge: a small knowledge base is weighed as if it had 100 chunks, so one unknown word does not outweigh the rest", () => {
@@ -190,8 +205,11 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
         const same = fromMemory.chunks.find((candidate) => candidate.chunkId === chunk.chunkId)!;
         expect(same.score).toBeCloseTo(chunk.score, 9);
         expect(same.coverage).toBeCloseTo(chunk.coverage, 9);
+        expect(same.rareCoverage).toBeCloseTo(chunk.rareCoverage, 9);
+        expect(same.normalisedScore).toBeCloseTo(chunk.normalisedScore, 9);
       }
       expect(fromMemory.unknownShare).toBeCloseTo(fromSql.unknownShare, 9);
+      expect(fromMemory.unknownRareShare).toBeCloseTo(fromSql.unknownRareShare, 9);
     }
     expect(sql.indexes.counts.hits).toBe(0);
   });
@@ -317,4 +335,29 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(first.chunks.length).toBeGreaterThan(0);
     expect(caches.indexes.counts.hits).toBe(0);
   });
+
+  const retrieve = (question: string, query = question) =>
+    retrieveHybrid(db, embedder, createLexicalCaches({ indexBudgetBytes: 0 }), {
+      agentId,
+      query,
+      question,
+      textSearchConfig: "english",
+      calibration: retrievalCalibrationFor(embedder.id),
+    });
+
+  it("happy: a question that stands alone is answered from its own words even when the query carries an earlier message", async () => {
+    const question = "How long does a full battery charge take?";
+    const alone = await retrieve(question);
+    const withEarlier = await retrieve(question, `${question}\nIs there a lifetime warranty on frames?`);
+    expect(alone.lowConfidence).toBe(false);
+    expect(withEarlier.passages[0]?.documentId).toBe(documentIds[2]);
+    expect(withEarlier.signals).toEqual(alone.signals);
+  });
+
+  it("happy: a follow-up without words of its own is answered with the earlier message", async () => {
+    const followUp = await retrieve("and how long?", "and how long?\nIs there a lifetime warranty on frames?");
+    expect(followUp.lowConfidence).toBe(false);
+    expect(followUp.passages[0]?.documentId).toBe(documentIds[3]);
+  });
+
 });

@@ -55,7 +55,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     const data = response.json().data;
     expect(data).toMatchObject({ message_id: expect.stringMatching(/^msg_/), conversation_id: session.conversationId, low_confidence: false });
     expect(data.content).toContain("five working days");
-    expect(data.citations).toContainEqual({ id: documents[1], url: "https://shop.example.com/help/returns" });
+    expect(data.citations).toContainEqual({ id: documents[1], url: "https://shop.example.com/help/returns", title: "Returns and refunds" });
     expect(data.citations.every((citation: { id: number }) => documents.includes(citation.id))).toBe(true);
 
     const { rows } = await t.services.db.query<{ id: string; role: string; content: string; citations: unknown; low_confidence: boolean; generator: string | null; latency_ms: number | null }>(
@@ -75,8 +75,8 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
       payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, anon_id: session.anonymousId },
     });
     expect(resumed.json().data.messages).toEqual([
-      { id: rows[0]!.id, role: "visitor", content: "When is my refund paid after you receive the return?", citations: [], created_at: expect.any(String) },
-      { id: data.message_id, role: "bot", content: data.content, citations: data.citations, created_at: expect.any(String) },
+      { id: rows[0]!.id, seq: 1, role: "visitor", content: "When is my refund paid after you receive the return?", citations: [], author: null, created_at: expect.any(String) },
+      { id: data.message_id, seq: 2, role: "bot", content: data.content, citations: data.citations, author: null, created_at: expect.any(String) },
     ]);
   });
 
@@ -97,7 +97,9 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(kinds.slice(firstNonToken)).toEqual(["citations", "done"]);
     const text = frames.filter((frame) => frame.event === "token").map((frame) => frame.token).join("");
     expect(text).toContain("four hours");
-    expect(frames.at(-2)).toEqual({ event: "citations", citations: [{ id: documents[2], url: "https://shop.example.com/help/battery" }] });
+    // The document the answer rests on comes first; the other retrieved documents follow in retrieval order.
+    expect(frames.at(-2)).toMatchObject({ event: "citations" });
+    expect((frames.at(-2)?.citations as unknown[] | undefined)?.[0]).toEqual({ id: documents[2], url: "https://shop.example.com/help/battery", title: "E-bike battery care" });
     expect(frames.at(-1)).toMatchObject({ event: "done", conversation_id: session.conversationId, low_confidence: false });
     const stored = await t.services.db.query<{ content: string }>(`SELECT content FROM messages WHERE conversation_id = $1 AND role = 'bot'`, [session.conversationId]);
     expect(stored.rows[0]!.content).toBe(text);
@@ -125,7 +127,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     const answered = (await ask(session.jwt, { message: "How long do I have to return a bike?" })).json().data;
     expect(answered.low_confidence).toBe(false);
     expect(answered.content).toContain("within 60 days");
-    expect(answered.citations).toEqual([{ id: await documentIdOf(t, sourceId!), url: bikeShopKnowledge[1]!.source_url }]);
+    expect(answered.citations).toEqual([{ id: await documentIdOf(t, sourceId!), url: bikeShopKnowledge[1]!.source_url, title: bikeShopKnowledge[1]!.title }]);
     const offTopic = (await ask(session.jwt, { message: "Who won the football world cup in 1998?" })).json().data;
     expect(offTopic.low_confidence).toBe(true);
   });
@@ -141,6 +143,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
   });
 
   it("happy: while a human is requested the bot stays quiet; the visitor's message is stored and published", async () => {
+    const before = t.published.length;
     const session = await startSession(t.app, tenant.agentId);
     await t.app.inject({ method: "POST", url: `${W}/request-human`, headers: bearer(session.jwt), payload: {} });
     const response = await ask(session.jwt, { message: "Hello? Is anyone there?" });
@@ -157,17 +160,18 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(parseFrames(stream.body).frames).toEqual([{ event: "done", conversation_id: session.conversationId, awaiting_human: true }]);
     const { rows } = await t.services.db.query<{ role: string; content: string }>(`SELECT role, content FROM messages WHERE conversation_id = $1 ORDER BY seq`, [session.conversationId]);
     expect(rows).toEqual([
+      { role: "system", content: "Waiting for a person to join" },
       { role: "visitor", content: "Hello? Is anyone there?" },
       { role: "visitor", content: "Still waiting" },
     ]);
-    const published = t.published.filter((event) => event.type === "message.created" && event.conversationId === session.conversationId);
-    expect(published).toHaveLength(2);
+    const published = t.published.slice(before).filter((event) => event.type === "message.created" && event.conversationId === session.conversationId);
+    expect(published.map((event) => event.type === "message.created" && event.message.role)).toEqual(["system", "visitor", "visitor"]);
   });
 
   it("security: a human request made elsewhere (another process) silences the bot even while the session is cached", async () => {
     const session = await startSession(t.app, tenant.agentId);
     expect((await t.app.inject({ method: "POST", url: `${W}/events`, headers: bearer(session.jwt), payload: { event: "x" } })).statusCode).toBe(202);
-    await t.services.db.query(`UPDATE conversations SET human_requested_at = now() WHERE id = $1`, [session.conversationId]);
+    await t.services.db.query(`UPDATE conversations SET status = 'awaiting_human', human_requested_at = now() WHERE id = $1`, [session.conversationId]);
     const data = (await ask(session.jwt, { message: "When is my refund paid?" })).json().data;
     expect(data.awaiting_human).toBe(true);
   });

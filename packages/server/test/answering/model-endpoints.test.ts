@@ -24,7 +24,7 @@ interface BotRow {
   id: string;
   role: string;
   content: string;
-  citations: { id: number; url: string }[];
+  citations: { id: number; url: string; title?: string }[];
   low_confidence: boolean;
   generator: string | null;
   latency_ms: number | null;
@@ -135,7 +135,8 @@ describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible
   const ask = (jwt: string, payload: Record<string, unknown>, path = "/messages") =>
     t.app.inject({ method: "POST", url: `${W}${path}`, headers: bearer(jwt), payload });
 
-  const citationOf = (url: string) => ({ id: documentIds.get(url)!, url });
+  // A citation names its document by id, URL and title (the pushed text's title).
+  const citationOf = (url: string) => ({ id: documentIds.get(url)!, url, title: bikeShopKnowledge.find((text) => text.source_url === url)!.title });
 
   async function storedMessages(conversationId: string): Promise<BotRow[]> {
     const { rows } = await t.services.db.query<BotRow>(
@@ -411,6 +412,7 @@ describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible
     expect(framesOf(parseSse(stream.body))).toEqual([{ event: "done", conversation_id: session.conversationId, awaiting_human: true }]);
 
     expect(model.requests).toHaveLength(0);
-    expect((await storedMessages(session.conversationId)).map((row) => row.role)).toEqual(["visitor", "visitor"]);
+    // The request's system message ("Waiting for a person to join"), then the two questions.
+    expect((await storedMessages(session.conversationId)).map((row) => row.role)).toEqual(["system", "visitor", "visitor"]);
   });
 });

@@ -87,7 +87,8 @@ describeEachStore("bin/frontdesk on %s", (kind) => {
         human_requested_at: expect.any(String),
         coupon_code: "WELCOME-10",
         satisfaction: { rating: "good", comment: "great" },
-        messages: [],
+        status: "awaiting_human",
+        messages: [expect.objectContaining({ role: "system", content: "Waiting for a person to join" })],
       });
       const inbox = JSON.parse((await run(env, "admin", "inbox", "list", "--operator", operator.id)).stdout) as unknown[];
       expect(inbox).toEqual([expect.objectContaining({ kind: "human_requested", conversation_id: session.data.conversation_id })]);

@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,4 +95,50 @@ describe("a start whose store cannot be reached", () => {
       expect(await started.exit(EXIT_AFTER_FAILURE_MS)).toBe(1);
     }
   }, 2 * START_MS);
+});
+
+describe("a start whose data dir cannot be created", () => {
+  it("error: a data dir under /proc (where Node's recursive mkdir never returns) or under a file exits 1 naming the directory", async () => {
+    const file = join(await dataDir(), "a-file");
+    await writeFile(file, "");
+    for (const directory of ["/proc/frontdesk-data", join(file, "data")]) {
+      const started = frontdesk({ FRONTDESK_DATA_DIR: directory, FRONTDESK_EMBEDDINGS_PROVIDER: "hashing" }, "serve", "--port", "0");
+      await started.waitFor(/start failed: cannot create the directory/, START_MS);
+      expect(await started.exit(EXIT_AFTER_FAILURE_MS)).toBe(1);
+      expect(started.output()).toContain(directory.startsWith("/proc") ? "/proc/frontdesk-data" : file);
+    }
+  }, 2 * START_MS);
+});
+
+describe("one embedded store, one process", () => {
+  it("error: two first starts at once on a new PGlite data dir: one serves, the other exits 1 naming the holder's pid (no child's stack)", async () => {
+    const env = { FRONTDESK_DATA_DIR: join(await dataDir(), "new"), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
+    const both = [frontdesk(env, "serve", "--port", "0"), frontdesk(env, "serve", "--port", "0")];
+    try {
+      const loser = await Promise.race(both.map((started) => started.exit(START_MS).then(() => started)));
+      const winner = both.find((started) => started !== loser)!;
+      expect(loser.child.exitCode).toBe(1);
+      expect(loser.output()).toMatch(new RegExp(`Another Frontdesk process \\(pid ${winner.child.pid}\\) is using the embedded store in ${env.FRONTDESK_DATA_DIR}`));
+      expect(loser.output()).not.toMatch(/wasm|RuntimeError|Aborted/);
+      await winner.waitFor(/Frontdesk is listening/, START_MS);
+      winner.child.kill("SIGTERM");
+      expect(await winner.exit(30_000)).toBe(0);
+      // The lock went with the winner: the data dir opens again.
+      const migrate = frontdesk(env, "migrate");
+      expect(await migrate.exit(START_MS)).toBe(0);
+    } finally {
+      for (const started of both) if (started.child.exitCode === null) started.child.kill("SIGKILL");
+    }
+  }, 3 * START_MS);
+
+  it("happy: a pid file left by a process that died (SIGKILL) is taken over at once", async () => {
+    const env = { FRONTDESK_DATA_DIR: join(await dataDir(), "killed"), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
+    const first = frontdesk(env, "serve", "--port", "0");
+    await first.waitFor(/Frontdesk is listening/, START_MS);
+    first.child.kill("SIGKILL");
+    await first.exit(30_000);
+    expect(await readFile(join(env.FRONTDESK_DATA_DIR, "pglite.pid"), "utf8")).toBe(`${first.child.pid}\n`);
+    const migrate = frontdesk(env, "migrate");
+    expect(await migrate.exit(START_MS)).toBe(0);
+  }, 3 * START_MS);
 });

@@ -24,6 +24,14 @@ describe("realtime configuration", () => {
     expect(descriptorOf({ FRONTDESK_REALTIME_HOST: "rt.example.com", FRONTDESK_REALTIME_PORT: "6001", FRONTDESK_REALTIME_SCHEME: "https" })).toEqual({ host: "rt.example.com", port: 6001, scheme: "wss" });
   });
 
+  it("happy and error: FRONTDESK_REALTIME_NODE_EXPIRY_SECONDS is 15 by default, takes 1 to 3600 seconds, and names itself when out of range", () => {
+    expect(loadConfig({}).realtimeNodeExpirySeconds).toBe(15);
+    expect(loadConfig({ FRONTDESK_REALTIME_NODE_EXPIRY_SECONDS: "2" }).realtimeNodeExpirySeconds).toBe(2);
+    for (const value of ["0", "0.5", "3601", "soon"]) {
+      expect(() => loadConfig({ FRONTDESK_REALTIME_NODE_EXPIRY_SECONDS: value })).toThrow(/FRONTDESK_REALTIME_NODE_EXPIRY_SECONDS/);
+    }
+  });
+
   it("happy: the limits' defaults are the README's", () => {
     const { realtime } = loadConfig({});
     expect(realtime).toMatchObject({ appId: "frontdesk", appKey: "frontdesk", appSecret: undefined, activityTimeoutSeconds: 30, pongTimeoutSeconds: 30 });

@@ -1,34 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Queryable, QueryResult, SqlValue } from "../../src/db/database.js";
+import type { Queryable } from "../../src/db/database.js";
 import { listAgentSources } from "../../src/sources/source-repository.js";
 import { insertAgent, listWorkspaceAgents } from "../../src/tenants/agent-repository.js";
 import { listWorkspaceApiTokens } from "../../src/tenants/api-token-repository.js";
 import { listWorkspaceOperators } from "../../src/tenants/operator-repository.js";
 import { insertWorkspace, listWorkspaces } from "../../src/tenants/workspace-repository.js";
+import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
-}
-
-/** Runs each statement for real, after recording the plan the store chose for it. */
-function explaining(tx: Queryable, plans: PlanNode[][]): Queryable {
-  return {
-    async query<Row>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> {
-      const { rows } = await tx.query<{ "QUERY PLAN": [{ Plan: PlanNode }] | string }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-      const raw = rows[0]!["QUERY PLAN"];
-      const explained = (typeof raw === "string" ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
-      plans.push(nodesOf(explained[0].Plan));
-      return tx.query<Row>(sql, params);
-    },
-  };
-}
 
 describeEachStore("the admin CLI's lists on %s", (kind) => {
   let database: TestDatabase;

@@ -13,8 +13,9 @@ const PUBLIC_URL = "https://frontdesk.example.com";
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 const W = "/api/v1/widget";
 const S = "/api/v1/workspace/sources";
+const C = "/api/v1/console";
 /** Widget routes that take the session token, and the one where it is optional. */
-const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth"].map((path) => `${W}${path}`);
+const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close"].map((path) => `${W}${path}`);
 
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 const objectAt = (value: unknown, ...keys: string[]): JsonObject => {
@@ -66,7 +67,14 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(
       [
-        ...["/init", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth"].map((path) => `POST ${W}${path}`),
+        ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close"].map((path) => `POST ${W}${path}`),
+        `GET ${W}/conversation`,
+        `GET ${W}/conversation/messages`,
+        ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
+        ...["POST /session", "DELETE /session", "GET /me", "POST /password", "POST /broadcasting/auth"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /conversations", "GET /conversations/{id}", "GET /conversations/{id}/messages", "POST /conversations/{id}/read", "GET /notifications", "POST /notifications/read"].map(
+          (route) => route.replace(" ", " /api/v1/console"),
+        ),
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
@@ -85,7 +93,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
       expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
       expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
-      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : "sources"]);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : "console"]);
     }
   });
 
@@ -129,10 +137,12 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     const schemes = objectAt(document, "components", "securitySchemes");
     expect(schemes.sessionToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
     expect(schemes.apiToken).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(schemes.consoleSession).toMatchObject({ type: "apiKey", in: "cookie", name: "frontdesk_console_session" });
     expect(document.security).toBeUndefined();
     for (const { path, operation } of operations) {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
       else if (path.startsWith(S)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
+      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password`) expect(operation.security, path).toEqual([{ consoleSession: [] }]);
     }
     const byPath = (path: string) => operations.find((entry) => entry.path === path)?.operation;
     expect(byPath(`${W}/init`)?.security).toEqual([]);
@@ -142,6 +152,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: rate-limited operations document their headers: X-RateLimit-* on successes, and Retry-After on 429", () => {
     for (const { path, method, operation } of operations) {
       const responses = objectAt(operation, "responses");
+      // Every widget and Sources route is limited; of the console's, signing in and choosing a password.
+      if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password"].includes(path)) continue;
+      if (path === "/api/v1/console/session" && method === "delete") continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
       for (const status of Object.keys(responses).filter((code) => code.startsWith("2"))) {
@@ -190,6 +203,6 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
     expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
     expect(String(objectAt(document, "info").description)).toContain("sessionToken");
-    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources"]);
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "console"]);
   });
 });

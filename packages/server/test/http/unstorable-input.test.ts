@@ -129,4 +129,24 @@ describeEachStore("Strings a store cannot keep, and ids that cannot be ids, on %
     expectError(await t.app.inject({ method: "GET", url: `${SOURCES}/src_%E0%A4%A`, headers: auth() }), 400, "bad_request");
     expectError(await t.app.inject({ method: "DELETE", url: `${SOURCES}/${"a".repeat(101)}`, headers: auth() }), 414, "uri_too_long");
   });
+
+  it("error: a body in another charset than UTF-8 is 415 and stores nothing; utf-8 named in any case is read", async () => {
+    const before = await countSources();
+    const body = { agent_id: tenant.agentId, kind: "text", title: "Café", content: "Prix en euros, livraison offerte." };
+    for (const charset of ["utf-16", "UTF-16LE", "iso-8859-1", '"latin1"']) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: SOURCES,
+        headers: { ...auth(), "content-type": `application/json; charset=${charset}` },
+        payload: Buffer.from(JSON.stringify(body), charset.includes("16") ? "utf16le" : "latin1"),
+      });
+      expect(expectError(response, 415, "unsupported_media_type")).toBeUndefined();
+      expect(response.json().error.message).toContain("UTF-8");
+    }
+    expect(await countSources()).toBe(before);
+    const accepted = await t.app.inject({ method: "POST", url: SOURCES, headers: { ...auth(), "content-type": "application/json; Charset=UTF-8" }, payload: JSON.stringify(body) });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(accepted.json().data.config.title).toBe("Café");
+    expect(await countSources()).toBe(before + 1);
+  });
 });

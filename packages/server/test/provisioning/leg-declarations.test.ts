@@ -14,6 +14,9 @@ const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const UNDECLARED_STORE_LOOP = /describe\.each(<StoreKind>)?\((storeKinds|\[\s*"pglite",\s*"postgres"\s*\])\)/;
 /** Uses of the machine's Postgres or Redis that need a leg declared in the same file. */
 const LEG_USES = [/createTestDatabase\("postgres"\)/, /createEmptyPostgresDatabase\(/, /ThrowawayRedis\.start\(/, /FRONTDESK_TEST_REDIS_URL/];
+/** Uses of the machine's Chromium (through playwright-core), which need describeNeeding("chromium") in the same file. */
+const BROWSER_USES = [/from "playwright-core"/, /launchChromium\(/];
+const CHROMIUM_DECLARATION = /describeNeeding\([^)]*"chromium"/;
 const LEG_DECLARATIONS = /describeEachStore\(|describeNeeding\(|describeEachNeeding\(/;
 
 async function testFiles(dir: string): Promise<string[]> {
@@ -29,7 +32,7 @@ async function testFiles(dir: string): Promise<string[]> {
 }
 
 describe("test legs declared", () => {
-  it("happy: every test file using the machine's Postgres or Redis declares the leg (describeEachStore, describeNeeding)", async () => {
+  it("happy: every test file using the machine's Postgres, Redis or Chromium declares the leg (describeEachStore, describeNeeding)", async () => {
     const packages = await readdir(join(ROOT, "packages"));
     const files = (await Promise.all(packages.map((name) => testFiles(join(ROOT, "packages", name, "test")).catch(() => [])))).flat();
     const offenders: string[] = [];
@@ -41,8 +44,20 @@ describe("test legs declared", () => {
       else if (LEG_USES.some((use) => use.test(text)) && !LEG_DECLARATIONS.test(text)) {
         offenders.push(`${path}: uses the machine's Postgres or Redis; wrap it in describeNeeding("postgres" | "redis") (support/test-legs.ts)`);
       }
+      if (BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text)) {
+        offenders.push(`${path}: drives a browser; wrap it in describeNeeding("chromium") (support/test-legs.ts)`);
+      }
     }
     expect(files.length).toBeGreaterThan(20);
     expect(offenders).toEqual([]);
+  });
+
+  it("error: a browser test without the chromium leg is caught, and one that declares it is not", () => {
+    const undeclared = `import { chromium } from "playwright-core";\ndescribe("widget", () => {});`;
+    const declared = `const browser = await launchChromium();\ndescribeNeeding("chromium")("widget", () => {});`;
+    const flagged = (text: string) => BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text);
+    expect(flagged(undeclared)).toBe(true);
+    expect(flagged(declared)).toBe(false);
+    expect(flagged(`launchChromium();\ndescribeNeeding("redis")("x", () => {});`)).toBe(true);
   });
 });

@@ -44,6 +44,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       expect(body.status).toBe("ok");
       expect(body).not.toHaveProperty("reasons");
       expect(body.rate_limiter).toEqual({ backend: "redis", shared: true, degraded: false });
+      expect(body.realtime).toMatchObject({ driver: "embedded", degraded: false });
       expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(1);
     } finally {
       await t.close();
@@ -63,7 +64,11 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       expect(reason).toContain(`Redis at 127.0.0.1:${port} is unreachable`);
       expect(reason).toContain("counted per process");
       expect(reason).not.toContain("hunter2");
-      expect(body.reasons).toEqual([reason]);
+      expect(body.reasons).toContain(reason);
+      // Realtime says the same of its own Redis connection, also without the password.
+      const realtime = await until(() => health(t), (h) => (h.body.realtime as { degraded: boolean }).degraded, "realtime degraded from the start");
+      expect(realtime.body.reasons).toHaveLength(2);
+      expect(JSON.stringify(realtime.body)).not.toContain("hunter2");
       // Fail open, but bounded: this process still counts, and refuses the 6th.
       const statuses = [];
       for (let i = 0; i < 6; i += 1) statuses.push(await typing(t, "203.0.113.9"));
@@ -98,6 +103,10 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       const degraded = await until(() => health(t), (h) => h.body.status === "degraded", "degraded after the kill");
       expect(degraded.statusCode).toBe(200);
       expect(String(degraded.body.rate_limiter.reason)).toContain(`Redis at 127.0.0.1:${redis.port} is unreachable`);
+      // Realtime events and presence lost the other processes too, and /healthz says so.
+      const realtimeLost = await until(() => health(t), (h) => (h.body.realtime as { degraded: boolean }).degraded, "realtime degraded after the kill");
+      expect(realtimeLost.body.realtime).toMatchObject({ driver: "embedded", shared: false, degraded: true, reason: expect.stringContaining("presence, channel counts and events are this process's own") });
+      expect(realtimeLost.body.reasons).toContain((realtimeLost.body.realtime as { reason: string }).reason);
       expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(0);
       const duringOutage = [];
       for (let i = 0; i < 6; i += 1) duringOutage.push(await typing(t, "203.0.113.11"));
@@ -106,6 +115,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "redis"])("Redi
       await redis.restart();
       const recovered = await until(() => health(t), (h) => h.body.status === "ok", "ok after the restart");
       expect(recovered.body.rate_limiter).toEqual({ backend: "redis", shared: true, degraded: false });
+      expect(recovered.body.realtime).toEqual({ driver: "embedded", shared: true, degraded: false });
       expect(await metric(t, "frontdesk_rate_limiter_redis_up")).toBe(1);
       // Counted in Redis again (the restarted server kept nothing).
       expect(await typing(t, "203.0.113.12")).toBe(204);

@@ -4,7 +4,7 @@ import type { Channel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { bearer, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
-import { connected, createListeningTestApp, pusherOptionsFor, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
+import { connected, createListeningTestApp, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor, visitorPusher } from "../support/realtime-clients.js";
 
 const AUTH = "/api/v1/widget/broadcasting/auth";
 
@@ -49,12 +49,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
 
   /** pusher-js as the widget configures it: init's reverb values, and the auth route with the session token. */
   function widgetPusher(session: Visitor): Pusher {
-    const pusher = new Pusher(
-      session.reverb.app_key,
-      pusherOptionsFor(session.reverb, {
-        channelAuthorization: { endpoint: `http://127.0.0.1:${t.port}${AUTH}`, transport: "ajax", headers: { Authorization: `Bearer ${session.jwt}` } },
-      }),
-    );
+    const pusher = visitorPusher(session.reverb, `http://127.0.0.1:${t.port}`, session.jwt);
     clients.push(pusher);
     return pusher;
   }
@@ -79,7 +74,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const response = await post("/request-human", session.jwt, { reason: "refund" });
     expect(response.status).toBe(200);
     const requestedAt = (await response.json()).data.human_requested_at;
-    expect(await updated).toEqual({ seq: 1, status: "human_requested", assignee: null, human_requested_at: requestedAt });
+    expect(await updated).toEqual({ seq: 1, status: "awaiting_human", assignee: null, human_requested_at: requestedAt });
     expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
   });
 
@@ -111,15 +106,20 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     // seq goes on counting the conversation's events, and is stored with them; a repeated request takes none.
     const updated = nextEvent(conversation, "conversation.updated");
     await post("/request-human", session.jwt, {});
-    expect(await updated).toMatchObject({ seq: 3, status: "human_requested" });
+    expect(await updated).toMatchObject({ seq: 3, status: "awaiting_human" });
     await post("/request-human", session.jwt, { reason: "again" });
     const stored = await t.services.db.query<{ role: string; conversation_seq: number }>(
       `SELECT role, conversation_seq FROM messages WHERE conversation_id = $1 ORDER BY conversation_seq`,
       [session.conversationId],
     );
-    expect(stored.rows).toEqual([{ role: "visitor", conversation_seq: 1 }, { role: "bot", conversation_seq: 2 }]);
+    // The transition's system message takes the seq after its conversation.updated.
+    expect(stored.rows).toEqual([
+      { role: "visitor", conversation_seq: 1 },
+      { role: "bot", conversation_seq: 2 },
+      { role: "system", conversation_seq: 4 },
+    ]);
     const conversationRow = await t.services.db.query<{ event_seq: number; updated_seq: number }>(`SELECT event_seq, updated_seq FROM conversations WHERE id = $1`, [session.conversationId]);
-    expect(conversationRow.rows).toEqual([{ event_seq: 3, updated_seq: 3 }]);
+    expect(conversationRow.rows).toEqual([{ event_seq: 4, updated_seq: 3 }]);
   });
 
   it("happy: laravel-echo (reverb broadcaster, authEndpoint and bearerToken) receives typing on the conversation channel", async () => {

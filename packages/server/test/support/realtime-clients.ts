@@ -62,6 +62,19 @@ export function pusherOptionsFor(reverb: ReverbDescriptor, extra: Partial<Option
   };
 }
 
+/**
+ * pusher-js as the widget configures it: init's `reverb` values, its conversation channel
+ * authorised by the widget's auth route of the service at `serviceUrl`, with the session token.
+ */
+export function visitorPusher(reverb: ReverbDescriptor, serviceUrl: string, jwt: string): Pusher {
+  return new Pusher(
+    reverb.app_key,
+    pusherOptionsFor(reverb, {
+      channelAuthorization: { endpoint: `${serviceUrl}/api/v1/widget/broadcasting/auth`, transport: "ajax", headers: { Authorization: `Bearer ${jwt}` } },
+    }),
+  );
+}
+
 /** A pusher-js client (its Node build) whose private and presence subscriptions `pusherServer` signs. */
 export function signedPusherClient(reverb: ReverbDescriptor, pusherServer: PusherServer, presence?: { user_id: string; user_info?: Record<string, unknown> }): Pusher {
   return new Pusher(

@@ -15,6 +15,8 @@ export const adminOf = (services: Services): AdminContext => ({
   db: services.db,
   jobs: async () => services.jobs,
   onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId),
+  publicUrl: services.config.publicUrl,
+  now: services.now,
 });
 
 export async function seedTenant(

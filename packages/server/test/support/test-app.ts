@@ -3,8 +3,7 @@ import { buildApp } from "../../src/app.js";
 import { SessionTokens } from "../../src/auth/session-token.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
-import { createRealtimeServer } from "../../src/realtime/realtime-server.js";
-import { redisFanOutAdapter } from "../../src/realtime/adapters/redis-adapter.js";
+import { createRealtime } from "../../src/realtime/create-realtime.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
@@ -68,11 +67,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     db: database.db,
     limiter,
     bus,
-    realtime: createRealtimeServer(
-      config.realtime,
-      config.realtime.appSecret ?? TEST_REALTIME_SECRET,
-      config.redisUrl ? { adapter: redisFanOutAdapter({ url: config.redisUrl, prefix: config.redisPrefix, logger }) } : {},
-    ),
+    realtime: createRealtime(config, config.realtime.appSecret ?? TEST_REALTIME_SECRET, logger),
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
     jobs,
     embedder,

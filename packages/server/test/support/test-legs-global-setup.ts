@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
       `  TEST LEGS SKIPPED: the tests needing ${skipped.map(([name]) => name).join(" and ")} did not run (counted as skipped above)`,
       ...skipped.map(([name, state]) => `  - ${name}: ${state.reason}`),
       "  Provide them: run `node scripts/provision-test-machine.mjs` as root on a Debian machine, or point",
-      "  FRONTDESK_TEST_POSTGRES_URL / FRONTDESK_TEST_REDIS_URL at servers that have them.",
+      "  FRONTDESK_TEST_POSTGRES_URL / FRONTDESK_TEST_REDIS_URL at servers that have them and",
+      "  FRONTDESK_TEST_CHROMIUM_PATH at a Chromium.",
       requireAll
         ? "  FRONTDESK_TEST_REQUIRE_ALL=1: a skipped leg fails this run."
         : "  FRONTDESK_TEST_REQUIRE_ALL=1 turns a skipped leg into a failure (as .ci/run does).",

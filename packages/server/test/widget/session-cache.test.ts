@@ -4,7 +4,7 @@ import { SessionCache } from "../../src/widget/session-cache.js";
 import type { SessionConversation } from "../../src/widget/session-repository.js";
 
 function conversation(id: string, agentId: string): SessionConversation {
-  return { id, workspaceId: "ws_1", agentId, visitorId: `vis_${id}`, agentPublished: true, vertical: "general", humanRequestedAt: null };
+  return { id, workspaceId: "ws_1", agentId, visitorId: `vis_${id}`, agentPublished: true, vertical: "general" };
 }
 
 function agent(id: string): { agent: Agent; conversationQuota: number | null } {

@@ -1,50 +1,65 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
-import { contentStems } from "./content-words.js";
+import { isFollowUp } from "../retrieve/follow-up.js";
+import { detectLanguage } from "./detect-language.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "./small-talk.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
-
-interface Token {
-  token: string;
-  /** The document the token's sentence comes from; null for the low-confidence reply. */
-  documentId: number | null;
-}
 
 /** Words with the whitespace before them, so that the tokens add up to the text exactly. */
 function wordsOf(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
 }
 
-/** Sentences of one passage are joined by a space, passages by a blank line. */
-function tokensOf(sentences: readonly ChosenSentence[]): Token[] {
-  const tokens: Token[] = [];
-  sentences.forEach((sentence, index) => {
-    const previous = sentences[index - 1];
-    const separator = previous === undefined ? "" : previous.passageIndex === sentence.passageIndex ? " " : "\n\n";
-    for (const word of wordsOf(separator + sentence.text)) tokens.push({ token: word, documentId: sentence.documentId });
-  });
-  return tokens;
+/** Sentences of one line are joined by a space, lines of one block by a line break, blocks and documents by a blank line. */
+function textOf(sentences: readonly ChosenSentence[]): string {
+  return sentences
+    .map((sentence, index) => {
+      const previous = sentences[index - 1];
+      if (previous === undefined) return sentence.text;
+      const samePassage = previous.passageIndex === sentence.passageIndex;
+      const separator = samePassage && previous.block === sentence.block ? (previous.line === sentence.line ? " " : "\n") : "\n\n";
+      return separator + sentence.text;
+    })
+    .join("");
 }
 
-/** A follow-up with fewer content words than this is read together with the visitor's previous message. */
-const FOLLOW_UP_MAX_CONTENT_WORDS = 1;
+/** An answer cites at most this many documents: the one it rests on, then the next retrieved ones. */
+const MAX_CITATIONS = 3;
 
 /**
- * What the sentences are chosen by: the question, and for an elliptical follow-up ("And can I get
- * it tomorrow?") the visitor's previous message too, as retrieval already does.
+ * The documents an extractive answer cites: first the one its sentences come from, then the other
+ * retrieved documents in retrieval order (they are where the visitor can read on), at most
+ * `MAX_CITATIONS`, always including a second document the answer quotes.
+ */
+function citationsOf(sentences: readonly ChosenSentence[], request: AnswerRequest): number[] {
+  const quoted = [...new Set(sentences.map((sentence) => sentence.documentId))];
+  const ranked = [...new Set(request.passages.map((passage) => passage.documentId))];
+  const cited = [...quoted];
+  for (const documentId of ranked) {
+    if (cited.length >= Math.max(MAX_CITATIONS, quoted.length)) break;
+    if (!cited.includes(documentId)) cited.push(documentId);
+  }
+  return cited;
+}
+
+/**
+ * What the sentences are chosen by: the question, and for a follow-up that needs it ("And can I
+ * get it tomorrow?") the visitor's previous message too, as retrieval does.
  */
 function selectionText(request: AnswerRequest): string {
-  if (contentStems(request.question, request.language).size > FOLLOW_UP_MAX_CONTENT_WORDS) return request.question;
+  if (!isFollowUp(request.question, request.language)) return request.question;
   const previous = request.history.findLast((turn) => turn.role === "visitor");
   return previous === undefined ? request.question : `${previous.content}\n${request.question}`;
 }
 
 /**
  * The default generator: no model, no key, no network. The answer is made of the best sentences
- * of the top passages, verbatim and in reading order (see `selectSentences`), with no words of
- * its own, streamed word by word. When retrieval had low confidence, or the passages hold no
- * usable sentence, it says so honestly in the agent's language and offers a person — unless the
- * message was only a greeting, a thank-you or a goodbye, which it answers in kind.
+ * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
+ * own, streamed word by word; it cites that document first, then the next retrieved ones. When
+ * retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
+ * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
+ * only doubtful matches", and offers a person — unless the message was only a greeting, a
+ * thank-you or a goodbye, which it answers in kind.
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";
@@ -57,19 +72,22 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
         ? []
         : selectSentences(selectionText(request), request.passages, request.language, this.limits);
     const lowConfidence = sentences.length === 0;
+    const visitorLanguage = detectLanguage(request.question, request.language);
     // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag
     // stays as retrieval set it: nothing grounds the reply).
-    const unsureReply = lowConfidence
-      ? (smallTalkReply(request.question, { language: request.language, name: request.persona.name }) ?? lowConfidenceReply(request.language))
-      : "";
-    const tokens = lowConfidence ? wordsOf(unsureReply).map((token) => ({ token, documentId: null })) : tokensOf(sentences);
+    const text = lowConfidence
+      ? (smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name }) ??
+        lowConfidenceReply(visitorLanguage, request.passages.length === 0 ? "nothing_found" : "doubtful_match"))
+      : textOf(sentences);
+    const cited = lowConfidence ? [] : citationsOf(sentences, request);
 
-    const cited: number[] = [];
-    for (const { token, documentId } of tokens) {
+    let sent = 0;
+    for (const token of wordsOf(text)) {
       if (request.signal.aborted) break;
-      if (documentId !== null && !cited.includes(documentId)) cited.push(documentId);
+      sent += 1;
       yield { type: "token", token };
     }
-    yield { type: "done", citedDocumentIds: cited, lowConfidence, generator: this.id };
+    // An answer cut off before its first word rests on nothing.
+    yield { type: "done", citedDocumentIds: sent === 0 ? [] : cited, lowConfidence, generator: this.id };
   }
 }

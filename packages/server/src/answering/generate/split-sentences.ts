@@ -36,3 +36,36 @@ export function splitSentences(text: string, language: string): string[] {
   }
   return sentences;
 }
+
+/** A sentence of a passage with where it stands. */
+export interface PassageSentence {
+  text: string;
+  /** Index of its block (text between blank lines) in the passage. */
+  block: number;
+  /** Index of its line in the passage. */
+  line: number;
+  /** A line standing alone without closing punctuation: a title, heading or label, never an answer sentence. */
+  heading: boolean;
+}
+
+/** Punctuation that ends a sentence (in the widget's languages), possibly followed by closing quotes or brackets. */
+const SENTENCE_END = /[.!?…:;。！？]["'”’»)\]]*$/u;
+
+/**
+ * The sentences of a passage with their block, in order. Blocks (separated by blank lines) and
+ * lines are never crossed, so a heading or a page title never runs into the sentence after it;
+ * a line that is alone in its block and does not end like a sentence is marked as a heading.
+ */
+export function splitPassage(text: string, language: string): PassageSentence[] {
+  const sentences: PassageSentence[] = [];
+  let line = 0;
+  text.split(/\r?\n[^\S\n]*\r?\n\s*/).forEach((blockText, block) => {
+    const lines = blockText.split(/\r?\n/).filter((line) => line.trim() !== "");
+    for (const lineText of lines) {
+      const heading = lines.length === 1 && !SENTENCE_END.test(lineText.trim());
+      for (const sentence of splitSentences(lineText, language)) sentences.push({ text: sentence, block, line, heading });
+      line += 1;
+    }
+  });
+  return sentences;
+}

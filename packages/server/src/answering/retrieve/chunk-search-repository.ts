@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
+import { lexemeWeights } from "../confidence/general-english-rarity.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
@@ -37,12 +38,18 @@ export async function searchByVector(
 export interface TextRankedChunk extends RankedChunk {
   /** Share of the question's weight (Σ IDF of its terms) that this chunk contains. */
   coverage: number;
+  /** Share of the question's general-English rarity (see general-english-rarity.ts) that this chunk contains. */
+  rareCoverage: number;
+  /** BM25 score over the most any chunk could score for this question (every term, saturated): 0–1, comparable across agents. */
+  normalisedScore: number;
 }
 
 export interface TextSearch {
   chunks: TextRankedChunk[];
   /** Share of the question's weight carried by words the agent's knowledge never uses (1 when none match). */
   unknownShare: number;
+  /** The same share weighted by general-English rarity: "much" missing costs nothing, "coronavirus" everything. */
+  unknownRareShare: number;
 }
 
 /**
@@ -53,6 +60,9 @@ export interface TextSearch {
 function weightedTermFrequency(lexeme: string, boost: string): string {
   return `(cardinality(${lexeme}.positions) + ${boost}::int * cardinality(array_remove(array_remove(${lexeme}.weights, 'C'), 'D')))`;
 }
+
+/** The best score a passage can reach is counted over at most this many of the question's words (the rarest in the knowledge): a long message (a story, then the question) is judged like a short one. */
+const SCORED_TERMS = 6;
 
 /** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
 const BM25_CANDIDATES = 300;
@@ -78,6 +88,8 @@ interface WeightedQueryTerm {
   lexeme: string;
   df: number;
   idf: number;
+  /** General-English rarity of the word the lexeme comes from. */
+  weight: number;
 }
 
 /**
@@ -93,7 +105,7 @@ export async function searchByText(
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
 ): Promise<TextSearch> {
   const { lexemes, revision } = await queryLexemes(db, query.text, query.textSearchConfig, query.agentId);
-  if (lexemes.length === 0) return { chunks: [], unknownShare: 1 };
+  if (lexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index
     ? { chunkCount: index.chunkCount, averageLength: index.averageLength, frequencyOf: (lexeme: string) => index.documentFrequency(lexeme) }
@@ -101,21 +113,38 @@ export async function searchByText(
         ...statistics,
         frequencyOf: (lexeme: string) => statistics.documentFrequency.get(lexeme) ?? 0,
       }));
-  if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1 };
+  if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
+  const weights = lexemeWeights(lexemes, query.text);
+  // A word weighs by its rarity in general English and in this agent's knowledge: the agent's
+  // own name is rare in English but in every chunk; "much" is everywhere in English.
+  const unseenIdf = inverseDocumentFrequency(corpus.chunkCount, 0);
   const terms: WeightedQueryTerm[] = lexemes.map((lexeme) => {
     const df = corpus.frequencyOf(lexeme);
-    return { lexeme, df, idf: inverseDocumentFrequency(corpus.chunkCount, df) };
+    const idf = inverseDocumentFrequency(corpus.chunkCount, df);
+    return { lexeme, df, idf, weight: (weights.get(lexeme) ?? 0) * (idf / unseenIdf) };
   });
-  const totalIdf = terms.reduce((sum, term) => sum + term.idf, 0);
-  const unknownShare = terms.filter((term) => term.df === 0).reduce((sum, term) => sum + term.idf, 0) / totalIdf;
+  const total = (list: WeightedQueryTerm[], of: (term: WeightedQueryTerm) => number) => list.reduce((sum, term) => sum + of(term), 0);
+  const totalIdf = total(terms, (term) => term.idf);
+  const unknown = terms.filter((term) => term.df === 0);
+  const unknownShare = total(unknown, (term) => term.idf) / totalIdf;
+  const totalWeight = total(terms, (term) => term.weight) || 1;
+  const unknownRareShare = total(unknown, (term) => term.weight) / totalWeight;
   const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
-  if (known.length === 0) return { chunks: [], unknownShare };
+  if (known.length === 0) return { chunks: [], unknownShare, unknownRareShare };
   const hits = index
     ? index.search(known, query.limit, BM25)
     : await searchByTextInSql(db, query, known, corpus.chunkCount, corpus.averageLength);
+  const bestPossible = total([...terms].sort((a, b) => b.idf - a.idf).slice(0, SCORED_TERMS), (term) => term.idf) * (BM25.k1 + 1);
   return {
-    chunks: hits.map((hit) => ({ chunkId: hit.chunkId, score: hit.score, coverage: hit.matchedIdf / totalIdf })),
+    chunks: hits.map((hit) => ({
+      chunkId: hit.chunkId,
+      score: hit.score,
+      coverage: hit.matchedIdf / totalIdf,
+      rareCoverage: hit.matchedWeight / totalWeight,
+      normalisedScore: hit.score / bestPossible,
+    })),
     unknownShare,
+    unknownRareShare,
   };
 }
 
@@ -125,12 +154,12 @@ async function searchByTextInSql(
   known: WeightedQueryTerm[],
   chunkCount: number,
   averageLength: number,
-): Promise<{ chunkId: number; score: number; matchedIdf: number }[]> {
+): Promise<{ chunkId: number; score: number; matchedIdf: number; matchedWeight: number }[]> {
   const selective = known.filter((term, index) => index < 2 || term.df / chunkCount <= SELECTIVE_SHARE).slice(0, SELECTIVE_TERMS);
   const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
-  const { rows } = await db.query<{ id: number; score: number; matched_idf: number }>(
+  const { rows } = await db.query<{ id: number; score: number; matched_idf: number; matched_weight: number }>(
     `WITH weights AS (
-       SELECT key AS lexeme, value::float8 AS idf FROM jsonb_each_text($3::jsonb)
+       SELECT key AS lexeme, (value->>0)::float8 AS idf, (value->>1)::float8 AS weight FROM jsonb_each($3::jsonb)
      ),
      candidates AS (
        SELECT c.id, c.search_vector FROM chunks c
@@ -140,7 +169,7 @@ async function searchByTextInSql(
      )
      SELECT cand.id::int AS id,
        sum(w.idf * (tf.n * ($7::float8 + 1)) / (tf.n + $7::float8 * (1 - $8::float8 + $8::float8 * length(cand.search_vector) / $9::float8))) AS score,
-       sum(w.idf) AS matched_idf
+       sum(w.idf) AS matched_idf, sum(w.weight) AS matched_weight
      FROM candidates cand
      CROSS JOIN LATERAL unnest(cand.search_vector) AS u
      JOIN weights w ON w.lexeme = u.lexeme
@@ -153,7 +182,7 @@ async function searchByTextInSql(
     [
       query.agentId,
       query.embedder,
-      JSON.stringify(Object.fromEntries(known.map((term) => [term.lexeme, term.idf]))),
+      JSON.stringify(Object.fromEntries(known.map((term) => [term.lexeme, [term.idf, term.weight]]))),
       selector,
       BM25_CANDIDATES,
       query.limit,
@@ -163,7 +192,7 @@ async function searchByTextInSql(
       BM25.titleBoost,
     ],
   );
-  return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), matchedIdf: Number(row.matched_idf) }));
+  return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), matchedIdf: Number(row.matched_idf), matchedWeight: Number(row.matched_weight) }));
 }
 
 export interface ChunkPassage {

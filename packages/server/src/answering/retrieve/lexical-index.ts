@@ -19,6 +19,8 @@ export interface IndexedChunk {
 export interface WeightedTerm {
   lexeme: string;
   idf: number;
+  /** A second weight summed over the terms a chunk contains (general-English rarity); 0 when absent. */
+  weight?: number;
 }
 
 export interface LexicalHit {
@@ -26,6 +28,8 @@ export interface LexicalHit {
   score: number;
   /** Σ IDF of the query terms this chunk contains. */
   matchedIdf: number;
+  /** Σ `weight` of the query terms this chunk contains. */
+  matchedWeight: number;
 }
 
 export interface Bm25Parameters {
@@ -55,6 +59,7 @@ export class LexicalIndex {
   // Scratch space reused by every search: a search runs synchronously, start to end.
   private readonly scores: Float64Array;
   private readonly matched: Float64Array;
+  private readonly matchedWeights: Float64Array;
   private readonly touched: Int32Array;
   /** BM25's length normalisation per chunk, for the parameters it was last computed with. */
   private norms: { k1: number; b: number; values: Float64Array } | null = null;
@@ -88,8 +93,9 @@ export class LexicalIndex {
     this.averageLength = chunks.length === 0 ? 1 : totalLength / chunks.length || 1;
     this.scores = new Float64Array(chunks.length);
     this.matched = new Float64Array(chunks.length);
+    this.matchedWeights = new Float64Array(chunks.length);
     this.touched = new Int32Array(chunks.length);
-    this.byteSize = postingCount * BYTES_PER_POSTING + lists.size * BYTES_PER_LEXEME + chunks.length * BYTES_PER_CHUNK * 3;
+    this.byteSize = postingCount * BYTES_PER_POSTING + lists.size * BYTES_PER_LEXEME + chunks.length * BYTES_PER_CHUNK * 4;
   }
 
   /** The memory an index of this many postings (Σ distinct lexemes per chunk) will hold, before building it. */
@@ -111,6 +117,7 @@ export class LexicalIndex {
     for (const term of terms) {
       const list = this.postings.get(term.lexeme);
       if (!list) continue;
+      const weight = term.weight ?? 0;
       for (let i = 0; i < list.chunks.length; i++) {
         const position = list.chunks[i]!;
         const frequency = list.frequencies[i]!;
@@ -118,6 +125,7 @@ export class LexicalIndex {
         if (this.matched[position] === 0) this.touched[touchedCount++] = position;
         this.scores[position]! += (term.idf * (frequency * (k1 + 1))) / (frequency + norm);
         this.matched[position]! += term.idf;
+        this.matchedWeights[position]! += weight;
       }
     }
     // Keep the best `limit` in a small sorted array rather than sorting every matching chunk.
@@ -126,13 +134,15 @@ export class LexicalIndex {
       const position = this.touched[i]!;
       const score = this.scores[position]!;
       const matchedIdf = this.matched[position]!;
+      const matchedWeight = this.matchedWeights[position]!;
       const chunkId = this.chunkIds[position]!;
       this.scores[position] = 0;
       this.matched[position] = 0;
+      this.matchedWeights[position] = 0;
       // Most matching chunks are not among the best: compare before allocating anything.
       const last = best.length === limit ? best[limit - 1]! : null;
       if (last && !(score > last.score || (score === last.score && chunkId < last.chunkId))) continue;
-      const hit = { chunkId, score, matchedIdf };
+      const hit = { chunkId, score, matchedIdf, matchedWeight };
       let at = best.length === limit ? limit - 1 : best.length;
       while (at > 0 && ranksBefore(hit, best[at - 1]!)) {
         best[at] = best[at - 1]!;

@@ -3,22 +3,15 @@ import type { Embedder } from "../../embeddings/embedder.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import { searchByText, searchByVector, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
-import type { ConfidenceThresholds, RetrievalCalibration } from "./retrieval-calibration.js";
+import type { RetrievalCalibration } from "./retrieval-calibration.js";
+import { confidenceScore, isConfident, type RetrievalSignals } from "../confidence/retrieval-confidence.js";
+
+export { isConfident, type RetrievalSignals };
 
 export interface RetrievedPassage extends ChunkPassage {
   /** 1-based, as the answer generator numbers passages. */
   number: number;
   score: number;
-}
-
-/** What retrieval learned about how well the knowledge matches the question. */
-export interface RetrievalSignals {
-  /** Cosine similarity of the nearest chunk (0 when none). */
-  topSimilarity: number;
-  /** Share of the question's weight (Σ IDF of its words) found in one of the best passages. */
-  topCoverage: number;
-  /** Share of the question's weight in words the agent's knowledge never uses. */
-  unknownShare: number;
 }
 
 export interface Retrieval {
@@ -54,6 +47,18 @@ export interface RetrieveOptions {
  * fused by reciprocal rank fusion, among vectors of the active embedder only.
  */
 export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
+  if (options.query === options.question) return retrieveOnce(db, embedder, lexical, options);
+  // The query adds earlier messages or the page's context: the question alone is tried first, and
+  // the enriched query is kept only when the question alone is not grounded and it is better grounded.
+  const alone = await retrieveOnce(db, embedder, lexical, { ...options, query: options.question });
+  if (!alone.lowConfidence) return alone;
+  const enriched = await retrieveOnce(db, embedder, lexical, options);
+  const { coverageWeight } = options.calibration.thresholds;
+  if (!enriched.lowConfidence || confidenceScore(enriched.signals, coverageWeight) > confidenceScore(alone.signals, coverageWeight)) return enriched;
+  return alone;
+}
+
+async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
   const candidates = options.candidates ?? 20;
   const [vector] = await embedder.embed([options.query]);
   const [byVector, textSearch] = await Promise.all([
@@ -77,11 +82,15 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: 
     if (passages.length >= (options.passageLimit ?? 5)) break;
   }
 
-  const coverage = new Map(byText.map((chunk) => [chunk.chunkId, chunk.coverage]));
+  const textHits = new Map(byText.map((chunk) => [chunk.chunkId, chunk]));
+  const best = passages.slice(0, 3).map((passage) => textHits.get(passage.chunkId));
   const signals: RetrievalSignals = {
     topSimilarity: byVector[0]?.score ?? 0,
-    topCoverage: Math.max(0, ...passages.slice(0, 3).map((passage) => coverage.get(passage.chunkId) ?? 0)),
+    topCoverage: Math.max(0, ...best.map((hit) => hit?.coverage ?? 0)),
     unknownShare: textSearch.unknownShare,
+    rareCoverage: Math.max(0, ...best.map((hit) => hit?.rareCoverage ?? 0)),
+    unknownRareShare: textSearch.unknownRareShare,
+    bestScore: Math.max(0, ...best.map((hit) => hit?.normalisedScore ?? 0)),
   };
   const lowConfidence = passages.length === 0 || !isConfident(signals, options.calibration.thresholds);
   return {
@@ -94,11 +103,3 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: 
   };
 }
 
-/**
- * Grounded enough when the question does not hinge on words the knowledge never uses, and either
- * the nearest chunk is close enough or the question's words are well covered by a best passage.
- */
-export function isConfident(signals: RetrievalSignals, thresholds: ConfidenceThresholds): boolean {
-  if (signals.unknownShare > thresholds.maxUnknownShare) return false;
-  return signals.topSimilarity >= thresholds.minSimilarity || signals.topCoverage >= thresholds.minCoverage;
-}

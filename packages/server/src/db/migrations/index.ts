@@ -3,7 +3,11 @@ import { sources } from "./0002-sources.js";
 import { knowledgeRevisions } from "./0003-knowledge-revisions.js";
 import { adminListIndexes } from "./0004-admin-list-indexes.js";
 import { conversationEventSeq } from "./0005-conversation-event-seq.js";
+import { operatorAccounts } from "./0006-operator-accounts.js";
+import { conversationStates } from "./0007-conversation-states.js";
+import { consoleInbox } from "./0008-console-inbox.js";
+import { visitorPageContext } from "./0009-visitor-page-context.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq];
+export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext];

@@ -5,21 +5,18 @@ export interface ChannelMessage {
   exceptSocketId?: string | undefined;
 }
 
-/** What a process offers the adapter: delivery to, and counts of, its own subscribers. */
+/** What a process offers the adapter: delivery to its own subscribers. */
 export interface LocalSubscribers {
   deliver(message: ChannelMessage): void;
-  /** Subscriptions of this process, per occupied channel. */
-  subscriptionCounts(): Map<string, number>;
 }
 
 /**
  * Carries channel messages to every process serving WebSockets. The local adapter serves one
  * process; the Redis adapter (redis-adapter.ts) shares them between processes through pub/sub. It knows neither the
- * transport nor the channel kinds: it moves frames and counts subscriptions.
+ * transport nor the channel kinds: it moves frames. (Who is subscribed where is counted apart:
+ * channels/channel-occupancy.ts.)
  */
 export interface FanOutAdapter {
   publish(message: ChannelMessage): Promise<void>;
-  /** Subscriptions per occupied channel (this process's until a shared count exists). */
-  subscriptionCounts(): Promise<Map<string, number>>;
   close(): Promise<void>;
 }

@@ -6,9 +6,6 @@ export function createLocalFanOutAdapter(local: LocalSubscribers): FanOutAdapter
     async publish(message) {
       local.deliver(message);
     },
-    async subscriptionCounts() {
-      return local.subscriptionCounts();
-    },
     async close() {},
   };
 }

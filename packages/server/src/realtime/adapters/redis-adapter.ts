@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ChannelMessage, FanOutAdapter, LocalSubscribers } from "./fan-out-adapter.js";
+import { redisAddress } from "../../ratelimit/redis-health.js";
 
 /** A Redis that stalls must not stall a publish: past this the message reaches this process only. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -23,12 +24,6 @@ const envelopeSchema = z.object({
   exceptSocketId: z.string().optional(),
 });
 
-/** `host:port` of a Redis URL: never the password a URL may carry. */
-function addressOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.hostname}:${parsed.port || "6379"}`;
-}
-
 /** The Redis pub/sub channel every process of a deployment (one prefix) publishes its events on. */
 export function redisEventsChannel(prefix: string): string {
   return `${prefix}realtime:events`;
@@ -40,14 +35,12 @@ export function redisEventsChannel(prefix: string): string {
  * so every process delivers each message exactly once. The socket to leave out travels with the
  * message: whichever process holds that socket skips it. While Redis is unreachable messages
  * reach this process's subscribers only (logged once); ioredis reconnects and resubscribes.
- *
- * Subscription counts are this process's own until a shared store of them exists.
  */
 export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSubscribers) => FanOutAdapter {
   return (local) => {
     const origin = randomUUID();
     const channel = redisEventsChannel(options.prefix);
-    const address = addressOf(options.url);
+    const address = redisAddress(options.url);
     const connection = { enableOfflineQueue: false, connectTimeout: REDIS_CONNECT_TIMEOUT_MS } as const;
     const publisher = new Redis(options.url, { ...connection, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: true });
     // The subscriber queues its SUBSCRIBE until connected; ioredis subscribes again after every reconnection.
@@ -100,9 +93,6 @@ export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSu
         } catch (error) {
           markLost(error instanceof Error ? error.message : String(error));
         }
-      },
-      async subscriptionCounts() {
-        return local.subscriptionCounts();
       },
       async close() {
         closing = true;

@@ -3,6 +3,7 @@ import type { SubscribeData } from "../protocol/client-messages.js";
 import { serverFrames } from "../protocol/server-frames.js";
 import type { PresenceStore } from "../presence/presence-store.js";
 import { channelNameProblem, kindOfChannel } from "./channel-name.js";
+import type { ChannelOccupancy } from "./channel-occupancy.js";
 import { isSubscriptionSigned, type ChannelCredentials } from "./channel-signature.js";
 import type { LocalChannels, Subscriber } from "./local-channels.js";
 import { parsePresenceChannelData } from "./presence-channel-data.js";
@@ -13,6 +14,7 @@ export interface ChannelSubscriptionsOptions {
   local: LocalChannels;
   adapter: FanOutAdapter;
   presence: PresenceStore;
+  occupancy: ChannelOccupancy;
 }
 
 /**
@@ -25,12 +27,12 @@ export class ChannelSubscriptions {
 
   async subscribe(subscriber: Subscriber, data: SubscribeData): Promise<void> {
     const { channel } = data;
-    const { local, adapter, presence, credentials } = this.options;
+    const { adapter, presence, credentials } = this.options;
     const problem = channelNameProblem(channel, this.options.channelNameLength);
     if (problem) return subscriber.send(serverFrames.subscriptionError(channel, 400, problem));
     const kind = kindOfChannel(channel);
     if (kind === "public") {
-      local.add(channel, subscriber);
+      await this.add(channel, subscriber);
       return subscriber.send(serverFrames.subscriptionSucceeded(channel));
     }
     const channelData = kind === "presence" ? data.channel_data : undefined;
@@ -38,13 +40,13 @@ export class ChannelSubscriptions {
       return subscriber.send(serverFrames.subscriptionError(channel, 401, "The subscription's signature is not valid for this socket and channel."));
     }
     if (kind === "private") {
-      local.add(channel, subscriber);
+      await this.add(channel, subscriber);
       return subscriber.send(serverFrames.subscriptionSucceeded(channel));
     }
     const member = parsePresenceChannelData(channelData);
     if (!member) return subscriber.send(serverFrames.subscriptionError(channel, 400, "channel_data must be JSON with a user_id."));
     const { added } = await presence.join(channel, subscriber.socketId, member);
-    local.add(channel, subscriber);
+    await this.add(channel, subscriber);
     subscriber.send(serverFrames.subscriptionSucceeded(channel, await presence.members(channel)));
     if (added) await adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member), exceptSocketId: subscriber.socketId });
   }
@@ -55,8 +57,14 @@ export class ChannelSubscriptions {
 
   async unsubscribe(socketId: string, channel: string): Promise<void> {
     if (!this.options.local.remove(channel, socketId)) return;
+    await this.options.occupancy.unsubscribed(channel);
     if (kindOfChannel(channel) !== "presence") return;
     const { removedUserId } = await this.options.presence.leave(channel, socketId);
     if (removedUserId !== null) await this.options.adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, removedUserId) });
+  }
+
+  /** Adds the subscriber here and counts it where every process reads subscription counts. */
+  private async add(channel: string, subscriber: Subscriber): Promise<void> {
+    if (this.options.local.add(channel, subscriber)) await this.options.occupancy.subscribed(channel);
   }
 }

@@ -10,10 +10,13 @@ export interface Subscriber {
 export class LocalChannels implements LocalSubscribers {
   private readonly channels = new Map<string, Map<string, Subscriber>>();
 
-  add(channel: string, subscriber: Subscriber): void {
+  /** Whether the subscriber is new to the channel. */
+  add(channel: string, subscriber: Subscriber): boolean {
     let subscribers = this.channels.get(channel);
     if (!subscribers) this.channels.set(channel, (subscribers = new Map()));
+    const added = !subscribers.has(subscriber.socketId);
     subscribers.set(subscriber.socketId, subscriber);
+    return added;
   }
 
   /** Whether the subscriber was on the channel. */

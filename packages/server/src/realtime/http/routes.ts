@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../http/app-error.js";
 import { kindOfChannel } from "../channels/channel-name.js";
+import type { RealtimeServer } from "../realtime-server.js";
 import { describeChannel } from "./channel-info.js";
 import { verifyRequestSignature } from "./request-signature.js";
 import {
@@ -23,8 +24,8 @@ import {
  * The Pusher HTTP API of the embedded server: publish events, and ask which channels are occupied
  * and who is present. Every request is signed with the app's key and secret (request-signature.ts).
  */
-export const pusherApiRoutes: FastifyPluginAsyncZod = async (app) => {
-  const realtime = app.services.realtime;
+export const pusherApiRoutes: FastifyPluginAsyncZod<{ server: RealtimeServer; now: () => Date }> = async (app, options) => {
+  const realtime = options.server;
   const { limits } = realtime.config;
   const rawBodies = new WeakMap<FastifyRequest, string>();
 
@@ -49,7 +50,7 @@ export const pusherApiRoutes: FastifyPluginAsyncZod = async (app) => {
     verifyRequestSignature(
       { method: request.method, path, query: request.query as Record<string, unknown>, rawBody: rawBodies.get(request) ?? "" },
       realtime.credentials,
-      app.services.now().getTime(),
+      options.now().getTime(),
     );
   });
 

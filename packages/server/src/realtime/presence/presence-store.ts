@@ -6,8 +6,8 @@ export interface PresenceMember {
 
 /**
  * Who is on each presence channel, counted per socket: a user with two tabs is one member, added
- * with its first socket and removed with its last. The local store serves one process; a shared
- * store (Redis, planned) makes the membership right on every process.
+ * with its first socket and removed with its last. The local store serves one process; the Redis
+ * store (redis-presence-store.ts) makes the membership right on every process.
  */
 export interface PresenceStore {
   /** Records `socketId` as `member` on `channel`; `added` when the user was not on it before. */
@@ -17,4 +17,13 @@ export interface PresenceStore {
   /** The channel's members, one per user, in the order they joined. */
   members(channel: string): Promise<PresenceMember[]>;
   close(): Promise<void>;
+}
+
+/**
+ * How a store tells every subscriber about members it adds or removes by itself, outside a
+ * join or leave: those of a process that died, or those a process rewrites after an outage.
+ */
+export interface PresenceAnnouncer {
+  memberAdded(channel: string, member: PresenceMember): Promise<void>;
+  memberRemoved(channel: string, userId: string): Promise<void>;
 }

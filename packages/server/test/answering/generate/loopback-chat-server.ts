@@ -7,6 +7,8 @@ export type ResponseStep =
   | { write: string }
   /** Pauses before the next step. */
   | { pauseMs: number }
+  /** Waits until the test resolves this promise (e.g. once a browser has shown what came before). */
+  | { until: Promise<unknown> }
   /** Writes nothing more until the client goes away. */
   | { stall: true }
   /** Drops the connection without ending the response, as a crashed upstream would. */
@@ -50,6 +52,7 @@ async function play(response: ServerResponse, scripted: ScriptedResponse, gone: 
     if (response.destroyed) return;
     if ("write" in step) response.write(step.write);
     else if ("pauseMs" in step) await pause(step.pauseMs);
+    else if ("until" in step) await Promise.race([step.until, gone]);
     else if ("stall" in step) {
       await gone;
       return;

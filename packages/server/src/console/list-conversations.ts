@@ -1,0 +1,33 @@
+import { CONVERSATION_PAGE_DEFAULT, type ConversationListItem, type ConversationListQuery } from "@frontdesk/contracts";
+import type { Services } from "../services.js";
+import type { SignedInOperator } from "./authenticate-operator.js";
+import { listWorkspaceConversations, type ConversationListFilter } from "./conversation-list-repository.js";
+import { decodeCursor, encodeCursor } from "./page-cursor.js";
+
+/**
+ * GET /console/conversations: a page of the operator's workspace's conversations, newest activity
+ * first, filtered, with the operator's unread counts; `next_cursor` continues after its last row.
+ */
+export async function listConversations(
+  services: Services,
+  operator: SignedInOperator,
+  query: ConversationListQuery,
+): Promise<{ data: ConversationListItem[]; next_cursor: string | null }> {
+  const limit = query.limit ?? CONVERSATION_PAGE_DEFAULT;
+  const filter: ConversationListFilter = { workspaceId: operator.workspaceId, operatorId: operator.id, limit: limit + 1 };
+  if (query.status) filter.statuses = [...new Set(query.status)];
+  if (query.agent_id) filter.agentId = query.agent_id;
+  if (query.assignee) filter.assignee = query.assignee === "none" ? { none: true } : { operatorId: query.assignee === "me" ? operator.id : query.assignee };
+  if (query.q) filter.search = query.q;
+  if (query.cursor) {
+    const [activityMicroseconds, id] = decodeCursor(query.cursor, ["us", "id"] as const);
+    filter.after = { activityMicroseconds, id };
+  }
+  const rows = await listWorkspaceConversations(services.db, filter);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => row.item),
+    next_cursor: rows.length > limit && last ? encodeCursor([last.activityMicroseconds, last.item.id]) : null,
+  };
+}

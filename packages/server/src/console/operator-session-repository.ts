@@ -1,0 +1,71 @@
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import type { OperatorRole } from "../tenants/operator-repository.js";
+
+/** A session ends after 12 hours without a request, and 30 days after sign-in whatever happens. */
+export const SESSION_IDLE_TIMEOUT_MS = 12 * 3600 * 1000;
+export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/** last_seen_at is written at most once a minute per session, so reads stay reads. */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface ActiveOperatorSession {
+  sessionId: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  operator: { id: string; workspaceId: string; role: OperatorRole; name: string; email: string };
+}
+
+interface ActiveSessionRow {
+  session_id: string;
+  last_seen_at: Date;
+  expires_at: Date;
+  operator_id: string;
+  workspace_id: string;
+  role: OperatorRole;
+  name: string;
+  email: string;
+}
+
+export async function insertOperatorSession(db: Queryable, operatorId: string, tokenHash: string, now: Date): Promise<{ id: string; expiresAt: Date }> {
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS);
+  const id = newId("osn");
+  await db.query(
+    `INSERT INTO operator_sessions (id, operator_id, token_hash, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5)`,
+    [id, operatorId, tokenHash, now, expiresAt],
+  );
+  return { id, expiresAt };
+}
+
+/** The session of this token hash with its operator, when neither idle nor past its absolute end at `now`. */
+export async function findActiveOperatorSession(db: Queryable, tokenHash: string, now: Date): Promise<ActiveOperatorSession | null> {
+  const { rows } = await db.query<ActiveSessionRow>(
+    `SELECT s.id AS session_id, s.last_seen_at, s.expires_at, o.id AS operator_id, o.workspace_id, o.role, o.name, o.email
+       FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+      WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.last_seen_at > $3`,
+    [tokenHash, now, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    sessionId: row.session_id,
+    lastSeenAt: new Date(row.last_seen_at),
+    expiresAt: new Date(row.expires_at),
+    operator: { id: row.operator_id, workspaceId: row.workspace_id, role: row.role, name: row.name, email: row.email },
+  };
+}
+
+/** Moves the session's idle deadline. */
+export async function touchOperatorSession(db: Queryable, sessionId: string, now: Date): Promise<void> {
+  await db.query(`UPDATE operator_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2`, [sessionId, now]);
+}
+
+/** Ends one session (sign-out). */
+export async function deleteOperatorSession(db: Queryable, tokenHash: string): Promise<void> {
+  await db.query(`DELETE FROM operator_sessions WHERE token_hash = $1`, [tokenHash]);
+}
+
+/** Ends every session of the operator (password changed); returns how many ended. */
+export async function deleteOperatorSessions(db: Queryable, operatorId: string): Promise<number> {
+  const { rows } = await db.query<{ id: string }>(`DELETE FROM operator_sessions WHERE operator_id = $1 RETURNING id`, [operatorId]);
+  return rows.length;
+}

@@ -1,0 +1,21 @@
+import cookie from "@fastify/cookie";
+import type { FastifyPluginAsync } from "fastify";
+import { conversationActionRoutes } from "../conversations/console-routes.js";
+import { conversationReadRoutes } from "./conversation-read-routes.js";
+import { notificationRoutes } from "./notification-routes.js";
+import { sessionRoutes } from "./session-routes.js";
+import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
+
+/**
+ * The console API, mounted at /api/v1/console: reads the session cookie for every route below
+ * it (see authenticate-operator.ts for the guard, CSRF included). Each area adds its route
+ * plugin here, one line each.
+ */
+export const registerConsole: FastifyPluginAsync = async (app) => {
+  await app.register(cookie);
+  await app.register(sessionRoutes);
+  await app.register(operatorBroadcastingAuthRoute);
+  await app.register(conversationActionRoutes);
+  await app.register(conversationReadRoutes);
+  await app.register(notificationRoutes);
+};

@@ -1,0 +1,115 @@
+import { meResponseSchema, setPasswordBodySchema, signInBodySchema } from "@frontdesk/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
+import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
+import { operatorGuard, operatorOf, requireSameOrigin, sessionSecretOf } from "./authenticate-operator.js";
+import { hashConsoleSecret } from "./console-secret.js";
+import { consoleReadErrors, consoleSecurity } from "./console-responses.js";
+import { deleteOperatorSession } from "./operator-session-repository.js";
+import { presentSignedInOperator } from "./schemas.js";
+import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions } from "./session-cookie.js";
+import { setPasswordWithToken } from "./set-password.js";
+import { signIn } from "./sign-in.js";
+import { findOperator } from "../tenants/operator-repository.js";
+
+const originError = errorResponse("`csrf_origin_mismatch`: the request must carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.");
+
+/** Signing in and out, choosing a password, and who is signed in; mounted under /api/v1/console. */
+export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+
+  app.post("/session", {
+    schema: {
+      tags: ["console"],
+      operationId: "createConsoleSession",
+      summary: "Sign in to the console",
+      description:
+        "Checks the operator's e-mail (unique across the deployment, any case) and password, and sets the session cookie " +
+        "`frontdesk_console_session` (HttpOnly, SameSite=Lax, Path=/api/v1/console, Secure when FRONTDESK_PUBLIC_URL is https). " +
+        "The session ends after 12 hours without a request, 30 days after sign-in, on sign-out, or when the password changes. " +
+        "Attempts are limited per client IP (20 per 5 minutes) and per e-mail (10 per 15 minutes). Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+      body: signInBodySchema,
+      response: {
+        200: jsonResponse("Signed in: the session cookie is set.", meResponseSchema),
+        400: errors.invalidJson,
+        401: errorResponse("`invalid_credentials`: the e-mail or the password is wrong (the answer does not tell which)."),
+        403: originError,
+        413: errors.payloadTooLarge,
+        415: errors.unsupportedMediaType,
+        422: errors.validationFailed,
+        429: errors.rateLimited,
+        500: errors.internal,
+      },
+    },
+    preValidation: async (request) => requireSameOrigin(services, request),
+    handler: async (request, reply) => {
+      const email = request.body.email.toLowerCase();
+      await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip], ["loginPerEmail", email]);
+      const { operator, session } = await signIn(services, request.body);
+      reply.setCookie(SESSION_COOKIE_NAME, session.secret, sessionCookieOptions(services.config, session.expiresAt));
+      return { data: presentSignedInOperator(operator) };
+    },
+  });
+
+  app.delete("/session", {
+    schema: {
+      tags: ["console"],
+      operationId: "deleteConsoleSession",
+      summary: "Sign out of the console",
+      description: "Ends the cookie's session (if it is still live) and clears the cookie. Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+      security: consoleSecurity,
+      response: { 204: noContentResponse("Signed out; the cookie is cleared."), 403: originError, 500: errors.internal },
+    },
+    preValidation: async (request) => requireSameOrigin(services, request),
+    handler: async (request, reply) => {
+      const secret = sessionSecretOf(request);
+      if (secret !== undefined) await deleteOperatorSession(services.db, hashConsoleSecret(secret));
+      reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get("/me", {
+    schema: {
+      tags: ["console"],
+      operationId: "getConsoleOperator",
+      summary: "The signed-in operator",
+      description: "Who the session cookie belongs to: id, workspace, name, e-mail and role. Moves the session's 12-hour idle deadline.",
+      security: consoleSecurity,
+      response: { 200: jsonResponse("The signed-in operator.", meResponseSchema), ...consoleReadErrors },
+    },
+    preValidation: operatorGuard(services),
+    handler: async (request) => ({ data: presentSignedInOperator(operatorOf(request)) }),
+  });
+
+  app.post("/password", {
+    schema: {
+      tags: ["console"],
+      operationId: "setConsolePassword",
+      summary: "Choose a password with a set-password link",
+      description:
+        "`token` is what follows `#token=` in the link `admin operator create` (or `admin operator password-link`) printed: valid 24 hours, once. " +
+        "The password needs at least 10 characters and must not be one of the 1,000 most common passwords. Every session of the operator ends; " +
+        "sign in afterwards. Limited with sign-in's per-IP budget. Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+      body: setPasswordBodySchema,
+      response: {
+        200: jsonResponse("The password is set; the operator whose it is.", meResponseSchema),
+        400: errorResponse("`password_token_invalid`: the link's token is unknown, already used or expired; `invalid_json`: the body is not JSON."),
+        403: originError,
+        413: errors.payloadTooLarge,
+        415: errors.unsupportedMediaType,
+        422: errorResponse("`validation_failed`: `fields.password` says why the password is refused (too short, too common)."),
+        429: errors.rateLimited,
+        500: errors.internal,
+      },
+    },
+    preValidation: async (request) => requireSameOrigin(services, request),
+    handler: async (request, reply) => {
+      await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip]);
+      const operatorId = await setPasswordWithToken(services.db, request.body, services.now());
+      const operator = await findOperator(services.db, operatorId);
+      if (!operator) throw new Error("the operator of a consumed set-password token is gone");
+      return { data: presentSignedInOperator(operator) };
+    },
+  });
+};

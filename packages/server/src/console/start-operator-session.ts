@@ -1,0 +1,16 @@
+import type { Services } from "../services.js";
+import { generateConsoleSecret, hashConsoleSecret } from "./console-secret.js";
+import { insertOperatorSession } from "./operator-session-repository.js";
+
+export interface StartedOperatorSession {
+  /** The cookie's value: shown once, only its hash is stored. */
+  secret: string;
+  expiresAt: Date;
+}
+
+/** A new server-side session of the operator (after a correct password). */
+export async function startOperatorSession(services: Services, operatorId: string): Promise<StartedOperatorSession> {
+  const secret = generateConsoleSecret();
+  const { expiresAt } = await insertOperatorSession(services.db, operatorId, hashConsoleSecret(secret), services.now());
+  return { secret, expiresAt };
+}

@@ -1,0 +1,29 @@
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
+import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
+
+/**
+ * Closes the conversation from any open state ("Conversation closed"), by an operator of its
+ * workspace or by its visitor. The assignee is kept (who handled it), the human request cleared.
+ * Closing a closed conversation changes nothing and stores nothing. A visitor message reopens it in `bot`.
+ */
+export async function closeConversation(
+  services: Services,
+  input: { workspaceId: string; conversationId: string; by: "operator" | "visitor" },
+): Promise<ConversationState> {
+  const outcome = await services.db.transaction(async (tx) => {
+    const before = await lockConversationState(tx, input.workspaceId, input.conversationId);
+    if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
+    if (before.status === "closed") return { state: before, committed: null };
+    const committed = await applyTransition(
+      tx,
+      before,
+      { status: "closed", assignee: before.assignee, humanRequest: { kind: "clear" }, closedBy: input.by },
+      systemMessages.closed,
+    );
+    return { state: committed.state as ConversationState, committed };
+  });
+  if (outcome.committed) publishTransition(services, outcome.committed);
+  return outcome.state;
+}

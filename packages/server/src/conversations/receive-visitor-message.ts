@@ -1,0 +1,39 @@
+import { insertMessage, insertMessageIfOpen, type StoredMessage } from "../answering/message-repository.js";
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import type { WidgetSession } from "../widget/authenticate-session.js";
+import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
+import { lockConversationState } from "./conversation-state-repository.js";
+
+/**
+ * Stores the visitor's message and tells the operators live, whatever the state; in a `closed`
+ * conversation it first reopens it in `bot` ("Conversation reopened"). The stored message carries
+ * the state it was written in: the bot answers only in `bot`.
+ */
+export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string): Promise<StoredMessage> {
+  const { conversation } = session;
+  // The usual case in one statement; a closed conversation takes the transaction that reopens it.
+  let stored = await insertMessageIfOpen(services.db, { conversationId: conversation.id, role: "visitor", content });
+  if (!stored) {
+    const outcome = await services.db.transaction(async (tx) => {
+      const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
+      if (!before) throw new AppError("invalid_token", "The session token is not valid.");
+      const reopened: CommittedTransition | null =
+        before.status === "closed"
+          ? await applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened)
+          : null;
+      return { reopened, message: await insertMessage(tx, { conversationId: conversation.id, role: "visitor", content }) };
+    });
+    if (outcome.reopened) publishTransition(services, outcome.reopened);
+    stored = outcome.message;
+  }
+  services.bus.publish({
+    type: "message.created",
+    workspaceId: conversation.workspaceId,
+    agentId: conversation.agentId,
+    conversationId: conversation.id,
+    message: { id: stored.id, seq: stored.seq, role: "visitor", content, citations: [], created_at: stored.createdAt },
+    author: null,
+  });
+  return stored;
+}

@@ -1,0 +1,54 @@
+import type { Citation } from "@frontdesk/contracts";
+import { insertMessage } from "../answering/message-repository.js";
+import { markConversationRead } from "../console/conversation-detail-repository.js";
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import { lockConversationState } from "./conversation-state-repository.js";
+import type { OperatorActor } from "./operator-actor.js";
+
+export interface OperatorMessage {
+  id: string;
+  seq: number;
+  role: "operator";
+  content: string;
+  citations: Citation[];
+  author: { id: string; name: string };
+  created_at: string;
+}
+
+/**
+ * POST /console/conversations/{id}/messages: the assignee of a `human` conversation writes to the
+ * visitor. Anyone else (and anyone before a takeover) gets 409 `not_assignee`; a closed
+ * conversation 409 `conversation_closed`. Checked under the row lock, so a reply cannot slip in
+ * after a release or a hand-over commits. The reply moves its author's read marker to itself.
+ */
+export async function replyAsOperator(services: Services, actor: OperatorActor, conversationId: string, content: string): Promise<OperatorMessage> {
+  const author = { id: actor.id, name: actor.name };
+  const { state, stored } = await services.db.transaction(async (tx) => {
+    const before = await lockConversationState(tx, actor.workspaceId, conversationId);
+    if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
+    if (before.status === "closed") throw new AppError("conversation_closed", "The conversation is closed.");
+    if (before.status !== "human" || before.assignee?.id !== actor.id) {
+      throw new AppError(
+        "not_assignee",
+        before.status === "human" && before.assignee
+          ? `${before.assignee.name} has this conversation: only the assignee may reply.`
+          : "Take the conversation over first (POST …/assign): only its assignee may reply.",
+      );
+    }
+    const stored = await insertMessage(tx, { conversationId, role: "operator", content, author });
+    // Replying answers what the visitor wrote before: the author's unread count drops to zero.
+    await markConversationRead(tx, actor.workspaceId, actor.id, conversationId, stored.seq);
+    return { state: before, stored };
+  });
+  const message: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };
+  services.bus.publish({
+    type: "message.created",
+    workspaceId: state.workspaceId,
+    agentId: state.agentId,
+    conversationId,
+    message: { id: message.id, seq: message.seq, role: "operator", content, citations: [], created_at: message.created_at },
+    author,
+  });
+  return message;
+}

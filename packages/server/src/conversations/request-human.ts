@@ -1,0 +1,76 @@
+import type { ConversationStatus } from "@frontdesk/contracts";
+import { AppError } from "../http/app-error.js";
+import { notifyWorkspaceOperators } from "../inbox/inbox-repository.js";
+import type { Services } from "../services.js";
+import type { WidgetSession } from "../widget/authenticate-session.js";
+import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
+import { lockConversationState, updateHumanRequestReason } from "./conversation-state-repository.js";
+import { operatorsOnline } from "./operators-online.js";
+
+export interface HumanRequest {
+  conversation_id: string;
+  status: ConversationStatus;
+  human_requested_at: string | null;
+  reason: string | null;
+  operators_online: boolean;
+}
+
+/**
+ * POST /request-human: `bot` (or `closed`) → `awaiting_human`: the bot stops answering, the request
+ * is stamped now, every operator of the workspace gets an inbox notification and operators are told
+ * live. While already awaiting a human, the first time is kept and a given reason replaces the
+ * stored one; while an operator has the conversation (`human`), nothing changes. The answer says
+ * whether any operator is online, so the widget can offer to leave an e-mail instead of waiting.
+ */
+export async function requestHuman(services: Services, session: WidgetSession, reason: string | null): Promise<HumanRequest> {
+  const { conversation } = session;
+  const outcome = await services.db.transaction(async (tx) => {
+    const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
+    if (!before) throw new AppError("invalid_token", "The session token is not valid.");
+    if (before.status === "awaiting_human" || before.status === "human") {
+      if (before.status === "awaiting_human" && reason !== null) await updateHumanRequestReason(tx, before.id, reason);
+      return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason }, committed: null };
+    }
+    const committed: CommittedTransition = await applyTransition(
+      tx,
+      before,
+      { status: "awaiting_human", assignee: null, humanRequest: { kind: "stamp", reason } },
+      systemMessages.humanRequested,
+    );
+    const notifications = await notifyWorkspaceOperators(tx, {
+      workspaceId: conversation.workspaceId,
+      kind: "human_requested",
+      conversationId: conversation.id,
+      payload: { agent_id: conversation.agentId, visitor_id: conversation.visitorId, reason },
+    });
+    return { state: committed.state, committed, notifications };
+  });
+  if (outcome.committed) {
+    const { state } = outcome.committed;
+    publishTransition(services, outcome.committed);
+    services.bus.publish({
+      type: "human.requested",
+      workspaceId: state.workspaceId,
+      agentId: state.agentId,
+      conversationId: state.id,
+      seq: state.updatedSeq,
+      reason: state.humanRequestReason,
+      requestedAt: state.humanRequestedAt!,
+    });
+    services.bus.publish({
+      type: "notification.created",
+      workspaceId: state.workspaceId,
+      conversationId: state.id,
+      kind: "human_requested",
+      at: state.humanRequestedAt!,
+      notifications: outcome.notifications.map(({ id, operatorId }) => ({ id, operatorId })),
+    });
+  }
+  return {
+    conversation_id: conversation.id,
+    status: outcome.state.status,
+    human_requested_at: outcome.state.humanRequestedAt,
+    reason: outcome.state.humanRequestReason,
+    operators_online: await operatorsOnline(services, conversation.workspaceId),
+  };
+}

@@ -1,0 +1,50 @@
+import { VISITOR_MESSAGES_PAGE_MAX, type ConversationMessage } from "@frontdesk/contracts";
+import { AppError } from "../http/app-error.js";
+import type { Services } from "../services.js";
+import type { WidgetSession } from "../widget/authenticate-session.js";
+import { listMessagesAfter } from "../widget/session-repository.js";
+import { closeConversation } from "./close-conversation.js";
+import { findConversationState, type ConversationState } from "./conversation-state-repository.js";
+import { operatorsOnline } from "./operators-online.js";
+
+export interface VisitorConversation {
+  status: ConversationState["status"];
+  assignee: { name: string } | null;
+  operators_online: boolean;
+  human_requested_at: string | null;
+  updated_seq: number | null;
+}
+
+async function present(services: Services, state: ConversationState): Promise<VisitorConversation> {
+  return {
+    status: state.status,
+    assignee: state.assignee ? { name: state.assignee.name } : null,
+    operators_online: await operatorsOnline(services, state.workspaceId),
+    human_requested_at: state.humanRequestedAt,
+    updated_seq: state.updatedSeq,
+  };
+}
+
+/** GET /conversation: the state of the session's conversation, and whether any operator is online. */
+export async function readVisitorConversation(services: Services, session: WidgetSession): Promise<VisitorConversation> {
+  const state = await findConversationState(services.db, session.conversation.workspaceId, session.conversation.id);
+  if (!state) throw new AppError("invalid_token", "The session token is not valid.");
+  return present(services, state);
+}
+
+/** POST /conversation/close: the visitor ends the conversation (nothing changes when it is closed already). */
+export async function closeVisitorConversation(services: Services, session: WidgetSession): Promise<VisitorConversation> {
+  const state = await closeConversation(services, { workspaceId: session.conversation.workspaceId, conversationId: session.conversation.id, by: "visitor" });
+  return present(services, state);
+}
+
+/** GET /conversation/messages?after_seq=N: the messages the visitor missed, in seq order, system messages included. */
+export async function listVisitorMessages(
+  services: Services,
+  session: WidgetSession,
+  query: { after_seq?: number | undefined; limit?: number | undefined },
+): Promise<{ messages: ConversationMessage[]; has_more: boolean }> {
+  const limit = query.limit ?? VISITOR_MESSAGES_PAGE_MAX;
+  const rows = await listMessagesAfter(services.db, session.conversation.id, query.after_seq ?? 0, limit + 1);
+  return { messages: rows.slice(0, limit), has_more: rows.length > limit };
+}

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sessionGuard, sessionOf } from "../widget/route-guards.js";
+import { closeVisitorConversation, listVisitorMessages, readVisitorConversation } from "./visitor-conversation.js";
+import { closeVisitorConversationRouteSchema, visitorConversationRouteSchema, visitorMessagesRouteSchema } from "./widget-schemas.js";
+
+/** The visitor's `/conversation/*` routes, mounted under /api/v1/widget; they count against the session token's budget. */
+export const visitorConversationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = app.services;
+
+  app.get("/conversation", {
+    schema: visitorConversationRouteSchema,
+    preValidation: sessionGuard(services, "session"),
+    handler: async (request) => ({ data: await readVisitorConversation(services, sessionOf(request)) }),
+  });
+
+  app.get("/conversation/messages", {
+    schema: visitorMessagesRouteSchema,
+    preValidation: sessionGuard(services, "session"),
+    handler: async (request) => ({ data: await listVisitorMessages(services, sessionOf(request), request.query) }),
+  });
+
+  app.post("/conversation/close", {
+    schema: closeVisitorConversationRouteSchema,
+    preValidation: sessionGuard(services, "session"),
+    handler: async (request) => ({ data: await closeVisitorConversation(services, sessionOf(request)) }),
+  });
+};

@@ -1,0 +1,59 @@
+import { visitorConversationResponseSchema, visitorMessagesQuerySchema, visitorMessagesResponseSchema } from "@frontdesk/contracts";
+import { errors, jsonResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
+
+const tags = ["widget"];
+
+/** The errors of a session route without a body (GET). */
+const sessionReadErrors = {
+  401: sessionErrors[401],
+  404: sessionErrors[404],
+  422: errors.validationFailed,
+  429: errors.rateLimited,
+  500: errors.internal,
+} as const;
+
+export const visitorConversationRouteSchema = {
+  tags,
+  operationId: "getConversation",
+  summary: "The conversation's state",
+  description:
+    "The session's conversation: its `status` (`bot`: the bot answers; `awaiting_human`: a person was asked for; `human`: " +
+    "an operator has it, named in `assignee`; `closed`), when a person was asked for, and whether any operator is online now. " +
+    "Changes arrive live as `conversation.updated` on the conversation's channel. Shares the session token's budget.",
+  security: sessionSecurity,
+  response: {
+    200: jsonResponse("The conversation's state.", visitorConversationResponseSchema),
+    ...sessionReadErrors,
+  },
+};
+
+export const visitorMessagesRouteSchema = {
+  tags,
+  operationId: "listConversationMessages",
+  summary: "The messages since a seq",
+  description:
+    "What the visitor missed (after a reconnect): the messages whose `seq` is above `after_seq`, in order, in init's shape, " +
+    "system messages (\"Ana joined the conversation\", \"The assistant is back\", \"Conversation closed\") included. " +
+    "Shares the session token's budget.",
+  security: sessionSecurity,
+  querystring: visitorMessagesQuerySchema,
+  response: {
+    200: jsonResponse("The messages, oldest first.", visitorMessagesResponseSchema),
+    ...sessionReadErrors,
+  },
+};
+
+export const closeVisitorConversationRouteSchema = {
+  tags,
+  operationId: "closeConversation",
+  summary: "End the conversation",
+  description:
+    "The visitor ends the conversation: it becomes `closed` and a system message \"Conversation closed\" is stored and sent " +
+    "live. Closing a closed conversation changes nothing. The visitor's next message reopens it with the bot. " +
+    "Shares the session token's budget.",
+  security: sessionSecurity,
+  response: {
+    200: jsonResponse("The conversation's state after closing.", visitorConversationResponseSchema),
+    ...sessionReadErrors,
+  },
+};

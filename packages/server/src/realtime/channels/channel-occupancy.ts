@@ -1,0 +1,26 @@
+import type { LocalChannels } from "./local-channels.js";
+
+/**
+ * How many sockets are subscribed to each channel: what the HTTP API's `occupied`,
+ * `subscription_count` and channel list report. In one process it is the local subscriptions;
+ * with Redis (redis-channel-occupancy.ts), the sum over every live process.
+ */
+export interface ChannelOccupancy {
+  /** A socket of this process subscribed to `channel`. */
+  subscribed(channel: string): Promise<void>;
+  /** A socket of this process left `channel`. */
+  unsubscribed(channel: string): Promise<void>;
+  /** Subscriptions per occupied channel. */
+  subscriptionCounts(): Promise<Map<string, number>>;
+}
+
+/** One process: the counts are this process's subscriptions. */
+export function createLocalChannelOccupancy(local: LocalChannels): ChannelOccupancy {
+  return {
+    async subscribed() {},
+    async unsubscribed() {},
+    async subscriptionCounts() {
+      return local.subscriptionCounts();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Queryable } from "../../src/db/database.js";
+import { listConsoleMessagesAfter } from "../../src/console/conversation-detail-repository.js";
+import { listWorkspaceConversations } from "../../src/console/conversation-list-repository.js";
+import { countUnreadInbox, listInboxPage } from "../../src/inbox/inbox-repository.js";
+import { findVisitorLead } from "../../src/widget/lead-repository.js";
+import { explaining, type PlanNode } from "../support/query-plans.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+
+/**
+ * The console's reads on a store of some size (20 workspaces, 5,000 conversations, 25,000 messages,
+ * 10,000 notifications, planner statistics up to date): the plan each store chooses reads the index
+ * made for it, on PGlite as on Postgres.
+ */
+describeEachStore("the console's reads use their indexes on %s", (kind) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    await db.query(`INSERT INTO workspaces (id, name) SELECT 'ws_' || g, 'w' FROM generate_series(1, 20) g`);
+    await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) SELECT 'agt_' || g, 'ws_' || g, 'a', 'p' FROM generate_series(1, 20) g`);
+    await db.query(`INSERT INTO operators (id, workspace_id, email, name, role) SELECT 'op_' || g, 'ws_' || (g % 20 + 1), 'o' || g || '@x.test', 'o', 'agent' FROM generate_series(1, 100) g`);
+    await db.query(`INSERT INTO visitors (id, agent_id, anon_id) SELECT 'vis_' || g, 'agt_' || (g % 20 + 1), 'anon' || g FROM generate_series(1, 5000) g`);
+    await db.query(`INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, last_activity_at)
+      SELECT 'cnv_' || g, 'ws_' || (g % 20 + 1), 'agt_' || (g % 20 + 1), 'vis_' || g, now() - g * interval '1 minute' FROM generate_series(1, 5000) g`);
+    await db.query(`INSERT INTO messages (id, conversation_id, role, content, conversation_seq)
+      SELECT 'msg_' || g, 'cnv_' || (g % 5000 + 1), CASE WHEN g % 2 = 0 THEN 'visitor' ELSE 'bot' END,
+        'word' || (g % 2000) || ' about order ' || g || ' and delivery', g / 5000 + 1 FROM generate_series(1, 25000) g`);
+    await db.query(`INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized)
+      SELECT 'lead_' || g, 'ws_' || (g % 20 + 1), 'agt_' || (g % 20 + 1), 'vis_' || g, 'l' || g || '@x.test', 'l' || g || '@x.test' FROM generate_series(1, 2000) g`);
+    await db.query(`INSERT INTO inbox_notifications (id, workspace_id, operator_id, kind, created_at, read_at)
+      SELECT 'ntf_' || g, 'ws_' || ((g % 100 + 1) % 20 + 1), 'op_' || (g % 100 + 1), 'human_requested', now() - g * interval '1 second',
+        CASE WHEN g % 3 = 0 THEN NULL ELSE now() END FROM generate_series(1, 10000) g`);
+    await db.query(`ANALYZE`);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const plansOf = async (read: (tx: Queryable) => Promise<unknown>): Promise<PlanNode[]> => {
+    const plans: PlanNode[][] = [];
+    await database.db.transaction(async (tx) => {
+      await read(explaining(tx, plans));
+    });
+    return plans.flat();
+  };
+  const indexesOf = (nodes: PlanNode[]) => nodes.map((node) => node["Index Name"]).filter(Boolean);
+  /** Scans of the big tables (small ones, like the workspace's operators, are rightly scanned). */
+  const bigScans = (nodes: PlanNode[]) =>
+    nodes.filter((node) => node["Node Type"] === "Seq Scan" && ["conversations", "messages", "inbox_notifications"].includes(node["Relation Name"] ?? ""));
+  const base = { workspaceId: "ws_3", operatorId: "op_2", limit: 26 };
+
+  it("happy: the list reads the workspace's activity index (first page, and after a cursor)", async () => {
+    expect(indexesOf(await plansOf((tx) => listWorkspaceConversations(tx, base)))).toContain("conversations_workspace_activity_idx");
+    const after = { activityMicroseconds: String((Date.now() - 3_600_000) * 1000), id: "cnv_100" };
+    const nodes = await plansOf((tx) => listWorkspaceConversations(tx, { ...base, after }));
+    expect(indexesOf(nodes)).toContain("conversations_workspace_activity_idx");
+    expect(bigScans(nodes)).toEqual([]);
+  });
+
+  it("happy: q finds messages through the GIN index on their words", async () => {
+    const nodes = await plansOf((tx) => listWorkspaceConversations(tx, { ...base, search: "word123" }));
+    expect(indexesOf(nodes)).toContain("messages_content_search_idx");
+    expect(bigScans(nodes)).toEqual([]);
+  });
+
+  it("happy: catch-up, the visitor's lead and the inbox read their indexes", async () => {
+    expect(indexesOf(await plansOf((tx) => listConsoleMessagesAfter(tx, "cnv_7", 2, 100)))).toContain("messages_conversation_event_seq_idx");
+    expect(indexesOf(await plansOf((tx) => findVisitorLead(tx, "vis_42")))).toContain("leads_visitor_idx");
+    const operator = { id: "op_2", workspaceId: "ws_4" };
+    expect(indexesOf(await plansOf((tx) => listInboxPage(tx, operator, { limit: 51 })))).toContain("inbox_operator_order_idx");
+    expect(indexesOf(await plansOf((tx) => countUnreadInbox(tx, operator)))).toContain("inbox_operator_order_idx");
+  });
+});

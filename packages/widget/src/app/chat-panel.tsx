@@ -1,0 +1,172 @@
+import type { ComponentChildren, JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { ChatMessage, ChatSession, ChatState } from "./chat-session.js";
+import { safeHref } from "./markdown.js";
+import { MarkdownView } from "./markdown-view.js";
+import type { UiStrings } from "./ui-strings.js";
+import { HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
+import type { CitationChip } from "./widget-api-client.js";
+
+function useChatState(session: ChatSession): ChatState {
+  const [state, setState] = useState(session.state);
+  useEffect(() => session.subscribe(setState), [session]);
+  return state;
+}
+
+function chipLabel(citation: CitationChip): string {
+  if (citation.title) return citation.title;
+  try {
+    const url = new URL(citation.url);
+    return `${url.hostname}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return citation.url;
+  }
+}
+
+function Citations({ citations, strings }: { citations: CitationChip[]; strings: UiStrings }): JSX.Element | null {
+  if (citations.length === 0) return null;
+  return (
+    <ul class="chips" aria-label={strings.sources}>
+      {citations.map((citation) => (
+        <li key={citation.id}>
+          <a class="chip" href={citation.url} target="_blank" rel="noopener nofollow" title={citation.url}>
+            {chipLabel(citation)}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Message({ message, strings }: { message: ChatMessage; strings: UiStrings }): JSX.Element {
+  return (
+    <div class={`msg ${message.role === "visitor" ? "from-visitor" : message.role === "system" ? "from-agent from-system" : "from-agent"}`} aria-busy={message.streaming ? "true" : undefined}>
+      {message.author && <span class="author">{message.author}</span>}
+      <div class="bubble" dir="auto">{message.role === "visitor" ? <p>{message.content}</p> : <MarkdownView source={message.content} />}</div>
+      {!message.streaming && <Citations citations={message.citations} strings={strings} />}
+    </div>
+  );
+}
+
+export interface ChatPanelProps {
+  session: ChatSession;
+  strings: UiStrings;
+  /** Called once the panel has rendered open (to move focus into it). */
+  onOpened(input: HTMLTextAreaElement | null): void;
+  /** Shown between the conversation and the composer (the coupon and the satisfaction prompt). */
+  footer?: ComponentChildren;
+}
+
+/** The chat dialog: header, the conversation log, starter prompts, the composer and the branding line. */
+export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps): JSX.Element | null {
+  const state = useChatState(session);
+  const [draft, setDraft] = useState("");
+  const input = useRef<HTMLTextAreaElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (state.open) onOpened(input.current);
+  }, [state.open]);
+  useEffect(() => {
+    const element = log.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [state.messages, state.open]);
+
+  if (!state.open) return null;
+  const persona = state.agent?.persona.name || state.agent?.name || "";
+  const hasVisitorMessage = state.messages.some((message) => message.role === "visitor");
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (!draft.trim() || state.answering) return;
+    void session.send(draft);
+    setDraft("");
+  };
+  const brandUrl = state.branding?.show ? safeHref(state.branding.url) : null;
+  const brandLogo = state.branding ? safeHref(state.branding.logo_url) : null;
+  const branding = brandUrl ? state.branding : null;
+  return (
+    <section class="panel" role="dialog" aria-labelledby="fd-title" aria-modal="false">
+      <header class="head">
+        <span class="avatar" aria-hidden="true">
+          {persona.slice(0, 1).toUpperCase()}
+        </span>
+        <div class="titles">
+          <h2 id="fd-title">{persona || strings.starting}</h2>
+          {state.handoff.status === "human" && state.handoff.assignee ? (
+            <p class="subtitle">{state.handoff.assignee}</p>
+          ) : (
+            state.agent && state.agent.name !== persona && <p class="subtitle">{state.agent.name}</p>
+          )}
+        </div>
+        <HeaderMenu session={session} state={state} strings={strings} />
+        <button type="button" class="close" aria-label={strings.closeChat} onClick={() => session.setOpen(false)}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z" />
+          </svg>
+        </button>
+      </header>
+      <div class="log" role="log" aria-live="polite" aria-label={strings.conversation} ref={log}>
+        {state.phase === "starting" && <p class="status">{strings.starting}</p>}
+        {state.agent && state.messages.length === 0 && (
+          <div class="msg from-agent">
+            <div class="bubble">
+              <p>{strings.greeting(persona)}</p>
+            </div>
+          </div>
+        )}
+        {state.messages.map((message) => (
+          <Message key={message.key} message={message} strings={strings} />
+        ))}
+        <HandoffFooter session={session} state={state} strings={strings} />
+        {state.agent && !hasVisitorMessage && state.handoff.status === "bot" && state.agent.starter_prompts.length > 0 && (
+          <div class="starters">
+            {state.agent.starter_prompts.map((prompt) => (
+              <button key={prompt} type="button" class="starter" disabled={state.answering} onClick={() => void session.send(prompt)}>
+                {prompt}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {footer}
+      {state.notice && (
+        <div class="notice" role="alert">
+          <span>{state.notice}</span>
+          {state.phase === "idle" && (
+            <button type="button" class="link" onClick={() => void session.start()}>
+              {strings.retry}
+            </button>
+          )}
+        </div>
+      )}
+      <form class="composer" onSubmit={submit}>
+        <textarea
+          ref={input}
+          rows={1}
+          aria-label={strings.messageLabel}
+          placeholder={strings.placeholder}
+          maxLength={4000}
+          value={draft}
+          onInput={(event) => {
+            setDraft(event.currentTarget.value);
+            session.handoff.typed();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey && !event.isComposing) submit(event);
+          }}
+        />
+        <button type="submit" class="send" aria-label={strings.send} disabled={!draft.trim() || state.answering || state.phase !== "ready"}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M3 20.5 21 12 3 3.5 3 10l12 2-12 2z" />
+          </svg>
+        </button>
+      </form>
+      {branding && brandUrl && (
+        <a class="brand" href={brandUrl} target="_blank" rel="noopener nofollow">
+          {branding.display_mode !== "label_only" && brandLogo && <img src={brandLogo} alt={branding.display_mode === "logo_only" ? branding.label : ""} width={14} height={14} />}
+          {branding.display_mode !== "logo_only" && <span>{branding.label}</span>}
+        </a>
+      )}
+    </section>
+  );
+}

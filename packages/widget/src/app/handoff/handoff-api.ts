@@ -1,0 +1,75 @@
+import type { ConversationMessage, ConversationStatus } from "@frontdesk/contracts";
+import { failure } from "../widget-api-client.js";
+
+/** GET /conversation: the state as the visitor sees it. */
+export interface VisitorConversation {
+  status: ConversationStatus;
+  assignee: { name: string } | null;
+  operators_online: boolean;
+  human_requested_at: string | null;
+  updated_seq: number | null;
+}
+
+/** POST /request-human's answer. */
+export interface HumanRequest {
+  status: ConversationStatus;
+  operators_online: boolean;
+}
+
+/**
+ * The handoff's routes of the widget API (/api/v1/widget/*): the conversation's state, what was
+ * missed since a seq, asking for a person, the visitor's typing, a lead, and the realtime
+ * channel's signature. The session token always travels as a bearer header, never in a URL.
+ */
+export class HandoffApi {
+  constructor(
+    private readonly serviceUrl: string,
+    /** The current session token (renewed tokens are picked up on the next call). */
+    private readonly token: () => string,
+  ) {}
+
+  private async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    return ((await this.send(method, path, body)) as { data: T } | undefined)?.data as T;
+  }
+
+  /** The answer's JSON (undefined for 204), or the service's error. */
+  private async send(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token()}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(new URL(`api/v1/widget/${path}`, this.serviceUrl), {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      credentials: "omit",
+      mode: "cors",
+    });
+    if (!response.ok) throw await failure(response);
+    return response.status === 204 ? undefined : response.json();
+  }
+
+  conversation(): Promise<VisitorConversation> {
+    return this.call("GET", "conversation");
+  }
+
+  messagesAfter(seq: number): Promise<{ messages: ConversationMessage[]; has_more: boolean }> {
+    return this.call("GET", `conversation/messages?after_seq=${seq}`);
+  }
+
+  requestHuman(): Promise<HumanRequest> {
+    return this.call("POST", "request-human", {});
+  }
+
+  typing(): Promise<void> {
+    return this.call("POST", "typing", { typing: true });
+  }
+
+  lead(email: string): Promise<unknown> {
+    return this.call("POST", "leads", { email });
+  }
+
+  /** POST /broadcasting/auth: the signature of `channelName` for the realtime connection `socketId`. */
+  async authorizeChannel(socketId: string, channelName: string): Promise<{ auth: string }> {
+    // Answered as pusher-js expects it, without the `data` envelope.
+    return (await this.send("POST", "broadcasting/auth", { socket_id: socketId, channel_name: channelName })) as { auth: string };
+  }
+}

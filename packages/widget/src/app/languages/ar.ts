@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const ar: Translation = {
+  launcher: "فتح المحادثة",
+  openChat: (name) => `فتح المحادثة مع ${name}`,
+  closeChat: "إغلاق المحادثة",
+  greeting: (name) => `مرحبًا، أنا ${name}. كيف يمكنني مساعدتك؟`,
+  conversation: "المحادثة",
+  messageLabel: "الرسالة",
+  placeholder: "اكتب رسالة…",
+  send: "إرسال",
+  starting: "جارٍ الاتصال…",
+  retry: "إعادة المحاولة",
+  sources: "المصادر",
+  answering: (name) => `${name} يكتب الإجابة…`,
+  you: "أنت",
+  networkProblem: "تعذّر الوصول إلى المساعد. تحقّق من اتصالك وحاول مرة أخرى.",
+  tooMany: (seconds) => `رسائل كثيرة في وقت واحد. يُرجى الانتظار ${seconds ? `${seconds} ثانية` : "قليلًا"} ثم المحاولة مرة أخرى.`,
+  menu: "خيارات أخرى",
+  talkToPerson: "التحدث إلى شخص",
+  newConversation: "محادثة جديدة",
+  operatorTyping: (name) => (name ? `${name} يكتب…` : "أحدهم يكتب…"),
+  leadPrompt: "لا يوجد أحد متاح الآن. اترك بريدك الإلكتروني وسنعود إليك.",
+  emailLabel: "بريدك الإلكتروني",
+  leaveEmail: "إرسال البريد",
+  leadInvalid: "يُرجى التحقق من عنوان البريد الإلكتروني.",
+  leadSaved: "شكرًا! سنرد عليك عبر البريد الإلكتروني.",
+};

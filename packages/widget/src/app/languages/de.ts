@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const de: Translation = {
+  launcher: "Chat öffnen",
+  openChat: (name) => `Chat mit ${name} öffnen`,
+  closeChat: "Chat schließen",
+  greeting: (name) => `Hallo, ich bin ${name}. Wie kann ich helfen?`,
+  conversation: "Unterhaltung",
+  messageLabel: "Nachricht",
+  placeholder: "Nachricht schreiben…",
+  send: "Senden",
+  starting: "Verbinden…",
+  retry: "Erneut versuchen",
+  sources: "Quellen",
+  answering: (name) => `${name} antwortet…`,
+  you: "Sie",
+  networkProblem: "Der Assistent ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+  tooMany: (seconds) => `Zu viele Nachrichten auf einmal. Bitte warten Sie ${seconds ? `${seconds} Sekunden` : "einen Moment"} und versuchen Sie es erneut.`,
+  menu: "Weitere Optionen",
+  talkToPerson: "Mit einem Menschen sprechen",
+  newConversation: "Neue Unterhaltung",
+  operatorTyping: (name) => (name ? `${name} schreibt…` : "Jemand schreibt…"),
+  leadPrompt: "Gerade ist niemand erreichbar. Hinterlassen Sie Ihre E-Mail-Adresse, wir melden uns.",
+  emailLabel: "Ihre E-Mail-Adresse",
+  leaveEmail: "E-Mail senden",
+  leadInvalid: "Bitte prüfen Sie die E-Mail-Adresse.",
+  leadSaved: "Danke! Wir melden uns per E-Mail.",
+};

@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const es: Translation = {
+  launcher: "Abrir el chat",
+  openChat: (name) => `Abrir el chat con ${name}`,
+  closeChat: "Cerrar el chat",
+  greeting: (name) => `Hola, soy ${name}. ¿En qué puedo ayudarle?`,
+  conversation: "Conversación",
+  messageLabel: "Mensaje",
+  placeholder: "Escriba un mensaje…",
+  send: "Enviar",
+  starting: "Conectando…",
+  retry: "Reintentar",
+  sources: "Fuentes",
+  answering: (name) => `${name} está respondiendo…`,
+  you: "Usted",
+  networkProblem: "No pudimos contactar con el asistente. Compruebe su conexión e inténtelo de nuevo.",
+  tooMany: (seconds) => `Demasiados mensajes a la vez. Espere ${seconds ? `${seconds} segundos` : "un momento"} e inténtelo de nuevo.`,
+  menu: "Más opciones",
+  talkToPerson: "Hablar con una persona",
+  newConversation: "Nueva conversación",
+  operatorTyping: (name) => (name ? `${name} está escribiendo…` : "Alguien está escribiendo…"),
+  leadPrompt: "Ahora no hay nadie disponible. Deje su correo y le responderemos.",
+  emailLabel: "Su correo electrónico",
+  leaveEmail: "Enviar correo",
+  leadInvalid: "Revise la dirección de correo.",
+  leadSaved: "¡Gracias! Le responderemos por correo.",
+};

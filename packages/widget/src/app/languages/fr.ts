@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const fr: Translation = {
+  launcher: "Ouvrir le chat",
+  openChat: (name) => `Ouvrir le chat avec ${name}`,
+  closeChat: "Fermer le chat",
+  greeting: (name) => `Bonjour, je suis ${name}. Comment puis-je vous aider ?`,
+  conversation: "Conversation",
+  messageLabel: "Message",
+  placeholder: "Écrivez un message…",
+  send: "Envoyer",
+  starting: "Connexion…",
+  retry: "Réessayer",
+  sources: "Sources",
+  answering: (name) => `${name} répond…`,
+  you: "Vous",
+  networkProblem: "Impossible de joindre l’assistant. Vérifiez votre connexion et réessayez.",
+  tooMany: (seconds) => `Trop de messages à la fois. Patientez ${seconds ? `${seconds} secondes` : "un instant"} puis réessayez.`,
+  menu: "Plus d’options",
+  talkToPerson: "Parler à une personne",
+  newConversation: "Nouvelle conversation",
+  operatorTyping: (name) => (name ? `${name} écrit…` : "Quelqu’un écrit…"),
+  leadPrompt: "Personne n’est disponible pour le moment. Laissez votre e-mail et nous vous répondrons.",
+  emailLabel: "Votre e-mail",
+  leaveEmail: "Envoyer l’e-mail",
+  leadInvalid: "Vérifiez l’adresse e-mail.",
+  leadSaved: "Merci ! Nous vous répondrons par e-mail.",
+};

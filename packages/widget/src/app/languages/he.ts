@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const he: Translation = {
+  launcher: "פתיחת הצ׳אט",
+  openChat: (name) => `פתיחת צ׳אט עם ${name}`,
+  closeChat: "סגירת הצ׳אט",
+  greeting: (name) => `שלום, אני ${name}. איך אפשר לעזור?`,
+  conversation: "שיחה",
+  messageLabel: "הודעה",
+  placeholder: "כתבו הודעה…",
+  send: "שליחה",
+  starting: "מתחבר…",
+  retry: "ניסיון חוזר",
+  sources: "מקורות",
+  answering: (name) => `${name} עונה…`,
+  you: "את/ה",
+  networkProblem: "לא הצלחנו להתחבר לעוזר. בדקו את החיבור ונסו שוב.",
+  tooMany: (seconds) => `יותר מדי הודעות בבת אחת. המתינו ${seconds ? `${seconds} שניות` : "רגע"} ונסו שוב.`,
+  menu: "אפשרויות נוספות",
+  talkToPerson: "שיחה עם נציג",
+  newConversation: "שיחה חדשה",
+  operatorTyping: (name) => (name ? `${name} מקליד/ה…` : "מישהו מקליד…"),
+  leadPrompt: "אין כרגע נציג זמין. השאירו כתובת דוא״ל ונחזור אליכם.",
+  emailLabel: "כתובת הדוא״ל שלכם",
+  leaveEmail: "שליחת דוא״ל",
+  leadInvalid: "בדקו את כתובת הדוא״ל.",
+  leadSaved: "תודה! נחזור אליכם בדוא״ל.",
+};

@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const it: Translation = {
+  launcher: "Apri la chat",
+  openChat: (name) => `Apri la chat con ${name}`,
+  closeChat: "Chiudi la chat",
+  greeting: (name) => `Ciao, sono ${name}. Come posso aiutarti?`,
+  conversation: "Conversazione",
+  messageLabel: "Messaggio",
+  placeholder: "Scrivi un messaggio…",
+  send: "Invia",
+  starting: "Connessione…",
+  retry: "Riprova",
+  sources: "Fonti",
+  answering: (name) => `${name} sta rispondendo…`,
+  you: "Tu",
+  networkProblem: "Impossibile raggiungere l’assistente. Controlla la connessione e riprova.",
+  tooMany: (seconds) => `Troppi messaggi in una volta. Attendi ${seconds ? `${seconds} secondi` : "un momento"} e riprova.`,
+  menu: "Altre opzioni",
+  talkToPerson: "Parla con una persona",
+  newConversation: "Nuova conversazione",
+  operatorTyping: (name) => (name ? `${name} sta scrivendo…` : "Qualcuno sta scrivendo…"),
+  leadPrompt: "Al momento non c’è nessuno disponibile. Lascia la tua e-mail e ti risponderemo.",
+  emailLabel: "La tua e-mail",
+  leaveEmail: "Invia e-mail",
+  leadInvalid: "Controlla l’indirizzo e-mail.",
+  leadSaved: "Grazie! Ti risponderemo via e-mail.",
+};

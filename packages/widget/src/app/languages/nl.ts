@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const nl: Translation = {
+  launcher: "Chat openen",
+  openChat: (name) => `Chat met ${name} openen`,
+  closeChat: "Chat sluiten",
+  greeting: (name) => `Hallo, ik ben ${name}. Waarmee kan ik helpen?`,
+  conversation: "Gesprek",
+  messageLabel: "Bericht",
+  placeholder: "Schrijf een bericht…",
+  send: "Versturen",
+  starting: "Verbinden…",
+  retry: "Opnieuw proberen",
+  sources: "Bronnen",
+  answering: (name) => `${name} antwoordt…`,
+  you: "U",
+  networkProblem: "We konden de assistent niet bereiken. Controleer uw verbinding en probeer het opnieuw.",
+  tooMany: (seconds) => `Te veel berichten tegelijk. Wacht ${seconds ? `${seconds} seconden` : "even"} en probeer het opnieuw.`,
+  menu: "Meer opties",
+  talkToPerson: "Met een medewerker praten",
+  newConversation: "Nieuw gesprek",
+  operatorTyping: (name) => (name ? `${name} typt…` : "Iemand typt…"),
+  leadPrompt: "Er is nu niemand beschikbaar. Laat uw e-mailadres achter, dan nemen we contact op.",
+  emailLabel: "Uw e-mailadres",
+  leaveEmail: "E-mail versturen",
+  leadInvalid: "Controleer het e-mailadres.",
+  leadSaved: "Bedankt! We reageren per e-mail.",
+};

@@ -1,0 +1,28 @@
+import type { Translation } from "../ui-language.js";
+
+export const pt: Translation = {
+  launcher: "Abrir o chat",
+  openChat: (name) => `Abrir o chat com ${name}`,
+  closeChat: "Fechar o chat",
+  greeting: (name) => `Olá, sou ${name}. Como posso ajudar?`,
+  conversation: "Conversa",
+  messageLabel: "Mensagem",
+  placeholder: "Escreva uma mensagem…",
+  send: "Enviar",
+  starting: "A ligar…",
+  retry: "Tentar novamente",
+  sources: "Fontes",
+  answering: (name) => `${name} está a responder…`,
+  you: "Você",
+  networkProblem: "Não foi possível contactar o assistente. Verifique a sua ligação e tente novamente.",
+  tooMany: (seconds) => `Demasiadas mensagens de uma vez. Aguarde ${seconds ? `${seconds} segundos` : "um momento"} e tente novamente.`,
+  menu: "Mais opções",
+  talkToPerson: "Falar com uma pessoa",
+  newConversation: "Nova conversa",
+  operatorTyping: (name) => (name ? `${name} está a escrever…` : "Alguém está a escrever…"),
+  leadPrompt: "Não há ninguém disponível agora. Deixe o seu e-mail e entraremos em contacto.",
+  emailLabel: "O seu e-mail",
+  leaveEmail: "Enviar e-mail",
+  leadInvalid: "Verifique o endereço de e-mail.",
+  leadSaved: "Obrigado! Responderemos por e-mail.",
+};

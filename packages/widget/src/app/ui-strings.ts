@@ -1,0 +1,32 @@
+/**
+ * The widget's own words in English, the reference table: every language in languages/ has the same
+ * keys (test/ui-languages.test.ts), and a key it lacks falls back to this one.
+ */
+export const en = {
+  launcher: "Open chat",
+  openChat: (name: string) => `Open chat with ${name}`,
+  closeChat: "Close chat",
+  greeting: (name: string) => `Hi, I'm ${name}. How can I help?`,
+  conversation: "Conversation",
+  messageLabel: "Message",
+  placeholder: "Write a message…",
+  send: "Send",
+  starting: "Connecting…",
+  retry: "Try again",
+  sources: "Sources",
+  answering: (name: string) => `${name} is answering…`,
+  you: "You",
+  networkProblem: "We couldn't reach the assistant. Check your connection and try again.",
+  tooMany: (seconds: number | null) => `Too many messages at once. Please wait ${seconds ? `${seconds} seconds` : "a moment"} and try again.`,
+  // The human handoff (handoff/handoff-views.tsx).
+  menu: "More options",
+  talkToPerson: "Talk to a person",
+  newConversation: "New conversation",
+  operatorTyping: (name: string) => (name ? `${name} is typing…` : "Someone is typing…"),
+  leadPrompt: "No one is available right now. Leave your e-mail and we'll get back to you.",
+  emailLabel: "Your e-mail",
+  leaveEmail: "Send e-mail",
+  leadInvalid: "Please check the e-mail address.",
+  leadSaved: "Thanks! We'll get back to you by e-mail.",
+};
+export type UiStrings = typeof en;
