@@ -255,9 +255,12 @@ describeNeeding("chromium")("proactive rules, coupons, satisfaction, page contex
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("frontdesk:")))).toEqual([]);
     await api("(f) => f.open()");
     await poll(() => dialog().isVisible()).toBe(true);
-    await poll(() => page.evaluate(() => Object.entries(localStorage).find(([key]) => key.endsWith(":anon"))?.[1])).not.toBe(anonId);
+    // Wait for the new anon id to be written (until then the key is absent, which is also "not the old id").
+    const storedAnon = () => page.evaluate(() => Object.entries(localStorage).find(([key]) => key.endsWith(":anon"))?.[1] ?? null);
+    await poll(storedAnon).toEqual(expect.any(String));
+    const newAnon = await storedAnon();
+    expect(newAnon).not.toBe(anonId);
     expect(await page.locator("frontdesk-widget .msg").count()).toBe(1); // the greeting only
-    const newAnon = await page.evaluate(() => Object.entries(localStorage).find(([key]) => key.endsWith(":anon"))?.[1]);
     // The new anon id is kept before init answers: the visitor's row comes with init.
     await poll(async () => (await rows<{ id: string }>(`SELECT v.id FROM visitors v WHERE v.anon_id = $1`, [newAnon])).length).toBe(1);
     const [fresh] = await rows<{ id: string }>(`SELECT v.id FROM visitors v WHERE v.anon_id = $1`, [newAnon]);

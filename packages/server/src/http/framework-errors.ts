@@ -62,6 +62,12 @@ type ClientSocket = Socket & { _httpMessage?: { headersSent?: boolean } | null }
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const client = socket as ClientSocket;
   if (error.code === "ECONNRESET" || socket.destroyed) return;
+  // A connection that never sent a byte is closed without an answer, whichever of Node's header
+  // deadline and our idle timeout (server-options.ts) fires first: there is no request to answer.
+  if (socket.bytesRead === 0) {
+    socket.destroy();
+    return;
+  }
   if (socket.writable && !client._httpMessage?.headersSent) socket.write(rawErrorResponse(appErrorOfClientError(error)));
   socket.destroySoon();
 }
