@@ -1,6 +1,7 @@
 import type { Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
-import { WidgetApiClient, WidgetApiError, type CitationChip, type InitData } from "./widget-api-client.js";
+import { WidgetApiClient, type CitationChip, type InitData } from "./widget-api-client.js";
+import { WidgetApiError } from "./widget-request.js";
 import { en, type UiStrings } from "./ui-strings.js";
 import { forgetAnonId, readAnonId, writeAnonId } from "./visitor-storage.js";
 import { chatMessageOf, HandoffController, NO_HANDOFF, type HandoffState } from "./handoff/handoff-controller.js";

@@ -1,7 +1,8 @@
 import type { BehaviorRule } from "@frontdesk/contracts";
 import type { MountContext } from "../../shared/embed-context.js";
 import type { ChatSession, ChatState } from "../chat-session.js";
-import { EngagementApi, EngagementError } from "./engagement-api.js";
+import { EngagementApi } from "./engagement-api.js";
+import { WidgetApiError } from "../widget-request.js";
 import { engagementEn, type EngagementStrings } from "./engagement-strings.js";
 import { mergeExtraContext, readPageContext } from "./page-context.js";
 import { runRules } from "./rule-runner.js";
@@ -107,7 +108,7 @@ export class Engagement {
     try {
       await this.api.event(data.jwt, event, ruleId ?? undefined, metadata);
     } catch (error) {
-      this.context.emit("error", { code: error instanceof EngagementError ? error.code : "network_error" });
+      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
   }
 
@@ -159,7 +160,7 @@ export class Engagement {
       }
     } catch (error) {
       this.update({ coupon: { code, status: "refused" } });
-      this.context.emit("error", { code: error instanceof EngagementError ? error.code : "network_error" });
+      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
     if (!this.session.state.open) this.update({ bubble: { ruleId: null, text: this.couponText(), cta: null } });
   }
@@ -240,7 +241,7 @@ export class Engagement {
         // storage blocked: asked again after a reload at most
       }
     } catch (error) {
-      this.context.emit("error", { code: error instanceof EngagementError ? error.code : "network_error" });
+      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
   }
 

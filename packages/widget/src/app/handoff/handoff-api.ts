@@ -1,5 +1,5 @@
 import type { ConversationMessage, ConversationStatus } from "@frontdesk/contracts";
-import { failure } from "../widget-api-client.js";
+import { widgetRequest } from "../widget-request.js";
 
 /** GET /conversation: the state as the visitor sees it. */
 export interface VisitorConversation {
@@ -29,22 +29,12 @@ export class HandoffApi {
   ) {}
 
   private async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    return ((await this.send(method, path, body)) as { data: T } | undefined)?.data as T;
+    return (await this.send<{ data: T } | undefined>(method, path, body))?.data as T;
   }
 
   /** The answer's JSON (undefined for 204), or the service's error. */
-  private async send(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token()}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(new URL(`api/v1/widget/${path}`, this.serviceUrl), {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      credentials: "omit",
-      mode: "cors",
-    });
-    if (!response.ok) throw await failure(response);
-    return response.status === 204 ? undefined : response.json();
+  private send<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    return widgetRequest<T>(this.serviceUrl, path, { method, body, token: this.token() });
   }
 
   conversation(): Promise<VisitorConversation> {
@@ -68,8 +58,8 @@ export class HandoffApi {
   }
 
   /** POST /broadcasting/auth: the signature of `channelName` for the realtime connection `socketId`. */
-  async authorizeChannel(socketId: string, channelName: string): Promise<{ auth: string }> {
+  authorizeChannel(socketId: string, channelName: string): Promise<{ auth: string }> {
     // Answered as pusher-js expects it, without the `data` envelope.
-    return (await this.send("POST", "broadcasting/auth", { socket_id: socketId, channel_name: channelName })) as { auth: string };
+    return this.send<{ auth: string }>("POST", "broadcasting/auth", { socket_id: socketId, channel_name: channelName });
   }
 }

@@ -1,6 +1,7 @@
 import type { ConversationMessage, ConversationStatus } from "@frontdesk/contracts";
 import type { ChatMessage } from "../chat-session.js";
-import { WidgetApiError, type InitData } from "../widget-api-client.js";
+import type { InitData } from "../widget-api-client.js";
+import { WidgetApiError } from "../widget-request.js";
 import { HandoffApi, type VisitorConversation } from "./handoff-api.js";
 import type { RealtimeConnection } from "./realtime-connection.js";
 
