@@ -38,7 +38,8 @@ function Citations({ citations, strings }: { citations: CitationChip[]; strings:
   );
 }
 
-function Message({ message, strings }: { message: ChatMessage; strings: UiStrings }): JSX.Element {
+/** One message of the conversation: the visitor's as text, the others as markdown, with their sources. */
+export function Message({ message, strings }: { message: ChatMessage; strings: UiStrings }): JSX.Element {
   return (
     <div class={`msg ${message.role === "visitor" ? "from-visitor" : message.role === "system" ? "from-agent from-system" : "from-agent"}`} aria-busy={message.streaming ? "true" : undefined}>
       {message.author && <span class="author">{message.author}</span>}

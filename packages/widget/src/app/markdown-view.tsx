@@ -1,4 +1,5 @@
 import type { JSX } from "preact";
+import { useMemo } from "preact/hooks";
 import { parseMarkdown, type Inline } from "./markdown.js";
 
 function InlineView({ nodes }: { nodes: Inline[] }): JSX.Element {
@@ -36,11 +37,16 @@ function InlineView({ nodes }: { nodes: Inline[] }): JSX.Element {
   );
 }
 
-/** An answer in the markdown subset, as elements and text nodes (never HTML). */
+/**
+ * An answer in the markdown subset, as elements and text nodes (never HTML). Parsed again only when
+ * its text changes: each streamed token re-renders the conversation, and only the message it went
+ * into is parsed again.
+ */
 export function MarkdownView({ source }: { source: string }): JSX.Element {
+  const blocks = useMemo(() => parseMarkdown(source), [source]);
   return (
     <>
-      {parseMarkdown(source).map((block, index) =>
+      {blocks.map((block, index) =>
         block.kind === "paragraph" ? (
           <p key={index}>
             <InlineView nodes={block.children} />
