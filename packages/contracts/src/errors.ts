@@ -36,6 +36,8 @@ export const errorCodes = [
   "forbidden",
   "csrf_origin_mismatch",
   "password_token_invalid",
+  "setup_token_invalid",
+  "setup_already_done",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -8,3 +8,6 @@ export * from "./storable-text.js";
 export * from "./console-session.js";
 export * from "./console-inbox.js";
 export * from "./console-conversation-actions.js";
+export * from "./console-setup.js";
+export * from "./console-agents.js";
+export * from "./console-knowledge.js";

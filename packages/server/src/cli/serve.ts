@@ -7,6 +7,7 @@ import type { Config } from "../config/config.js";
 import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
+import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
 
 /**
  * Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. A repeated signal is
@@ -58,6 +59,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
       { url, store: services.db.kind, rateLimiter: services.limiter.backend },
       "Frontdesk is listening",
     );
+    await announceFirstRunSetup(services.db, { publicUrl: config.publicUrl, now: services.now(), logger });
     onShutdown(logger, async () => {
       adminSocket?.close();
       await http.close();

@@ -4,6 +4,7 @@ import { conversationActionRoutes } from "../conversations/console-routes.js";
 import { conversationReadRoutes } from "./conversation-read-routes.js";
 import { notificationRoutes } from "./notification-routes.js";
 import { sessionRoutes } from "./session-routes.js";
+import { setupRoutes } from "./setup/setup-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 
 /**
@@ -14,6 +15,7 @@ import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(cookie);
   await app.register(sessionRoutes);
+  await app.register(setupRoutes);
   await app.register(operatorBroadcastingAuthRoute);
   await app.register(conversationActionRoutes);
   await app.register(conversationReadRoutes);

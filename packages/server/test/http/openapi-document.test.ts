@@ -75,6 +75,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /conversations", "GET /conversations/{id}", "GET /conversations/{id}/messages", "POST /conversations/{id}/read", "GET /notifications", "POST /notifications/read"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
+        ...["GET /setup", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
@@ -142,7 +143,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     for (const { path, operation } of operations) {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
       else if (path.startsWith(S)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
-      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password`) expect(operation.security, path).toEqual([{ consoleSession: [] }]);
+      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup`) expect(operation.security, path).toEqual([{ consoleSession: [] }]);
     }
     const byPath = (path: string) => operations.find((entry) => entry.path === path)?.operation;
     expect(byPath(`${W}/init`)?.security).toEqual([]);
@@ -153,7 +154,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     for (const { path, method, operation } of operations) {
       const responses = objectAt(operation, "responses");
       // Every widget and Sources route is limited; of the console's, signing in and choosing a password.
-      if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password"].includes(path)) continue;
+      if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password", "/api/v1/console/setup"].includes(path)) continue;
       if (path === "/api/v1/console/session" && method === "delete") continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);

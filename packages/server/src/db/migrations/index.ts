@@ -7,7 +7,8 @@ import { operatorAccounts } from "./0006-operator-accounts.js";
 import { conversationStates } from "./0007-conversation-states.js";
 import { consoleInbox } from "./0008-console-inbox.js";
 import { visitorPageContext } from "./0009-visitor-page-context.js";
+import { firstRunSetup } from "./0010-first-run-setup.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext];
+export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup];
