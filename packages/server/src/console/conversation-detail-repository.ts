@@ -143,27 +143,6 @@ export async function listLatestConsoleMessages(
 }
 
 /**
- * The conversation's messages whose seq is above `afterSeq`, in seq order, at most `limit` (and
- * whether more follow). Gapless: a message takes its seq under the conversation's row lock, held
- * until its transaction commits, so no message of a lower seq can appear after a higher one is
- * visible. From 0, messages stored before seqs existed (null) come first.
- */
-export async function listConsoleMessagesAfter(
-  db: Queryable,
-  conversationId: string,
-  afterSeq: number,
-  limit: number,
-): Promise<{ messages: ConsoleMessage[]; hasMore: boolean }> {
-  const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages
-     WHERE conversation_id = $1 AND (conversation_seq > $2 OR ($2 = 0 AND conversation_seq IS NULL))
-     ORDER BY conversation_seq NULLS FIRST, seq LIMIT $3`,
-    [conversationId, afterSeq, limit + 1],
-  );
-  return { messages: rows.slice(0, limit).map(toConsoleMessage), hasMore: rows.length > limit };
-}
-
-/**
  * Moves the operator's read marker of the workspace's conversation forward to `seq` (the
  * conversation's latest seq when null; never past it, never backwards). Null when the
  * conversation is not the workspace's.

@@ -2,12 +2,13 @@ import { MESSAGES_PAGE_DEFAULT, type messagesSinceResponseSchema } from "@frontd
 import type { z } from "zod";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { findConsoleConversation, listConsoleMessagesAfter } from "./conversation-detail-repository.js";
+import { listMessagesAfterSeq } from "../conversations/message-listing-repository.js";
+import { findConsoleConversation } from "./conversation-detail-repository.js";
 import { conversationNotFound } from "./show-conversation.js";
 
 /**
  * GET /console/conversations/{id}/messages?after_seq=N: the messages above seq N, gapless and in
- * seq order, with the conversation's state (apply it when its `updated_seq` is above N). The
+ * seq order (see listMessagesAfterSeq), with the conversation's state (apply it when its `updated_seq` is above N). The
  * state is read first: a message stored in between is then in the list, never missed.
  */
 export async function listMessagesSince(
@@ -18,9 +19,23 @@ export async function listMessagesSince(
 ): Promise<z.infer<typeof messagesSinceResponseSchema>["data"]> {
   const conversation = await findConsoleConversation(services.db, operator.workspaceId, operator.id, conversationId);
   if (!conversation) throw conversationNotFound();
-  const { messages, hasMore } = await listConsoleMessagesAfter(services.db, conversation.id, query.after_seq ?? 0, query.limit ?? MESSAGES_PAGE_DEFAULT);
+  const { messages, hasMore } = await listMessagesAfterSeq(services.db, {
+    workspaceId: operator.workspaceId,
+    conversationId: conversation.id,
+    afterSeq: query.after_seq ?? 0,
+    limit: query.limit ?? MESSAGES_PAGE_DEFAULT,
+  });
   return {
-    messages,
+    messages: messages.map((message) => ({
+      id: message.id,
+      seq: message.seq,
+      role: message.role,
+      content: message.content,
+      citations: message.citations,
+      low_confidence: message.lowConfidence,
+      author: message.author,
+      created_at: message.createdAt,
+    })),
     has_more: hasMore,
     conversation: {
       status: conversation.status,

@@ -2,9 +2,9 @@ import { VISITOR_MESSAGES_PAGE_MAX, type ConversationMessage } from "@frontdesk/
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { listMessagesAfter } from "../widget/session-repository.js";
 import { closeConversation } from "./close-conversation.js";
 import { findConversationState, type ConversationState } from "./conversation-state-repository.js";
+import { listMessagesAfterSeq } from "./message-listing-repository.js";
 import { operatorsOnline } from "./operators-online.js";
 
 export interface VisitorConversation {
@@ -38,13 +38,30 @@ export async function closeVisitorConversation(services: Services, session: Widg
   return present(services, state);
 }
 
-/** GET /conversation/messages?after_seq=N: the messages the visitor missed, in seq order, system messages included. */
+/** GET /conversation/messages?after_seq=N: the messages the visitor missed, in seq order (see listMessagesAfterSeq), system messages included. */
 export async function listVisitorMessages(
   services: Services,
   session: WidgetSession,
   query: { after_seq?: number | undefined; limit?: number | undefined },
 ): Promise<{ messages: ConversationMessage[]; has_more: boolean }> {
-  const limit = query.limit ?? VISITOR_MESSAGES_PAGE_MAX;
-  const rows = await listMessagesAfter(services.db, session.conversation.id, query.after_seq ?? 0, limit + 1);
-  return { messages: rows.slice(0, limit), has_more: rows.length > limit };
+  const { messages, hasMore } = await listMessagesAfterSeq(services.db, {
+    workspaceId: session.conversation.workspaceId,
+    conversationId: session.conversation.id,
+    afterSeq: query.after_seq ?? 0,
+    limit: query.limit ?? VISITOR_MESSAGES_PAGE_MAX,
+  });
+  return {
+    messages: messages.map(
+      (message): ConversationMessage => ({
+        id: message.id,
+        seq: message.seq,
+        role: message.role,
+        content: message.content,
+        citations: message.citations,
+        author: message.author ? { name: message.author.name } : null,
+        created_at: message.createdAt,
+      }),
+    ),
+    has_more: hasMore,
+  };
 }

@@ -124,15 +124,6 @@ export async function listRecentMessages(db: Queryable, conversationId: string, 
   return rows.reverse().map(toMessage);
 }
 
-/** Up to `limit` messages whose seq is above `afterSeq`, in seq order (messages_conversation_event_seq_idx). */
-export async function listMessagesAfter(db: Queryable, conversationId: string, afterSeq: number, limit: number): Promise<ConversationMessage[]> {
-  const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 AND conversation_seq > $2 ORDER BY conversation_seq LIMIT $3`,
-    [conversationId, afterSeq, limit],
-  );
-  return rows.map(toMessage);
-}
-
 export async function findSessionConversation(db: Queryable, conversationId: string): Promise<SessionConversation | null> {
   const { rows } = await db.query<{
     id: string;

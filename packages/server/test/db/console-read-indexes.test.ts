@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { listConsoleMessagesAfter } from "../../src/console/conversation-detail-repository.js";
 import { listWorkspaceConversations } from "../../src/console/conversation-list-repository.js";
+import { listMessagesAfterSeq } from "../../src/conversations/message-listing-repository.js";
 import { countUnreadInbox, listInboxPage } from "../../src/inbox/inbox-repository.js";
 import { findVisitorLead } from "../../src/widget/lead-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 /**
- * The console's reads on a store of some size (20 workspaces, 5,000 conversations, 25,000 messages,
+ * The console's reads on a store of some size (20 workspaces, 5,000 conversations, 27,000 messages,
  * 10,000 notifications, planner statistics up to date): the plan each store chooses reads the index
  * made for it, on PGlite as on Postgres.
  */
@@ -27,6 +27,10 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
     await db.query(`INSERT INTO messages (id, conversation_id, role, content, conversation_seq)
       SELECT 'msg_' || g, 'cnv_' || (g % 5000 + 1), CASE WHEN g % 2 = 0 THEN 'visitor' ELSE 'bot' END,
         'word' || (g % 2000) || ' about order ' || g || ' and delivery', g / 5000 + 1 FROM generate_series(1, 25000) g`);
+    // One long conversation (2,000 messages, the first 50 stored before seqs existed): where reading in the index's order pays.
+    await db.query(`INSERT INTO conversations (id, workspace_id, agent_id, visitor_id) VALUES ('cnv_long', 'ws_8', 'agt_8', 'vis_7')`);
+    await db.query(`INSERT INTO messages (id, conversation_id, role, content, conversation_seq)
+      SELECT 'msg_long_' || g, 'cnv_long', 'visitor', 'message ' || g, CASE WHEN g > 50 THEN g - 50 END FROM generate_series(1, 2000) g`);
     await db.query(`INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized)
       SELECT 'lead_' || g, 'ws_' || (g % 20 + 1), 'agt_' || (g % 20 + 1), 'vis_' || g, 'l' || g || '@x.test', 'l' || g || '@x.test' FROM generate_series(1, 2000) g`);
     await db.query(`INSERT INTO inbox_notifications (id, workspace_id, operator_id, kind, created_at, read_at)
@@ -66,7 +70,14 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
   });
 
   it("happy: catch-up, the visitor's lead and the inbox read their indexes", async () => {
-    expect(indexesOf(await plansOf((tx) => listConsoleMessagesAfter(tx, "cnv_7", 2, 100)))).toContain("messages_conversation_event_seq_idx");
+    // The catch-up's own order (uncounted messages first): from 0 the scan reads the page in the index's order and stops, no sort;
+    // above a seq the index starts the scan after it (the planner may then sort the few rows it expects).
+    const fromStart = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 0, limit: 100 }));
+    expect(indexesOf(fromStart)).toContain("messages_conversation_catch_up_idx");
+    expect(fromStart.filter((node) => node["Node Type"] === "Sort")).toEqual([]);
+    const afterSeq = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 1500, limit: 100 }));
+    expect(indexesOf(afterSeq)).toContain("messages_conversation_catch_up_idx");
+    expect(bigScans([...fromStart, ...afterSeq])).toEqual([]);
     expect(indexesOf(await plansOf((tx) => findVisitorLead(tx, "vis_42")))).toContain("leads_visitor_idx");
     const operator = { id: "op_2", workspaceId: "ws_4" };
     expect(indexesOf(await plansOf((tx) => listInboxPage(tx, operator, { limit: 51 })))).toContain("inbox_operator_order_idx");
