@@ -6,6 +6,7 @@ import { notificationRoutes } from "./notification-routes.js";
 import { sessionRoutes } from "./session-routes.js";
 import { setupRoutes } from "./setup/setup-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
+import { leadRoutes } from "./leads/routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -20,4 +21,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(conversationActionRoutes);
   await app.register(conversationReadRoutes);
   await app.register(notificationRoutes);
+  await app.register(leadRoutes);
 };

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Queryable } from "../../src/db/database.js";
+import { listWorkspaceLeads } from "../../src/console/leads/lead-list-repository.js";
+import { explaining, type PlanNode } from "../support/query-plans.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+
+/**
+ * The console's leads, analytics and settings reads on a store of some size (20 workspaces,
+ * 40 agents, 6,000 conversations, 24,000 messages, 10,000 leads, 20,000 events, planner
+ * statistics up to date): the plan each store chooses reads the index made for it, and never
+ * scans a big table whole, on PGlite as on Postgres.
+ */
+describeEachStore("the console's reports use their indexes on %s", (kind) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    const { db } = database;
+    await db.query(`INSERT INTO workspaces (id, name) SELECT 'ws_' || g, 'w' FROM generate_series(1, 20) g`);
+    await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) SELECT 'agt_' || g, 'ws_' || (g % 20 + 1), 'a', 'p' FROM generate_series(1, 40) g`);
+    await db.query(`INSERT INTO operators (id, workspace_id, email, name, role) SELECT 'op_' || g, 'ws_' || (g % 20 + 1), 'o' || g || '@x.test', 'o', 'agent' FROM generate_series(1, 100) g`);
+    await db.query(`INSERT INTO visitors (id, agent_id, anon_id) SELECT 'vis_' || g, 'agt_' || (g % 40 + 1), 'anon' || g FROM generate_series(1, 6000) g`);
+    await db.query(`INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, created_at, last_activity_at)
+      SELECT 'cnv_' || g, 'ws_' || ((g % 40 + 1) % 20 + 1), 'agt_' || (g % 40 + 1), 'vis_' || g, now() - g * interval '10 minutes', now()
+      FROM generate_series(1, 6000) g`);
+    await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at)
+      SELECT 'msg_' || g, 'cnv_' || (g % 6000 + 1), CASE WHEN g % 3 = 0 THEN 'bot' WHEN g % 3 = 1 THEN 'visitor' ELSE 'operator' END,
+        'question ' || (g % 50), g % 7 = 0, now() - g * interval '1 minute' FROM generate_series(1, 24000) g`);
+    await db.query(`INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized, name, created_at)
+      SELECT 'lead_' || g, 'ws_' || ((g % 40 + 1) % 20 + 1), 'agt_' || (g % 40 + 1), 'vis_' || (g % 6000 + 1), 'l' || g || '@x.test', 'l' || g || '@x.test',
+        'Name ' || g, now() - g * interval '1 minute' FROM generate_series(1, 10000) g`);
+    await db.query(`INSERT INTO events (workspace_id, agent_id, visitor_id, event, created_at)
+      SELECT 'ws_' || ((g % 40 + 1) % 20 + 1), 'agt_' || (g % 40 + 1), 'vis_' || (g % 6000 + 1), CASE WHEN g % 4 = 0 THEN 'launcher.open' ELSE 'cta.click' END,
+        now() - g * interval '1 minute' FROM generate_series(1, 20000) g`);
+    await db.query(`ANALYZE`);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const plansOf = async (read: (tx: Queryable) => Promise<unknown>): Promise<PlanNode[]> => {
+    const plans: PlanNode[][] = [];
+    await database.db.transaction(async (tx) => {
+      await read(explaining(tx, plans));
+    });
+    return plans.flat();
+  };
+  const indexesOf = (nodes: PlanNode[]) => nodes.map((node) => node["Index Name"]).filter(Boolean);
+  const BIG_TABLES = ["conversations", "messages", "leads", "events"];
+  const bigScans = (nodes: PlanNode[]) => nodes.filter((node) => node["Node Type"] === "Seq Scan" && BIG_TABLES.includes(node["Relation Name"] ?? ""));
+
+  it("happy: the lead list reads the workspace's (or the agent's) newest-first index, first page, after a cursor and searching", async () => {
+    const after = { createdMicroseconds: String((Date.now() - 3_600_000) * 1000), id: "lead_60" };
+    for (const filter of [
+      { workspaceId: "ws_3", limit: 51 },
+      { workspaceId: "ws_3", limit: 51, after },
+      { workspaceId: "ws_3", limit: 51, search: "l12" },
+    ]) {
+      const nodes = await plansOf((tx) => listWorkspaceLeads(tx, filter));
+      expect(indexesOf(nodes), JSON.stringify(filter)).toContain("leads_workspace_created_idx");
+      expect(bigScans(nodes)).toEqual([]);
+    }
+    const nodes = await plansOf((tx) => listWorkspaceLeads(tx, { workspaceId: "ws_3", agentId: "agt_2", limit: 51, after }));
+    expect(indexesOf(nodes)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads_(agent|workspace)_created_idx$/)]));
+    expect(bigScans(nodes)).toEqual([]);
+  });
+});
