@@ -57,5 +57,24 @@ export function calibrate(outcomes, candidates, isConfident) {
   return best.thresholds;
 }
 
+/**
+ * Where the answerable questions whose expected document is not cited first are lost: not in the
+ * fused ranking's top 5 (retrieval), in it but answered with low confidence (confidence), cited
+ * but not first (it ranked below another document, and citations follow retrieval rank), or
+ * retrieved and confident but not cited (selection and the citation limit).
+ */
+export function missBreakdown(outcomes) {
+  const misses = { retrieval: 0, confidence: 0, citedNotFirst: 0, notCited: 0 };
+  for (const o of outcomes) {
+    if (o.expected === null || o.cited[0] === o.expected) continue;
+    const rank = o.rankings.hybrid.indexOf(o.expected) + 1;
+    if (rank === 0 || rank > 5) misses.retrieval += 1;
+    else if (o.lowConfidence) misses.confidence += 1;
+    else if (o.cited.includes(o.expected)) misses.citedNotFirst += 1;
+    else misses.notCited += 1;
+  }
+  return misses;
+}
+
 /** Deterministic 50/50 split of questions by id parity (digits of the id). */
 export const isOdd = (o) => Number(o.id.replace(/\D/g, "")) % 2 === 1;

@@ -12,7 +12,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures } from "./answer-quality.mjs";
+import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures, missBreakdown } from "./answer-quality.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, "packages/server/dist");
@@ -237,6 +237,13 @@ for (const run of runs) {
         return `${kind} ${((100 * of.filter((o) => !o.lowConfidence).length) / of.length).toFixed(1)}`;
       };
       console.log(`${figureLine(r.set.name, run.embedder, mode, answerFigures(outcomes))}  (${oos("near")}, ${oos("far")})`);
+    }
+  }
+  console.log("\nanswerable questions not cited first, by where they were lost (of the set's answerable questions):");
+  for (const r of run.results) {
+    for (const [mode, outcomes] of [["fresh", r.fresh], ["conversation", r.conversation]]) {
+      const m = missBreakdown(outcomes);
+      console.log(`  ${r.set.name.padEnd(10)} ${mode.padEnd(12)} not in top 5 ${m.retrieval}, top 5 but low confidence ${m.confidence}, cited not first ${m.citedNotFirst}, top 5 not cited ${m.notCited} (of ${r.set.answerable.length})`);
     }
   }
   // Cross-validated thresholds: calibrated on one half (or one set), scored on the other.
