@@ -47,6 +47,7 @@ const env = {
   FRONTDESK_LLM_MODEL: "bench",
   FRONTDESK_LLM_API_KEY: "x",
   FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: "100000",
+  FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE: "100000",
   FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "100000",
 };
 const service = await startService({ root, env, port });

@@ -49,6 +49,7 @@ export const envSchema = z.object({
   RATE_LIMIT_PROFILE: z.enum(["standard", "high"]).default("standard"),
   RATE_LIMIT_INIT_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_INIT_PER_HOUR_PER_IP: nonNegativeInt.optional(),
+  RATE_LIMIT_RULES_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_SESSION_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_LEADS_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_TYPING_PER_MINUTE: positiveInt.optional(),

@@ -9,6 +9,8 @@ export interface WindowLimit {
 export interface RateLimits {
   initPerIpAndAgent: WindowLimit;
   initPerIp: WindowLimit | null;
+  /** POST /rules, per IP and agent: a budget of its own (the widget asks on every page, init only when a conversation starts). */
+  rulesPerIpAndAgent: WindowLimit;
   session: WindowLimit;
   leads: WindowLimit;
   typing: WindowLimit;
@@ -29,6 +31,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
   standard: {
     initPerIpAndAgent: minute(60),
     initPerIp: null,
+    rulesPerIpAndAgent: minute(60),
     session: minute(30),
     leads: minute(5),
     typing: minute(600),
@@ -40,6 +43,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
   high: {
     initPerIpAndAgent: minute(1000),
     initPerIp: { points: 30000, windowSeconds: 3600 },
+    rulesPerIpAndAgent: minute(1000),
     session: minute(300),
     leads: minute(30),
     typing: minute(600),
@@ -61,6 +65,7 @@ export function rateLimitsFor(env: Env): RateLimits {
   return {
     initPerIpAndAgent: override(base.initPerIpAndAgent, env.RATE_LIMIT_INIT_PER_MINUTE),
     initPerIp,
+    rulesPerIpAndAgent: override(base.rulesPerIpAndAgent, env.RATE_LIMIT_RULES_PER_MINUTE),
     session: override(base.session, env.RATE_LIMIT_SESSION_PER_MINUTE),
     leads: override(base.leads, env.RATE_LIMIT_LEADS_PER_MINUTE),
     typing: override(base.typing, env.RATE_LIMIT_TYPING_PER_MINUTE),

@@ -47,7 +47,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
     preValidation: async (request, reply) => {
       const body = request.body as { agent_id?: unknown } | undefined;
       const agentId = typeof body?.agent_id === "string" ? body.agent_id.slice(0, 64) : "";
-      await enforceRateLimit(services.limiter, reply, ["initPerIp", request.ip], ["initPerIpAndAgent", `${request.ip}|${agentId}`]);
+      await enforceRateLimit(services.limiter, reply, ["rulesPerIpAndAgent", `${request.ip}|${agentId}`]);
     },
     handler: async (request) => ({
       data: {

@@ -54,7 +54,7 @@ export const rulesRouteSchema = {
   summary: "Read the agent's proactive rules for a page",
   description:
     "Called by the widget on each page before any session exists: the agent's `behavior_rules` (as init returns them), after the same " +
-    "`Origin` check as init. Starts no conversation and stores nothing. Limited per IP and agent, as init.",
+    "`Origin` check as init. Starts no conversation and stores nothing. Limited per IP and agent, with a budget of its own (`FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE`): it never spends init's.",
   security: [],
   body: behaviorRulesBodySchema,
   response: {

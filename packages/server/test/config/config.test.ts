@@ -22,6 +22,9 @@ describe("configuration", () => {
     expect(config.conversationIdleHours).toBe(24);
     expect(config.rateLimits.initPerIpAndAgent).toEqual({ points: 60, windowSeconds: 60 });
     expect(config.rateLimits.initPerIp).toBeNull();
+    expect(config.rateLimits.rulesPerIpAndAgent).toEqual({ points: 60, windowSeconds: 60 });
+    expect(loadConfig({ FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE: "7" }).rateLimits.rulesPerIpAndAgent).toEqual({ points: 7, windowSeconds: 60 });
+    expect(() => loadConfig({ FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE: "0" })).toThrow(/FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE/);
     expect(config.rateLimits.session.points).toBe(30);
     expect(config.rateLimits.leads.points).toBe(5);
     expect(config.rateLimits.typing.points).toBe(600);

@@ -66,6 +66,7 @@ describeEachStore("Fuzzing every route of /openapi.json on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, {
       FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: HIGH_LIMIT,
+      FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_RATE_LIMIT_TYPING_PER_MINUTE: HIGH_LIMIT,

@@ -28,6 +28,7 @@ describeEachNeeding(
         ...backend.env,
         FRONTDESK_TRUSTED_PROXIES: "127.0.0.1",
         FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: "3",
+        FRONTDESK_RATE_LIMIT_RULES_PER_MINUTE: "2",
         FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "4",
         FRONTDESK_RATE_LIMIT_TYPING_PER_MINUTE: "2",
         FRONTDESK_RATE_LIMIT_SATISFACTION_PER_MINUTE: "2",
@@ -72,6 +73,37 @@ describeEachNeeding(
       const other = await seedTenant(t.services);
       expect((await initFrom(ip, other.agentId)).statusCode).toBe(200);
       expect((await initFrom(randomIp())).statusCode).toBe(200);
+    });
+
+    const rulesFrom = (ip: string, agentId = tenant.agentId) =>
+      t.app.inject({
+        method: "POST",
+        url: `${W}/rules`,
+        headers: { origin: SITE_ORIGIN, "x-forwarded-for": ip },
+        payload: { agent_id: agentId, page_url: `${SITE_ORIGIN}/` },
+      });
+
+    it("happy: /rules has its own budget per IP and agent: spending init's leaves /rules answering, and spending /rules leaves init answering", async () => {
+      const initFirst = randomIp();
+      for (let i = 0; i < 3; i += 1) expect((await initFrom(initFirst)).statusCode).toBe(200);
+      expect((await initFrom(initFirst)).statusCode).toBe(429);
+      const rules = await rulesFrom(initFirst);
+      expect(rules.statusCode, rules.body).toBe(200);
+      expect(rules.headers["x-ratelimit-limit"]).toBe("2");
+      expect(rules.headers["x-ratelimit-remaining"]).toBe("1");
+
+      const rulesFirst = randomIp();
+      for (let i = 0; i < 2; i += 1) expect((await rulesFrom(rulesFirst)).statusCode).toBe(200);
+      const refused = await rulesFrom(rulesFirst);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: { code: "rate_limited", message: expect.any(String) } });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      const init = await initFrom(rulesFirst);
+      expect(init.statusCode, init.body).toBe(200);
+      expect(init.headers["x-ratelimit-limit"]).toBe("3");
+      expect(init.headers["x-ratelimit-remaining"]).toBe("2");
+      // Another agent on the same IP has a /rules budget of its own.
+      expect((await rulesFrom(rulesFirst, (await seedTenant(t.services)).agentId)).statusCode).toBe(200);
     });
 
     it("security: X-Forwarded-For is honoured only from a trusted proxy, right-most untrusted entry", async () => {
@@ -155,6 +187,7 @@ describe("high profile (Set B)", () => {
   it("happy: init also counts per IP per hour across agents; the leads budget is 30 per minute", async () => {
     expect(t.services.config.rateLimits.initPerIpAndAgent).toEqual({ points: 1000, windowSeconds: 60 });
     expect(t.services.config.rateLimits.leads.points).toBe(30);
+    expect(t.services.config.rateLimits.rulesPerIpAndAgent).toEqual({ points: 1000, windowSeconds: 60 });
     expect(t.services.config.rateLimits.session.points).toBe(300);
     const other = await seedTenant(t.services);
     const ip = randomIp();
