@@ -22,6 +22,7 @@ import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { demoPageRoute } from "./widget/demo-page-route.js";
 import { widgetAssetRoutes } from "./widget/widget-asset-routes.js";
+import { consoleAppRoutes } from "./console/console-app-routes.js";
 import { loadWidgetBuild } from "./widget/widget-build.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { visitorConversationRoutes } from "./conversations/widget-routes.js";
@@ -78,6 +79,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   const widgetBuild = loadWidgetBuild(options.widgetBuildDirectory);
   if (!widgetBuild.ready) app.log.warn({ directory: widgetBuild.directory }, widgetBuild.problem);
   await app.register(widgetAssetRoutes, { build: widgetBuild });
+  await app.register(consoleAppRoutes);
   if (services.config.demo) await app.register(demoPageRoute);
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });

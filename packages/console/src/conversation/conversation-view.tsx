@@ -1,0 +1,139 @@
+import { useEffect, useRef } from "react";
+import { Link } from "wouter";
+import { describeError } from "../api/client.js";
+import { useOperator } from "../session.js";
+import { lastSeqOf } from "./merge-messages.js";
+import { StatusBadge, visitorLabel } from "./status-badge.js";
+import { ReplyBox } from "./reply-box.js";
+import { Transcript } from "./transcript.js";
+import { useConversation, type Conversation } from "./use-conversation.js";
+import { useConversationActions } from "./use-conversation-actions.js";
+
+function VisitorDetails({ conversation }: { conversation: Conversation }) {
+  const { visitor, satisfaction, coupon } = conversation;
+  const rows: [string, string][] = [];
+  if (conversation.human_request_reason) rows.push(["Asked for a person", conversation.human_request_reason]);
+  if (visitor.lead) rows.push(["Lead", [visitor.lead.name, visitor.lead.email].filter(Boolean).join(" · ")]);
+  if (visitor.first_page_url) rows.push(["First page", visitor.first_page_url]);
+  if (visitor.last_page_url && visitor.last_page_url !== visitor.first_page_url) rows.push(["Last page", visitor.last_page_url]);
+  if (satisfaction) rows.push(["Satisfaction", `${satisfaction.rating === "good" ? "Good" : "Bad"}${satisfaction.comment ? ` — “${satisfaction.comment}”` : ""}`]);
+  if (coupon) rows.push(["Coupon", coupon.code]);
+  if (visitor.user_agent) rows.push(["Browser", visitor.user_agent]);
+  return (
+    <aside className="visitor-details" aria-label="About the visitor">
+      <h3>About the visitor</h3>
+      {rows.length === 0 ? (
+        <p className="muted">Nothing known yet.</p>
+      ) : (
+        <dl>
+          {rows.map(([term, value]) => (
+            <div key={term}>
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </aside>
+  );
+}
+
+/** One conversation: its transcript, live, and what the operator can do with it. */
+export function ConversationView({ id }: { id: string }) {
+  const operator = useOperator();
+  const { query, visitorTyping, colleagueTyping, update } = useConversation(id);
+  const actions = useConversationActions(id, update);
+  const scroller = useRef<HTMLDivElement>(null);
+  const conversation = query.data;
+  const lastSeq = conversation ? lastSeqOf(conversation.messages) : 0;
+  const messageCount = conversation?.messages.length ?? 0;
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [id, messageCount, lastSeq, visitorTyping]);
+
+  if (query.isPending) return <p className="pane-message">Loading the conversation…</p>;
+  if (query.isError || !conversation) {
+    return (
+      <p className="pane-message" role="alert">
+        {describeError(query.error)}
+      </p>
+    );
+  }
+
+  const mine = conversation.status === "human" && conversation.assignee?.id === operator.id;
+  const takenByColleague = conversation.status === "human" && !mine;
+  const failed = [actions.assign, actions.release, actions.close].find((mutation) => mutation.isError);
+  const busy = actions.assign.isPending || actions.release.isPending || actions.close.isPending;
+  const title = visitorLabel(conversation.visitor.anon_id);
+
+  return (
+    <section className="conversation" aria-labelledby="conversation-title">
+      <header className="conversation-header">
+        <Link href="/inbox" className="back-link">
+          <span aria-hidden="true">←</span> Inbox
+        </Link>
+        <div className="conversation-title">
+          <h2 id="conversation-title">{title}</h2>
+          <StatusBadge status={conversation.status} />
+          {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
+        </div>
+        <div className="actions" role="group" aria-label="Conversation actions">
+          {(conversation.status === "bot" || conversation.status === "awaiting_human") && (
+            <button type="button" className="primary" disabled={busy} onClick={() => actions.assign.mutate()}>
+              Take over
+            </button>
+          )}
+          {mine && (
+            <button type="button" disabled={busy} onClick={() => actions.release.mutate()}>
+              Hand back to the assistant
+            </button>
+          )}
+          {conversation.status !== "closed" && (
+            <button type="button" disabled={busy} onClick={() => actions.close.mutate()}>
+              Close
+            </button>
+          )}
+        </div>
+      </header>
+      {failed && (
+        <p role="alert" className="error banner">
+          {describeError(failed.error)}
+        </p>
+      )}
+      <div className="conversation-body">
+        <div className="transcript-column">
+          <div className="transcript-scroller" ref={scroller} role="log" aria-label="Transcript" tabIndex={0}>
+            {conversation.has_earlier_messages && <p className="muted centered">Earlier messages are not shown.</p>}
+            <Transcript messages={conversation.messages} lastReadSeq={null} />
+          </div>
+          <p className="typing-indicator" aria-live="polite">
+            {visitorTyping ? "The visitor is typing…" : colleagueTyping ? `${colleagueTyping} is typing…` : ""}
+          </p>
+          <div className="composer">
+            {mine ? (
+              <ReplyBox
+                onSend={(content) => actions.reply.mutateAsync(content)}
+                onKeystroke={actions.keystroke}
+                onStopTyping={actions.stopTyping}
+                sending={actions.reply.isPending}
+              />
+            ) : (
+              <p className="composer-note">
+                {conversation.status === "closed"
+                  ? "This conversation is closed. It reopens with the assistant if the visitor writes again."
+                  : takenByColleague
+                    ? `${conversation.assignee?.name ?? "Another operator"} has this conversation.`
+                    : conversation.status === "awaiting_human"
+                      ? "The visitor is waiting for a person: take over to reply."
+                      : "The assistant is answering. Take over to reply yourself."}
+              </p>
+            )}
+          </div>
+        </div>
+        <VisitorDetails conversation={conversation} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { Link } from "wouter";
+import { describeError, type Schemas } from "../api/client.js";
+import { StatusBadge, visitorLabel } from "../conversation/status-badge.js";
+import type { InboxFilter } from "./inbox-filters.js";
+import { useConversationList } from "./use-conversation-list.js";
+
+type Summary = Schemas["ConsoleConversationSummary"];
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto", style: "short" });
+function ago(iso: string): string {
+  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
+  if (Math.abs(seconds) < 60) return relative.format(0, "minute");
+  if (Math.abs(seconds) < 3600) return relative.format(Math.round(seconds / 60), "minute");
+  if (Math.abs(seconds) < 86400) return relative.format(Math.round(seconds / 3600), "hour");
+  return relative.format(Math.round(seconds / 86400), "day");
+}
+
+const ROLE_PREFIX: Record<NonNullable<Summary["last_message"]>["role"], string> = { visitor: "", bot: "Assistant: ", operator: "Team: ", system: "" };
+
+function ConversationRow({ conversation, selected, filterId }: { conversation: Summary; selected: boolean; filterId: string }) {
+  const unread = conversation.unread_count;
+  const name = visitorLabel(conversation.visitor.anon_id);
+  return (
+    <li className={`conversation-row${selected ? " selected" : ""}${unread > 0 ? " unread" : ""}`}>
+      <Link href={`/inbox/${conversation.id}?filter=${filterId}`} aria-current={selected ? "page" : undefined}>
+        <span className="row-top">
+          <span className="row-name">{name}</span>
+          <time dateTime={conversation.last_activity_at}>{ago(conversation.last_activity_at)}</time>
+        </span>
+        <span className="row-excerpt">
+          {conversation.last_message ? `${ROLE_PREFIX[conversation.last_message.role]}${conversation.last_message.excerpt}` : "No messages yet"}
+        </span>
+        <span className="row-bottom">
+          <StatusBadge status={conversation.status} />
+          {conversation.assignee && conversation.status === "human" && <span className="muted">{conversation.assignee.name}</span>}
+          {unread > 0 && (
+            <span className="unread-count" aria-label={`${unread} unread`}>
+              {unread}
+            </span>
+          )}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/** The conversations of the chosen filter, kept current by the workspace channel. */
+export function ConversationList({ filter, selectedId }: { filter: InboxFilter; selectedId: string | null }) {
+  const list = useConversationList(filter);
+  if (list.isPending) return <p className="pane-message">Loading conversations…</p>;
+  if (list.isError) return <p className="pane-message" role="alert">{describeError(list.error)}</p>;
+  const conversations = list.data.pages.flatMap((page) => page.data);
+  if (conversations.length === 0) return <p className="pane-message">No conversations here.</p>;
+  return (
+    <>
+      <ul className="conversation-list" aria-label={`Conversations: ${filter.label}`}>
+        {conversations.map((conversation) => (
+          <ConversationRow key={conversation.id} conversation={conversation} selected={conversation.id === selectedId} filterId={filter.id} />
+        ))}
+      </ul>
+      {list.hasNextPage && (
+        <button type="button" className="load-more" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+          {list.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+/** The inbox's filters, each a query of GET /api/v1/console/conversations. */
+export const inboxFilters = [
+  { id: "open", label: "All open", query: { status: "bot,awaiting_human,human" } },
+  { id: "awaiting", label: "Awaiting a human", query: { status: "awaiting_human" } },
+  { id: "mine", label: "Mine", query: { assignee: "me", status: "human" } },
+  { id: "unassigned", label: "Unassigned", query: { assignee: "none", status: "bot,awaiting_human" } },
+  { id: "bot", label: "Bot", query: { status: "bot" } },
+  { id: "closed", label: "Closed", query: { status: "closed" } },
+] as const;
+
+export type InboxFilter = (typeof inboxFilters)[number];
+export type InboxFilterId = InboxFilter["id"];
+
+export function inboxFilterOf(id: string | null): InboxFilter {
+  return inboxFilters.find((filter) => filter.id === id) ?? inboxFilters[0];
+}

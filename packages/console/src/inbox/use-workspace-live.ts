@@ -1,0 +1,38 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useChannel } from "../realtime/use-channel.js";
+import { useOperator } from "../session.js";
+import { CONVERSATIONS_QUERY_KEY } from "./use-conversation-list.js";
+
+/**
+ * The workspace's channel, for the whole session: a new conversation, a request for a human, a
+ * state change or a message makes the inbox's lists read again (coalesced: a burst of events is
+ * one read), and so does every resubscription after a reconnect (whatever happened meanwhile).
+ * Joining the operators' presence channel is what makes this operator "online" to visitors.
+ */
+export function useWorkspaceLive(): void {
+  const operator = useOperator();
+  const queryClient = useQueryClient();
+  const pending = useRef<number | null>(null);
+  useEffect(() => () => {
+    if (pending.current !== null) window.clearTimeout(pending.current);
+  }, []);
+  const refresh = () => {
+    if (pending.current !== null) return;
+    pending.current = window.setTimeout(() => {
+      pending.current = null;
+      void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY });
+    }, 100);
+  };
+  useChannel(
+    `private-workspace.${operator.workspace_id}`,
+    {
+      "conversation.started": refresh,
+      "human.requested": refresh,
+      "conversation.updated": refresh,
+      "message.created": refresh,
+    },
+    refresh,
+  );
+  useChannel(`presence-operators.${operator.workspace_id}`, {});
+}

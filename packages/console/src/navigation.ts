@@ -1,0 +1,9 @@
+/** The console's sections, in the navigation's order. */
+export const sections = [
+  { path: "/inbox", label: "Inbox" },
+  { path: "/knowledge", label: "Knowledge" },
+  { path: "/agents", label: "Agents" },
+  { path: "/leads", label: "Leads" },
+  { path: "/analytics", label: "Analytics" },
+  { path: "/settings", label: "Settings" },
+] as const;

@@ -1,0 +1,89 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link, Redirect, Route, Switch, useLocation } from "wouter";
+import { api, dataOf } from "../api/client.js";
+import { InboxScreen } from "../inbox/inbox-screen.js";
+import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
+import { sections } from "../navigation.js";
+import { useRealtime } from "../realtime/realtime-context.js";
+import { ME_QUERY_KEY, useOperator } from "../session.js";
+import { PlaceholderScreen } from "./placeholder-screen.js";
+
+const CONNECTION_LABELS = { connected: "Live", connecting: "Connecting…", unavailable: "Offline, retrying…", disconnected: "Offline" } as const;
+
+function SignOutButton() {
+  const queryClient = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: () => dataOf(api.DELETE("/api/v1/console/session")),
+    onSettled: () => {
+      queryClient.clear();
+      queryClient.setQueryData(ME_QUERY_KEY, null);
+    },
+  });
+  return (
+    <button type="button" className="link-button" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
+      Sign out
+    </button>
+  );
+}
+
+/** The signed-in console: the navigation and the section shown. */
+export function Shell() {
+  const operator = useOperator();
+  const { state } = useRealtime();
+  const [location] = useLocation();
+  useWorkspaceLive();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="sidebar">
+        <p className="brand">Frontdesk</p>
+        <nav aria-label="Console">
+          <ul>
+            {sections.map((section) => {
+              const current = location === section.path || location.startsWith(`${section.path}/`);
+              return (
+                <li key={section.path}>
+                  <Link href={section.path} aria-current={current ? "page" : undefined}>
+                    {section.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="sidebar-footer">
+          <p className={`connection connection-${state}`} role="status">
+            <span className="dot" aria-hidden="true" /> {CONNECTION_LABELS[state]}
+          </p>
+          <p className="operator-name">
+            {operator.name} <span className="muted">({operator.role})</span>
+          </p>
+          <SignOutButton />
+        </div>
+      </header>
+      <main id="main" className="content" tabIndex={-1}>
+        <Switch>
+          <Route path="/">
+            <Redirect to="/inbox" replace />
+          </Route>
+          <Route path="/inbox">
+            <InboxScreen conversationId={null} />
+          </Route>
+          <Route path="/inbox/:id">{(params) => <InboxScreen conversationId={params.id} />}</Route>
+          {sections
+            .filter((section) => section.path !== "/inbox")
+            .map((section) => (
+              <Route key={section.path} path={section.path} nest>
+                <PlaceholderScreen title={section.label} />
+              </Route>
+            ))}
+          <Route>
+            <PlaceholderScreen title="Not found" />
+          </Route>
+        </Switch>
+      </main>
+    </div>
+  );
+}
