@@ -82,17 +82,11 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
     },
     {
       message: (connection, text) => handler.handle(connection, text),
-      closed: (connection) => {
-        // Tracked so that shutdown waits for closed sockets to leave their channels before the stores close.
-        const leaving = handler.closed(connection).finally(() => departures.delete(leaving));
-        departures.add(leaving);
-        return leaving;
-      },
+      closed: (connection) => handler.closed(connection),
       failed: (error) => parts.onError?.(error),
     },
   );
 
-  const departures = new Set<Promise<void>>();
   let closing: Promise<void> | null = null;
   return {
     config,
@@ -111,10 +105,8 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
     sharing: parts.sharing ?? (() => ({ shared: false, degraded: false })),
     close() {
       closing ??= (async () => {
+        // Resolves once every socket has left its channels: departures are written while the stores are open.
         await transport.close(PusherErrorCode.reconnectNow, "Server shutting down");
-        // A socket's departure starts once its queue reaches the close; let it start, then wait for every one.
-        await new Promise((resolve) => setImmediate(resolve));
-        while (departures.size > 0) await Promise.allSettled([...departures]);
         await presence.close();
         await adapter.close();
       })();

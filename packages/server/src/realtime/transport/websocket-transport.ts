@@ -34,6 +34,8 @@ export interface ConnectionHandlers {
 export class WebSocketTransport {
   private readonly server: WebSocketServer;
   private readonly connections = new Set<SocketConnection>();
+  /** One per accepted socket, settled once it has closed and its departure (the handlers' `closed`) has run. */
+  private readonly lifetimes = new Set<Promise<void>>();
   private readonly monitor: { stop(): void };
   private closed = false;
 
@@ -76,11 +78,16 @@ export class WebSocketTransport {
     }
     const connection = new SocketConnection(ws, this.options.sendBufferBytes, (slow) => this.connections.delete(slow));
     this.connections.add(connection);
+    let open = true;
+    let finished!: () => void;
+    const lifetime = new Promise<void>((resolve) => (finished = resolve)).finally(() => this.lifetimes.delete(lifetime));
+    this.lifetimes.add(lifetime);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       connection.heard();
       if (isBinary) return;
       const text = rawText(data);
-      connection.queue = connection.queue.then(() => this.handlers.message(connection, text)).catch((error: unknown) => {
+      // A message still queued when its socket closes is dropped: its sender is gone, and its departure comes next.
+      connection.queue = connection.queue.then(() => (open ? this.handlers.message(connection, text) : undefined)).catch((error: unknown) => {
         this.handlers.failed(error);
         connection.terminate();
       });
@@ -89,8 +96,13 @@ export class WebSocketTransport {
     // An oversize frame is an error event; ws then closes the socket with 1009 (message too big).
     ws.on("error", () => undefined);
     ws.on("close", () => {
+      open = false;
       this.connections.delete(connection);
-      connection.queue = connection.queue.then(() => this.handlers.closed(connection)).catch((error: unknown) => this.handlers.failed(error));
+      // The departure waits for the message being handled, and ends the socket's lifetime.
+      connection.queue = connection.queue
+        .then(() => this.handlers.closed(connection))
+        .catch((error: unknown) => this.handlers.failed(error))
+        .finally(finished);
     });
     connection.send(serverFrames.connectionEstablished(connection.socketId, Math.max(1, Math.round(this.options.activityTimeoutSeconds))));
   }
@@ -103,7 +115,11 @@ export class WebSocketTransport {
     return null;
   }
 
-  /** Closes every socket with `code` (4200 at shutdown: clients reconnect at once, elsewhere). */
+  /**
+   * Closes every socket with `code` (4200 at shutdown: clients reconnect at once, elsewhere), and
+   * resolves once every socket has closed and left its channels (the message it was handling, then
+   * its departure): nothing a socket does is left to run after the stores behind the handlers close.
+   */
   async close(code: number, reason: string): Promise<void> {
     this.closed = true;
     this.monitor.stop();
@@ -112,6 +128,7 @@ export class WebSocketTransport {
     const deadline = Date.now() + 1000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     for (const connection of this.connections) connection.terminate();
+    while (this.lifetimes.size > 0) await Promise.all([...this.lifetimes]);
     this.server.close();
   }
 }
