@@ -27,6 +27,8 @@ export const errorCodes = [
   "coupon_not_available",
   "conversation_not_found",
   "operator_not_found",
+  "token_not_found",
+  "last_admin",
   "conversation_taken",
   "not_assignee",
   "conversation_closed",

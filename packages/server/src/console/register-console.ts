@@ -7,6 +7,7 @@ import { sessionRoutes } from "./session-routes.js";
 import { setupRoutes } from "./setup/setup-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 import { leadRoutes } from "./leads/routes.js";
+import { tokenRoutes } from "./tokens/routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -22,4 +23,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(conversationReadRoutes);
   await app.register(notificationRoutes);
   await app.register(leadRoutes);
+  await app.register(tokenRoutes);
 };

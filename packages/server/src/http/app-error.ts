@@ -27,6 +27,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   coupon_not_available: 403,
   conversation_not_found: 404,
   operator_not_found: 404,
+  token_not_found: 404,
+  last_admin: 409,
   conversation_taken: 409,
   not_assignee: 409,
   conversation_closed: 409,

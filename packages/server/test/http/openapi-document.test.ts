@@ -76,7 +76,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         ...["GET /setup", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
-        ...["GET /leads", "GET /leads.csv"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}"].map((route) => route.replace(" ", " /api/v1/console")),
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
