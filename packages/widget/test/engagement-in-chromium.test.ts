@@ -153,6 +153,16 @@ describeNeeding("chromium")("proactive rules, coupons, satisfaction, page contex
     expect(await rows(`SELECT c.coupon_code FROM conversations c JOIN visitors v ON v.id = c.visitor_id WHERE v.anon_id = $1`, [visitor])).toEqual([{ coupon_code: "WELCOME-10" }]);
     await api("(f) => f.applyCoupon('no spaces allowed')");
     await poll(() => consoleErrors).toContain('Frontdesk: applyCoupon("no spaces allowed"): a coupon code is 3 to 32 letters, digits and dashes.');
+
+    // After a reload the same conversation shows its applied coupon again; a new conversation has none.
+    await page.reload();
+    await launcher().click();
+    await poll(() => dialog().isVisible()).toBe(true);
+    await poll(() => page.locator("frontdesk-widget .fd-coupon").textContent()).toBe("Coupon WELCOME-10 is applied to your order.");
+    await page.getByRole("button", { name: "More options" }).click();
+    await page.getByRole("menuitem", { name: "New conversation" }).click();
+    await poll(() => page.locator("frontdesk-widget .fd-coupon").count()).toBe(0);
+    expect(await rows(`SELECT count(*)::int AS n FROM conversations c JOIN visitors v ON v.id = c.visitor_id WHERE v.anon_id = $1`, [visitor])).toEqual([{ n: 2 }]);
   });
 
   it("happy: after an answer and a minute of silence the visitor is asked how it went, once per conversation; the rating and comment are stored", async () => {
@@ -266,5 +276,68 @@ describeNeeding("chromium")("proactive rules, coupons, satisfaction, page contex
     const [fresh] = await rows<{ id: string }>(`SELECT v.id FROM visitors v WHERE v.anon_id = $1`, [newAnon]);
     expect(fresh!.id).not.toBe(stored!.visitor_id);
     await page.screenshot({ path: join(ARTIFACTS, "api-after-reset.png") });
+  });
+
+  it("error: when init refuses the page's origin, the widget stops its rules and never calls init again, whatever the rules' time or the visitor's scrolling", async () => {
+    const admin = adminOf(stage.t.services);
+    const { id: agentId } = (await runAdminCommand(admin, {
+      command: "agent.create",
+      workspaceId: stage.tenant.workspaceId,
+      name: "Acme Outlet",
+      origins: [stage.site.origin],
+      vertical: "general",
+      draft: false,
+    })) as { id: string };
+    const rules = [
+      { id: "soon", trigger: { type: "time_on_page", seconds: 60 }, action: { type: "open" } },
+      { id: "later", trigger: { type: "time_on_page", seconds: 120 }, action: { type: "message", text: "Still looking?" } },
+      { id: "deep-read", trigger: { type: "scroll", percent: 50 }, action: { type: "message", text: "Enjoying the read?" } },
+    ];
+    await runAdminCommand(admin, { command: "agent.update", agentId, behaviorRules: rules as never });
+    // Each request the page makes to the service, in the order it makes them.
+    const requests: string[] = [];
+    let rulesRequested = false;
+    await openPage("/outlet", { attributes: { "agent-id": agentId }, body: TALL_PAGE }, async (page) => {
+      await page.clock.install();
+      page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+      page.on("requestfinished", (request) => {
+        if (request.url().endsWith("/api/v1/widget/rules")) rulesRequested = true;
+      });
+    });
+    await poll(() => rulesRequested).toBe(true);
+    // The site owner removes this site's origin: init refuses it from now on (once the service's two-second agent cache has let go).
+    await runAdminCommand(admin, { command: "agent.update", agentId, origins: ["https://elsewhere.example.com"] });
+    const initStatus = async () =>
+      (
+        await fetch(`${stage.serviceUrl}/api/v1/widget/init`, {
+          method: "POST",
+          headers: { origin: stage.site.origin, "content-type": "application/json" },
+          body: JSON.stringify({ agent_id: agentId, page_url: stage.site.url("/outlet") }),
+        })
+      ).status;
+    await poll(initStatus).toBe(403);
+
+    // The first rule's time passes: it opens the widget, init is refused, the widget goes.
+    await page.clock.fastForward(61_000);
+    await poll(() => page.locator("frontdesk-widget").count()).toBe(0);
+    expect(requests.filter((path) => path.endsWith("/init"))).toHaveLength(1);
+    // The second rule's time passes and the visitor reads on (the scroll rule would post scroll.trigger, which starts a session).
+    await page.clock.fastForward(60_000);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          // Resolved a task after the scroll event: whatever the rules' listeners started has run.
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          addEventListener("scroll", () => channel.port2.postMessage(null), { once: true });
+          window.scrollTo(0, document.documentElement.scrollHeight);
+        }),
+    );
+    // A request made after anything the rules would have started: it arrives after any init they would have sent.
+    const sentinel = `${stage.serviceUrl}/livez`;
+    await page.evaluate((url) => fetch(url, { mode: "no-cors" }).then(() => undefined), sentinel);
+    await poll(() => requests.includes("/livez")).toBe(true);
+    expect(requests.filter((path) => path.endsWith("/init"))).toHaveLength(1);
+    expect(consoleErrors.filter((text) => text.startsWith("Frontdesk:"))).toHaveLength(1);
   });
 });

@@ -26,6 +26,8 @@ export interface ChatState {
   open: boolean;
   /** idle: no session yet; starting: init in flight; ready; unavailable: this page cannot use the agent. */
   phase: "idle" | "starting" | "ready" | "unavailable";
+  /** The conversation the session is in, once init has answered. */
+  conversationId: string | null;
   agent: WidgetAgent | null;
   branding: Branding | null;
   messages: ChatMessage[];
@@ -45,7 +47,7 @@ type Listener = (state: ChatState) => void;
  * subscribes to its state; the JavaScript API calls its methods.
  */
 export class ChatSession {
-  state: ChatState = { open: false, phase: "idle", agent: null, branding: null, messages: [], notice: null, answering: false, handoff: NO_HANDOFF };
+  state: ChatState = { open: false, phase: "idle", conversationId: null, agent: null, branding: null, messages: [], notice: null, answering: false, handoff: NO_HANDOFF };
   /** The notices' words, in the widget's language (mount keeps them current). */
   strings: UiStrings = en;
   private readonly listeners = new Set<Listener>();
@@ -104,8 +106,9 @@ export class ChatSession {
     if (open) void this.start();
   }
 
-  /** init once (concurrent callers share it); null when the page cannot use the agent or the network failed. */
+  /** init once (concurrent callers share it); null when the page cannot use the agent (never asked again) or the network failed. */
   start(renew = false): Promise<InitData | null> {
+    if (this.state.phase === "unavailable") return Promise.resolve(null);
     if (this.session && !renew) return Promise.resolve(this.session);
     // init runs a microtask later, so a listener that calls start() while it updates the state shares this one.
     this.starting ??= Promise.resolve()
@@ -136,6 +139,7 @@ export class ChatSession {
       if (first) {
         this.update({
           phase: "ready",
+          conversationId: data.conversation_id,
           agent: data.agent,
           branding: data.branding,
           notice: null,
@@ -167,7 +171,7 @@ export class ChatSession {
     clearTimeout(this.renewTimer);
     this.handoff.stop();
     this.session = null;
-    this.update({ open: false, phase: "idle", messages: [], notice: null });
+    this.update({ open: false, phase: "idle", conversationId: null, messages: [], notice: null });
   }
 
   /** "New conversation": init with new_conversation; the old conversation's messages go. */
@@ -195,6 +199,10 @@ export class ChatSession {
           ? `Frontdesk: this page's origin ${location.origin} is not one of agent ${this.context.options.agentId}'s allowed origins; add it with \`frontdesk admin agent update ${this.context.options.agentId} --origin ${location.origin}\` (with every --origin to keep).`
           : `Frontdesk: no published agent has the id ${this.context.options.agentId} (data-agent-id).`,
       );
+      // Nothing runs on for it: no renewal, no retry, no channel (the rules stop as they see the phase).
+      clearTimeout(this.renewTimer);
+      clearTimeout(this.retryTimer);
+      this.handoff.stop();
       this.update({ phase: "unavailable", open: false });
       this.context.host.remove();
       this.context.emit("error", { code: error.code });

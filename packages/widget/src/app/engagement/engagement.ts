@@ -44,6 +44,8 @@ export class Engagement {
   private silenceTimer: ReturnType<typeof setTimeout> | undefined;
   private stopRules: () => void = () => {};
   private rulesStarted = false;
+  /** The widget became unavailable (init refused the page): no rule runs again. */
+  private stopped = false;
   /** The rule whose action opened the panel (its `launcher.open` carries the rule's id). */
   private openingRule: string | null = null;
 
@@ -76,11 +78,11 @@ export class Engagement {
 
   /** Reads the agent's rules and starts watching the page (once; only with consent). */
   async startRules(): Promise<void> {
-    if (this.rulesStarted || !this.context.hasConsent()) return;
+    if (this.rulesStarted || this.stopped || !this.context.hasConsent()) return;
     this.rulesStarted = true;
     try {
       const rules = await this.api.rules(this.context.options.agentId);
-      this.stopRules = runRules(rules, (rule) => this.fire(rule));
+      if (!this.stopped) this.stopRules = runRules(rules, (rule) => this.fire(rule));
     } catch {
       // No rules on this page (a refused origin is reported when the visitor opens the widget).
     }
@@ -189,8 +191,17 @@ export class Engagement {
     this.update({ bubble: null, coupon: null, satisfaction: "hidden", rating: null });
   }
 
-  /** The panel opened (its launcher.open event), and answers followed by silence (satisfaction). */
+  /**
+   * The widget became unavailable (everything stops), the conversation changed (its applied coupon is
+   * shown again after a reload, a new conversation has none), the panel opened (its launcher.open
+   * event), and answers followed by silence (satisfaction).
+   */
   private observe(previous: ChatState, state: ChatState): void {
+    if (state.phase === "unavailable") {
+      this.stop();
+      return;
+    }
+    if (state.conversationId !== previous.conversationId && state.conversationId) this.restoreCoupon(state.conversationId, previous.conversationId !== null);
     if (state.open && !previous.open) {
       const ruleId = this.openingRule;
       this.openingRule = null;
@@ -245,8 +256,25 @@ export class Engagement {
     }
   }
 
+  /** The coupon applied to this conversation, as kept after /coupon/apply accepted it; another conversation's goes. */
+  private restoreCoupon(conversationId: string, switched: boolean): void {
+    let kept: string | null = null;
+    try {
+      kept = localStorage.getItem(this.storageKey("coupon"));
+    } catch {
+      // storage blocked: nothing was kept
+    }
+    const [keptFor, code] = (kept ?? "").split(" ");
+    if (keptFor === conversationId && code && this.state.coupon === null) this.update({ coupon: { code, status: "applied" } });
+    else if (switched && keptFor !== conversationId && this.state.coupon?.status !== "applying") this.update({ coupon: null });
+  }
+
+  /** The widget is unavailable on this page: its rules and timers stop for good (init is never called again). */
   stop(): void {
+    this.stopped = true;
     this.stopRules();
+    this.stopRules = () => {};
     clearTimeout(this.silenceTimer);
+    if (this.state.bubble) this.update({ bubble: null });
   }
 }
