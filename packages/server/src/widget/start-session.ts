@@ -2,8 +2,7 @@ import type { InitBody, InitResponse } from "@frontdesk/contracts";
 import { randomBase62 } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findAgentWithQuota } from "../tenants/agent-repository.js";
-import { isOriginAllowed } from "../tenants/origin-policy.js";
+import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
 import {
   insertCountedConversation,
@@ -41,17 +40,8 @@ export async function startSession(
   },
 ): Promise<InitResponse["data"]> {
   const { db, config, sessionTokens, bus } = services;
-  let found = services.sessionCache.getAgent(input.body.agent_id) ?? null;
-  if (!found) {
-    found = await findAgentWithQuota(db, input.body.agent_id);
-    if (found) services.sessionCache.setAgent(input.body.agent_id, found);
-  }
-  const agent = found?.agent;
-  if (!found || !agent || !agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
-  const ownPage = input.origin !== undefined && (input.serviceOrigins ?? []).includes(input.origin);
-  if (!ownPage && !isOriginAllowed(agent.allowedOrigins, input.origin)) {
-    throw new AppError("origin_forbidden", "This page's origin is not allowed to use this agent.");
-  }
+  const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
+  const { agent } = found;
   const now = services.now();
   const idleCutoff = now.getTime() - config.conversationIdleHours * 3_600_000;
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
