@@ -113,7 +113,7 @@ export const agentSnippetResponseSchema = z.object({
     agent_id: z.string(),
     html: z.string().describe('The script tag: `<script src="{public URL}/widget.js" data-agent-id="agt_…" async></script>`.'),
     script_url: z.string(),
-    demo_url: z.string().describe("A page of this service showing the widget, to try it without a website."),
+    demo_url: z.string().nullable().describe("A page of this service showing the widget, to try it without a website (null when FRONTDESK_DEMO is off)."),
     published: z.boolean().describe("A draft's snippet works only once the agent is published."),
     allowed_origins: z.array(z.string()).describe("The snippet works only on pages of these origins."),
   }),

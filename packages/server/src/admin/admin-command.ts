@@ -1,25 +1,15 @@
-import { behaviorRulesSchema } from "@frontdesk/contracts";
+import { agentSettingSchemas } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operator-repository.js";
 
 const id = z.string().min(1).max(64);
 
-/** The rules of every agent setting: one definition for `agent.create` and `agent.update`. */
-const agentField = {
-  name: z.string().trim().min(1).max(200),
-  origins: z.array(z.string().min(1).max(300)).min(1, "give at least one --origin"),
-  vertical: z.enum(["general", "ecommerce"]),
-  personaName: z.string().trim().min(1).max(100),
-  tone: z.string().trim().min(1).max(200),
-  primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "a hex colour such as #2563eb"),
-  starterPrompts: z.array(z.string().trim().min(1).max(200)).max(10),
-  language: z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, "a language tag such as en or pt-BR"),
-  behaviorRules: behaviorRulesSchema,
-};
+/** The rules of every agent setting, shared with the console's agent routes (contracts/console-agents.ts). */
+const agentField = agentSettingSchemas;
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding"] as const;
 
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
@@ -57,6 +47,7 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       starterPrompts: agentField.starterPrompts.optional(),
       language: agentField.language.nullable().optional(),
       behaviorRules: agentField.behaviorRules.optional(),
+      branding: agentField.branding.nullable().optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",

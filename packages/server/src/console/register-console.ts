@@ -5,6 +5,7 @@ import { conversationReadRoutes } from "./conversation-read-routes.js";
 import { notificationRoutes } from "./notification-routes.js";
 import { sessionRoutes } from "./session-routes.js";
 import { setupRoutes } from "./setup/setup-routes.js";
+import { agentRoutes } from "./agents/agent-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 import { leadRoutes } from "./leads/routes.js";
 import { tokenRoutes } from "./tokens/routes.js";
@@ -18,6 +19,7 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(cookie);
   await app.register(sessionRoutes);
   await app.register(setupRoutes);
+  await app.register(agentRoutes);
   await app.register(operatorBroadcastingAuthRoute);
   await app.register(conversationActionRoutes);
   await app.register(conversationReadRoutes);

@@ -59,7 +59,10 @@ export function tidyComponentSchemas<Doc extends object>(document: Doc): Doc {
   const renames = new Map<string, string>();
   for (const name of reachable) {
     const plain = name.slice(0, -INPUT_SUFFIX.length);
-    if (name.endsWith(INPUT_SUFFIX) && plain.length > 0 && !reachable.has(plain)) renames.set(name, plain);
+    // An input-only component takes its plain name; so does one read exactly as it is written (a
+    // schema used in a request body and a response alike, such as BehaviorRule).
+    const sameAsWritten = reachable.has(plain) && JSON.stringify(schemas[name]) === JSON.stringify(schemas[plain]);
+    if (name.endsWith(INPUT_SUFFIX) && plain.length > 0 && (!reachable.has(plain) || sameAsWritten)) renames.set(name, plain);
   }
   const kept: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(schemas)) {

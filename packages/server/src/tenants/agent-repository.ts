@@ -129,6 +129,12 @@ export async function setAgentBehaviorRules(db: Queryable, agentId: string, rule
   return toAgent(rows[0]!);
 }
 
+/** Replaces what the agent overrides of the service's branding (`{}`: nothing). */
+export async function setAgentBranding(db: Queryable, agentId: string, branding: Agent["branding"]): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(`UPDATE agents SET branding = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING *`, [agentId, JSON.stringify(branding)]);
+  return toAgent(rows[0]!);
+}
+
 /** Writes every setting of an existing agent (other theme keys are kept). */
 export async function updateAgentSettings(db: Queryable, agentId: string, settings: AgentSettings): Promise<Agent> {
   const { rows } = await db.query<AgentRow>(

@@ -1,8 +1,8 @@
-import type { BehaviorRule } from "@frontdesk/contracts";
+import type { BehaviorRule, BrandingOverrides } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
-import { findAgentForUpdate, setAgentBehaviorRules, updateAgentSettings } from "./agent-repository.js";
+import { findAgentForUpdate, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
 
 /**
@@ -23,6 +23,8 @@ export interface UpdateAgentInput {
   language?: string | null;
   /** Replaces every proactive rule (`[]` removes them). */
   behaviorRules?: BehaviorRule[];
+  /** Replaces what the agent overrides of the service's branding; null: none (the service's branding). */
+  branding?: BrandingOverrides | null;
 }
 
 /** Changes an agent's settings in one transaction (its row locked while read and written). */
@@ -45,7 +47,8 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
       starterPrompts: input.starterPrompts ?? agent.starterPrompts,
       languageDefault: input.language === null ? AGENT_DEFAULTS.languageDefault : (input.language ?? agent.languageDefault),
     });
-    return input.behaviorRules === undefined ? updated : setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
+    const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
+    return input.branding === undefined ? withRules : setAgentBranding(tx, agent.id, input.branding ?? {});
   });
 }
 

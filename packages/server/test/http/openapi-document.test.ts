@@ -76,6 +76,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         ...["GET /setup", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /agents", "POST /agents", "GET /agents/{id}", "PATCH /agents/{id}", "POST /agents/{id}/publish", "POST /agents/{id}/unpublish", "GET /agents/{id}/snippet"].map((route) =>
+          route.replace(" ", " /api/v1/console"),
+        ),
         ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}"].map((route) => route.replace(" ", " /api/v1/console")),
         `GET ${S}`,
         `POST ${S}`,

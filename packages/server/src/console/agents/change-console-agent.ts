@@ -1,0 +1,88 @@
+import type { CreateConsoleAgentBody, UpdateConsoleAgentBody } from "@frontdesk/contracts";
+import { AppError } from "../../http/app-error.js";
+import type { Services } from "../../services.js";
+import type { Agent } from "../../tenants/agent.js";
+import { findWorkspaceAgent, setAgentPublished } from "../../tenants/agent-repository.js";
+import { createAgent } from "../../tenants/create-agent.js";
+import { updateAgent } from "../../tenants/update-agent.js";
+import type { SignedInOperator } from "../authenticate-operator.js";
+
+export const agentNotFound = () => new AppError("agent_not_found", "No agent with this id in your workspace.");
+
+/** The use cases name fields as the CLI does (`origin`, `behaviorRules.0…`); the console's body says `origins`, `behavior_rules.0…`. */
+const CONSOLE_FIELD_NAMES: [cli: string, console: string][] = [
+  ["origin", "origins"],
+  ["behaviorRules", "behavior_rules"],
+];
+
+async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== "validation_failed" || !error.fields) throw error;
+    const fields: Record<string, string[]> = {};
+    for (const [field, messages] of Object.entries(error.fields)) {
+      const renamed = CONSOLE_FIELD_NAMES.reduce((name, [cli, console]) => (name === cli || name.startsWith(`${cli}.`) ? console + name.slice(cli.length) : name), field);
+      fields[renamed] = messages;
+    }
+    const message = error.message.replaceAll("--vertical ecommerce", "vertical `ecommerce`").replaceAll(" (--behavior-rules-file)", "");
+    throw new AppError("validation_failed", message, fields);
+  }
+}
+
+/** The agent, only when it belongs to the operator's workspace (another workspace's is `agent_not_found`, never 403). */
+export async function requireWorkspaceAgent(services: Services, operator: SignedInOperator, agentId: string): Promise<Agent> {
+  const agent = await findWorkspaceAgent(services.db, operator.workspaceId, agentId);
+  if (!agent) throw agentNotFound();
+  return agent;
+}
+
+/** POST /agents: the site's address gives the first allowed origin; the rest as `agent create` does it. */
+export async function createConsoleAgent(services: Services, operator: SignedInOperator, body: CreateConsoleAgentBody): Promise<Agent> {
+  const origins = [...(body.site_url === undefined ? [] : [new URL(body.site_url).origin]), ...(body.origins ?? [])];
+  return withConsoleFieldNames(() =>
+    createAgent(services.db, {
+      workspaceId: operator.workspaceId,
+      name: body.name,
+      origins,
+      ...(body.vertical === undefined ? {} : { vertical: body.vertical }),
+      ...(body.draft === undefined ? {} : { draft: body.draft }),
+      ...(body.persona_name === undefined ? {} : { personaName: body.persona_name }),
+      ...(body.tone === undefined ? {} : { tone: body.tone }),
+      ...(body.primary_color === undefined ? {} : { primaryColor: body.primary_color }),
+      ...(body.starter_prompts === undefined ? {} : { starterPrompts: body.starter_prompts }),
+      ...(body.language === undefined ? {} : { language: body.language }),
+    }),
+  );
+}
+
+/** PATCH /agents/{id}: `agent update`'s use case; running widget sessions see the change at once. */
+export async function updateConsoleAgent(services: Services, operator: SignedInOperator, agentId: string, body: UpdateConsoleAgentBody): Promise<Agent> {
+  await requireWorkspaceAgent(services, operator, agentId);
+  const agent = await withConsoleFieldNames(() =>
+    updateAgent(services.db, {
+      agentId,
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.origins === undefined ? {} : { origins: body.origins }),
+      ...(body.vertical === undefined ? {} : { vertical: body.vertical }),
+      ...(body.persona_name === undefined ? {} : { personaName: body.persona_name }),
+      ...(body.tone === undefined ? {} : { tone: body.tone }),
+      ...(body.primary_color === undefined ? {} : { primaryColor: body.primary_color }),
+      ...(body.starter_prompts === undefined ? {} : { starterPrompts: body.starter_prompts }),
+      ...(body.language === undefined ? {} : { language: body.language }),
+      ...(body.behavior_rules === undefined ? {} : { behaviorRules: body.behavior_rules }),
+      ...(body.branding === undefined ? {} : { branding: body.branding }),
+    }),
+  );
+  services.sessionCache.forgetAgent(agent.id);
+  return agent;
+}
+
+/** POST /agents/{id}/publish and /unpublish: a draft answers init with `agent_not_found`. */
+export async function setConsoleAgentPublished(services: Services, operator: SignedInOperator, agentId: string, published: boolean): Promise<Agent> {
+  await requireWorkspaceAgent(services, operator, agentId);
+  const agent = await setAgentPublished(services.db, agentId, published);
+  if (!agent) throw agentNotFound();
+  services.sessionCache.forgetAgent(agent.id);
+  return agent;
+}
