@@ -9,6 +9,8 @@ import { agentRoutes } from "./agents/agent-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 import { leadRoutes } from "./leads/routes.js";
 import { tokenRoutes } from "./tokens/routes.js";
+import { operatorRoutes } from "./operators/routes.js";
+import { usageRoutes } from "./usage/routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -26,4 +28,6 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(notificationRoutes);
   await app.register(leadRoutes);
   await app.register(tokenRoutes);
+  await app.register(operatorRoutes);
+  await app.register(usageRoutes);
 };

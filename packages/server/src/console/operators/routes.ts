@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { presentOperator } from "../../admin/present.js";
+import { AppError } from "../../http/app-error.js";
+import { listWorkspaceOperators } from "../../tenants/operator-repository.js";
+import { operatorGuard, operatorOf, requireAdmin } from "../authenticate-operator.js";
+import { expiredSessionCookieOptions, SESSION_COOKIE_NAME } from "../session-cookie.js";
+import { inviteOperator, reissuePasswordLink } from "./invite-operator.js";
+import { changeOperatorRole, removeOperator, signOutEverywhere } from "./manage-operator.js";
+import { findWorkspaceOperator } from "./operator-admin-repository.js";
+import {
+  changeRoleRouteSchema,
+  inviteOperatorRouteSchema,
+  listOperatorsRouteSchema,
+  passwordLinkRouteSchema,
+  removeOperatorRouteSchema,
+  signOutEverywhereRouteSchema,
+} from "./schemas.js";
+
+/** The operators page, under /api/v1/console/operators: anyone lists; admins invite, change roles and remove. */
+export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = app.services;
+  const guard = operatorGuard(services);
+  const adminOf = (request: Parameters<typeof operatorOf>[0]) => {
+    const operator = operatorOf(request);
+    requireAdmin(operator);
+    return operator;
+  };
+
+  app.get("/operators", { schema: listOperatorsRouteSchema, preValidation: guard }, async (request) => ({
+    data: (await listWorkspaceOperators(services.db, operatorOf(request).workspaceId)).map(presentOperator),
+  }));
+
+  app.post("/operators", { schema: inviteOperatorRouteSchema, preValidation: guard }, async (request, reply) =>
+    reply.status(201).send({ data: await inviteOperator(services, adminOf(request), request.body) }),
+  );
+
+  app.post("/operators/:id/password-link", { schema: passwordLinkRouteSchema, preValidation: guard }, async (request) => {
+    const admin = adminOf(request);
+    if (!(await findWorkspaceOperator(services.db, admin.workspaceId, request.params.id))) {
+      throw new AppError("operator_not_found", `No operator ${request.params.id} in this workspace.`);
+    }
+    return { data: await reissuePasswordLink(services, request.params.id) };
+  });
+
+  app.patch("/operators/:id", { schema: changeRoleRouteSchema, preValidation: guard }, async (request) => ({
+    data: await changeOperatorRole(services, adminOf(request), request.params.id, request.body.role),
+  }));
+
+  app.delete("/operators/:id", { schema: removeOperatorRouteSchema, preValidation: guard }, async (request, reply) => {
+    const admin = adminOf(request);
+    const removed = await removeOperator(services, admin, request.params.id);
+    if (removed.id === admin.id) reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
+    return { data: removed };
+  });
+
+  app.delete("/operators/:id/sessions", { schema: signOutEverywhereRouteSchema, preValidation: guard }, async (request, reply) => {
+    const actor = operatorOf(request);
+    const ended = await signOutEverywhere(services, actor, request.params.id);
+    if (ended.operator_id === actor.id) reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
+    return { data: ended };
+  });
+};
