@@ -104,17 +104,32 @@ export async function searchByText(
   caches: LexicalCaches,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
 ): Promise<TextSearch> {
-  const { lexemes, revision } = await queryLexemes(db, query.text, query.textSearchConfig, query.agentId);
-  if (lexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
+  const { lexemes: questionLexemes, revision } = await queryLexemes(db, query.text, query.textSearchConfig, query.agentId);
+  if (questionLexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index
-    ? { chunkCount: index.chunkCount, averageLength: index.averageLength, frequencyOf: (lexeme: string) => index.documentFrequency(lexeme) }
+    ? {
+        chunkCount: index.chunkCount,
+        averageLength: index.averageLength,
+        frequencyOf: (lexeme: string) => index.documentFrequency(lexeme),
+        compoundVariant: (lexeme: string) => index.compoundVariant(lexeme),
+      }
     : await caches.statistics.get(db, query.agentId, query.embedder).then((statistics) => ({
         ...statistics,
         frequencyOf: (lexeme: string) => statistics.documentFrequency.get(lexeme) ?? 0,
+        compoundVariant: (lexeme: string) => statistics.compounds.variantOf(lexeme, (candidate) => statistics.documentFrequency.has(candidate)),
       }));
   if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
-  const weights = lexemeWeights(lexemes, query.text);
+  const weights = lexemeWeights(questionLexemes, query.text);
+  // A compound the knowledge spells otherwise ("ebike" for "e-bike") is searched as it spells it, weighing what the question's word weighs.
+  const lexemes: string[] = [];
+  for (const lexeme of questionLexemes) {
+    const variant = corpus.frequencyOf(lexeme) > 0 ? null : corpus.compoundVariant(lexeme);
+    const searched = variant ?? lexeme;
+    if (lexemes.includes(searched)) continue;
+    lexemes.push(searched);
+    if (variant !== null) weights.set(variant, weights.get(lexeme) ?? 0);
+  }
   // A word weighs by its rarity in general English and in this agent's knowledge: the agent's
   // own name is rare in English but in every chunk; "much" is everywhere in English.
   const unseenIdf = inverseDocumentFrequency(corpus.chunkCount, 0);

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database.js";
+import { CompoundSpellings } from "./compound-spellings.js";
 
 /** What BM25 needs to know about one agent's chunks (of one embedder). */
 export interface CorpusStatistics {
@@ -6,6 +7,8 @@ export interface CorpusStatistics {
   averageLength: number;
   /** Lexeme → number of chunks containing it. */
   documentFrequency: Map<string, number>;
+  /** The other spelling of compounds ("ebik" → "e-bik"). */
+  compounds: CompoundSpellings;
 }
 
 const FRESH_MS = 5 * 60_000;
@@ -62,10 +65,12 @@ export class LexemeStatistics {
       `SELECT word, ndoc FROM ts_stat(format('SELECT search_vector FROM chunks WHERE agent_id = %L AND embedder = %L', $1::text, $2::text))`,
       [agentId, embedder],
     );
+    const documentFrequency = new Map(rows.map((row) => [row.word, Number(row.ndoc)]));
     const statistics: CorpusStatistics = {
       chunkCount: totals.rows[0]?.n ?? 0,
       averageLength: Number(totals.rows[0]?.average ?? 1) || 1,
-      documentFrequency: new Map(rows.map((row) => [row.word, Number(row.ndoc)])),
+      documentFrequency,
+      compounds: new CompoundSpellings(documentFrequency.keys()),
     };
     this.entries.set(key, { statistics, loadedAt: this.now(), refreshing: null });
     return statistics;

@@ -1,3 +1,5 @@
+import { CompoundSpellings } from "./compound-spellings.js";
+
 /**
  * An in-memory inverted index of one agent's chunks (of one embedder) for exact Okapi BM25:
  * for each lexeme, the chunks that contain it and its weighted term frequency there. Built from
@@ -61,6 +63,7 @@ export class LexicalIndex {
   private readonly matched: Float64Array;
   private readonly matchedWeights: Float64Array;
   private readonly touched: Int32Array;
+  private compounds: CompoundSpellings | null = null;
   /** BM25's length normalisation per chunk, for the parameters it was last computed with. */
   private norms: { k1: number; b: number; values: Float64Array } | null = null;
 
@@ -106,6 +109,12 @@ export class LexicalIndex {
   /** Number of chunks containing the lexeme. */
   documentFrequency(lexeme: string): number {
     return this.postings.get(lexeme)?.chunks.length ?? 0;
+  }
+
+  /** The knowledge's other spelling of a compound lexeme it does not use ("ebik" → "e-bik"), or null. */
+  compoundVariant(lexeme: string): string | null {
+    this.compounds ??= new CompoundSpellings(this.postings.keys());
+    return this.compounds.variantOf(lexeme, (candidate) => this.postings.has(candidate));
   }
 
   /** The `limit` best chunks by BM25 over the terms, best first (ties: lower chunk id first). */
