@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import { api, ApiError, dataOf, onSignedOut, type Schemas } from "./api/client.js";
 
@@ -6,14 +6,21 @@ export type Operator = Schemas["ConsoleOperator"];
 
 export const ME_QUERY_KEY = ["me"] as const;
 
+/**
+ * Who is signed in now (null: nobody): every other cached answer belonged to the previous session
+ * and is dropped, the operator's query kept (its observers must see the change).
+ */
+export function switchSession(queryClient: QueryClient, operator: Operator | null): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== ME_QUERY_KEY[0] });
+  queryClient.setQueryData(ME_QUERY_KEY, operator);
+}
+
 /** The signed-in operator, or null when the cookie holds no live session. */
 export function useMeQuery() {
   const queryClient = useQueryClient();
   useEffect(
     () =>
-      onSignedOut(() => {
-        queryClient.setQueryData(ME_QUERY_KEY, null);
-      }),
+      onSignedOut(() => switchSession(queryClient, null)),
     [queryClient],
   );
   return useQuery({

@@ -76,8 +76,10 @@ export function ConversationView({ id }: { id: string }) {
         </Link>
         <div className="conversation-title">
           <h2 id="conversation-title">{title}</h2>
-          <StatusBadge status={conversation.status} />
-          {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
+          <p className="conversation-state">
+            <StatusBadge status={conversation.status} />
+            {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
+          </p>
         </div>
         <div className="actions" role="group" aria-label="Conversation actions">
           {(conversation.status === "bot" || conversation.status === "awaiting_human") && (

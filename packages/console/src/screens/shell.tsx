@@ -5,7 +5,7 @@ import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
 import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
-import { ME_QUERY_KEY, useOperator } from "../session.js";
+import { switchSession, useOperator } from "../session.js";
 import { PlaceholderScreen } from "./placeholder-screen.js";
 
 const CONNECTION_LABELS = { connected: "Live", connecting: "Connecting…", unavailable: "Offline, retrying…", disconnected: "Offline" } as const;
@@ -14,10 +14,7 @@ function SignOutButton() {
   const queryClient = useQueryClient();
   const signOut = useMutation({
     mutationFn: () => dataOf(api.DELETE("/api/v1/console/session")),
-    onSettled: () => {
-      queryClient.clear();
-      queryClient.setQueryData(ME_QUERY_KEY, null);
-    },
+    onSettled: () => switchSession(queryClient, null),
   });
   return (
     <button type="button" className="link-button" disabled={signOut.isPending} onClick={() => signOut.mutate()}>

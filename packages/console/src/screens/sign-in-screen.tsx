@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, dataOf, describeError } from "../api/client.js";
-import { ME_QUERY_KEY } from "../session.js";
+import { switchSession } from "../session.js";
 
 /** E-mail and password → the session cookie (HttpOnly: the page never holds the secret). */
 export function SignInScreen() {
@@ -10,10 +10,7 @@ export function SignInScreen() {
   const [password, setPassword] = useState("");
   const signIn = useMutation({
     mutationFn: async () => (await dataOf(api.POST("/api/v1/console/session", { body: { email, password } }))).data,
-    onSuccess: (operator) => {
-      queryClient.clear();
-      queryClient.setQueryData(ME_QUERY_KEY, operator);
-    },
+    onSuccess: (operator) => switchSession(queryClient, operator),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,0 +1,220 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page, WebSocketRoute } from "playwright-core";
+import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { runAdminCommand } from "../../server/src/admin/run-admin-command.js";
+import { adminOf } from "../../server/test/support/seed.js";
+import { describeNeeding } from "../../server/test/support/test-legs.js";
+import { launchChromium } from "../../widget/test/support/browser.js";
+import { modelAnswer, startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
+import { ARTIFACTS } from "./support/artifacts.js";
+
+/** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 25 });
+
+const PASSWORD = "handlebar-tandem-42";
+
+/** axe-core on the whole page: the ids of serious and critical violations (evaluated by the driver, which the page's CSP does not govern). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const source = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
+    const results = await axe.run(document, { resultTypes: ["violations"] });
+    return results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => `${violation.id} ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+  });
+}
+
+/**
+ * The console in a real browser, on the real service: an operator chooses a password from the
+ * set-password link and signs in; a visitor on a host site asks for a person in the widget; the
+ * conversation arrives in the inbox without a reload; the operator takes over, sees the visitor
+ * typing, replies (the widget shows it), catches up after losing the realtime connection, and
+ * hands back to the assistant.
+ */
+describeNeeding("chromium")("the console's inbox, in Chromium", () => {
+  let stage: WidgetStage;
+  let browser: Browser;
+  let operatorContext: BrowserContext;
+  let visitorContext: BrowserContext;
+  let consolePage: Page;
+  let visitorPage: Page;
+  const policyViolations: string[] = [];
+  const operatorEmail = "ana@acme-bikes.test";
+
+  beforeAll(async () => {
+    [stage, browser] = await Promise.all([startWidgetStage(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stage?.close();
+  });
+
+  const widgetLog = () => visitorPage.getByRole("log", { name: "Conversation" });
+  const transcript = () => consolePage.getByRole("log", { name: "Transcript" });
+
+  it("happy: set a password, sign in; a visitor's request for a person arrives live; take over, typing, reply, catch-up after a lost connection, hand back; no serious axe violation", async () => {
+    const created = (await runAdminCommand(adminOf(stage.t.services), {
+      command: "operator.create",
+      workspaceId: stage.tenant.workspaceId,
+      email: operatorEmail,
+      name: "Ana",
+      role: "agent",
+    })) as { set_password_url: string };
+
+    operatorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    consolePage = await operatorContext.newPage();
+    const pageErrors: string[] = [];
+    consolePage.on("pageerror", (error) => pageErrors.push(String(error)));
+    onTestFailed(async () => {
+      await consolePage.screenshot({ path: join(ARTIFACTS, "console-failure.png") });
+      console.error("console page errors:", pageErrors, "at", consolePage.url());
+    });
+    consolePage.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+    // The console's WebSocket goes through the test: `blocked` leaves new connections unanswered (a dead network).
+    let blocked = false;
+    const live: WebSocketRoute[] = [];
+    const held: WebSocketRoute[] = [];
+    await operatorContext.routeWebSocket(/\/app\//, (socket) => {
+      if (blocked) held.push(socket);
+      else {
+        socket.connectToServer();
+        live.push(socket);
+      }
+    });
+
+    // The set-password link from `admin operator create`.
+    expect(created.set_password_url).toMatch(new RegExp(`^${stage.serviceUrl}/console/set-password#token=`));
+    await consolePage.goto(created.set_password_url);
+    await consolePage.getByLabel("New password").fill(PASSWORD);
+    await consolePage.getByLabel("Repeat it").fill(PASSWORD);
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-set-password.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+    await consolePage.getByRole("button", { name: "Set password" }).click();
+    await poll(() => consolePage.getByRole("heading", { name: "Password set" }).isVisible()).toBe(true);
+    expect(consolePage.url()).not.toContain("token=");
+
+    // Sign in.
+    await consolePage.goto(`${stage.serviceUrl}/console`);
+    await consolePage.getByLabel("E-mail").fill(operatorEmail);
+    await consolePage.getByLabel("Password").fill("not-the-password");
+    await consolePage.getByRole("button", { name: "Sign in" }).click();
+    await poll(() => consolePage.getByRole("alert").textContent()).toMatch(/wrong/i);
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-sign-in.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+    await consolePage.getByLabel("Password").fill(PASSWORD);
+    await consolePage.getByRole("button", { name: "Sign in" }).click();
+    await poll(() => consolePage.getByRole("heading", { name: "Inbox" }).isVisible()).toBe(true);
+    expect(new URL(consolePage.url()).pathname).toBe("/console/inbox");
+    await poll(() => consolePage.getByRole("status").textContent()).toContain("Live");
+    // The session is the HttpOnly cookie, out of the page's reach: no script reads it, no storage holds it (pusher-js keeps only its transport cache).
+    const [sessionCookie] = (await operatorContext.cookies()).filter((cookie) => cookie.name === "frontdesk_console_session");
+    expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/api/v1/console" });
+    const stored = await consolePage.evaluate(() => ({ document: document.cookie, entries: [...Object.entries(localStorage), ...Object.entries(sessionStorage)] }));
+    expect(stored.document).toBe("");
+    expect(stored.entries.map(([key]) => key)).toEqual(stored.entries.map(([key]) => key).filter((key) => key.startsWith("pusherTransport")));
+    expect(JSON.stringify(stored.entries)).not.toContain(sessionCookie!.value);
+    const inboxList = consolePage.getByRole("list", { name: /^Conversations/ });
+    await poll(() => consolePage.getByText("No conversations here.").isVisible()).toBe(true);
+
+    // A visitor asks for a person in the widget.
+    visitorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    visitorPage = await visitorContext.newPage();
+    await visitorPage.goto(stage.hostPage("/pricing"));
+    await visitorPage.locator("frontdesk-widget .launcher").click();
+    await poll(() => visitorPage.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
+    // A cited answer, then a low-confidence one offering a person, which the visitor accepts.
+    stage.model.respondWith(modelAnswer(["Orders over 50 euros ship for free [1]."]));
+    await visitorPage.getByRole("textbox", { name: "Message" }).fill("Is shipping free?");
+    await visitorPage.keyboard.press("Enter");
+    await poll(() => widgetLog().textContent()).toContain("Orders over 50 euros ship for free.");
+    await poll(() => widgetLog().locator('[aria-busy="true"]').count()).toBe(0);
+    stage.model.respondWith(modelAnswer(["[0] I'm not sure about that. I can connect you with a person from the team."]));
+    await visitorPage.getByRole("textbox", { name: "Message" }).fill("Can I bring my dog to the test ride?");
+    await visitorPage.keyboard.press("Enter");
+    const offer = widgetLog().getByRole("button", { name: "Talk to a person" });
+    await poll(() => offer.isVisible()).toBe(true);
+    await offer.click();
+    // Ana is online (the console joined the operators' presence): no e-mail form, the visitor waits.
+    await poll(() => widgetLog().textContent()).toMatch(/Waiting for a person/i);
+    expect(await visitorPage.getByRole("textbox", { name: "Your e-mail" }).count()).toBe(0);
+
+    // It arrives in the inbox without a reload, awaiting a human.
+    const row = inboxList.getByRole("listitem").first();
+    await poll(() => row.textContent()).toContain("Awaiting a human");
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-inbox-live.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+    await consolePage.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "Awaiting a human" }).click();
+    await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
+
+    // Open it: the system event is in the transcript; take over.
+    await row.getByRole("link").click();
+    await poll(() => consolePage.getByRole("heading", { level: 2 }).textContent()).toMatch(/^Visitor /);
+    await poll(() => transcript().textContent()).toMatch(/Waiting for a person/i);
+    // The assistant's answers: the cited one with its source, the unsure one marked.
+    const cited = transcript().locator(".from-bot", { hasText: "Orders over 50 euros ship for free" });
+    expect(await cited.getByRole("list", { name: "Sources" }).getByRole("link").count()).toBeGreaterThanOrEqual(1);
+    expect(await cited.getByText("Low confidence").count()).toBe(0);
+    expect(await transcript().locator(".from-bot", { hasText: "I'm not sure about that" }).getByText("Low confidence").count()).toBe(1);
+    await consolePage.getByRole("button", { name: "Take over" }).click();
+    await poll(() => consolePage.getByRole("textbox", { name: "Reply to the visitor" }).isVisible()).toBe(true);
+    await poll(() => transcript().textContent()).toContain("Ana joined the conversation");
+    await poll(() => widgetLog().textContent()).toMatch(/Ana joined/);
+
+    // The visitor types: the console shows it live; their message arrives live.
+    await visitorPage.getByRole("textbox", { name: "Message" }).pressSequentially("Do you rent tandems", { delay: 20 });
+    await poll(() => consolePage.getByText("The visitor is typing…").isVisible()).toBe(true);
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-visitor-typing.png") });
+    await visitorPage.keyboard.press("Enter");
+    await poll(() => transcript().locator(".from-visitor", { hasText: "Do you rent tandems" }).count()).toBe(1);
+
+    // Ana replies: the widget shows it with her name; the reply box empties.
+    const reply = consolePage.getByRole("textbox", { name: "Reply to the visitor" });
+    await reply.fill("Yes! Tandems are 40 euros a day.");
+    await reply.press("Enter");
+    await poll(() => reply.inputValue()).toBe("");
+    await poll(() => widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).count()).toBe(1);
+    expect(await widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).locator(".author").textContent()).toBe("Ana");
+    expect(await transcript().getByText("Yes! Tandems are 40 euros a day.").count()).toBe(1);
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-conversation.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+
+    // The console's connection drops and cannot come back; the visitor writes meanwhile.
+    blocked = true;
+    for (const socket of live) await socket.close({ code: 4200, reason: "network lost" });
+    await poll(() => held.length).toBeGreaterThanOrEqual(1);
+    await poll(() => consolePage.getByRole("status").textContent()).not.toContain("Live");
+    await visitorPage.getByRole("textbox", { name: "Message" }).fill("And helmets for two?");
+    await visitorPage.keyboard.press("Enter");
+    await poll(async () => Number((await stage.t.services.db.query<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE content = 'And helmets for two?'`)).rows[0]?.n)).toBe(1);
+    expect(await transcript().getByText("And helmets for two?").count()).toBe(0);
+    // Back: the console resubscribes and reads what it missed by seq, once.
+    blocked = false;
+    for (const socket of held) socket.connectToServer();
+    await poll(() => transcript().getByText("And helmets for two?").count()).toBe(1);
+    await poll(() => consolePage.getByRole("status").textContent()).toContain("Live");
+
+    // Hand back: the widget says the assistant is back; the console shows the conversation with the bot.
+    await consolePage.getByRole("button", { name: "Hand back to the assistant" }).click();
+    await poll(() => widgetLog().textContent()).toMatch(/The assistant is back/);
+    await poll(() => consolePage.getByRole("button", { name: "Take over" }).isVisible()).toBe(true);
+    expect(await consolePage.getByRole("textbox", { name: "Reply to the visitor" }).count()).toBe(0);
+    await poll(() => transcript().textContent()).toContain("The assistant is back");
+
+    // Tablet width, and dark mode.
+    await consolePage.setViewportSize({ width: 820, height: 1180 });
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-tablet.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+    await consolePage.setViewportSize({ width: 1280, height: 800 });
+    await consolePage.emulateMedia({ colorScheme: "dark" });
+    await consolePage.screenshot({ path: join(ARTIFACTS, "console-dark.png") });
+    expect(await seriousViolations(consolePage)).toEqual([]);
+
+    expect(policyViolations).toEqual([]);
+  }, 120_000);
+});
