@@ -242,6 +242,6 @@ export class RedisRealtimeNode {
 }
 
 /** A script's reply saying its node is not registered: -1, or a table starting with -1. */
-function isUnregistered(reply: unknown): boolean {
+export function isUnregistered(reply: unknown): boolean {
   return reply === -1 || (Array.isArray(reply) && reply[0] === -1);
 }

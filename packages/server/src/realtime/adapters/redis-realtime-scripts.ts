@@ -80,27 +80,46 @@ return removed`),
 return removeNode(ARGV[1], ARGV[2])`),
 
   /**
-   * KEYS: nodes, node presence, channel sockets, channel info, channel order. ARGV: node id, socket
-   * field, user id, user info. 1 when the user is new to the channel, 0 when not (or the socket was there), -1 unregistered.
+   * A socket joining a presence channel, in one round trip. KEYS: nodes, node presence, channel
+   * sockets, channel info, channel order, node subscriptions. ARGV: node id, socket field, user id,
+   * user info, channel, mode. Mode `subscribe`: a socket new here is also counted as one of the
+   * channel's subscriptions on this node, and the reply carries the members; `list`: the members
+   * without counting; `rewrite` (a resync, whose counts are rewritten apart): neither. Replies {1, members…} when the
+   * user is new to the channel, {0, members…} when not (or the socket was there), {-1} unregistered;
+   * members as user id, user info, … in the order they joined.
    */
   join: script(`
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
-if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 0 then return 0 end
-if redis.call('HINCRBY', KEYS[3], ARGV[3], 1) > 1 then return 0 end
-redis.call('HSET', KEYS[4], ARGV[3], ARGV[4])
-local clock = redis.call('TIME')
-redis.call('ZADD', KEYS[5], 'NX', tonumber(clock[1]) * 1000000 + tonumber(clock[2]), ARGV[3])
-return 1`),
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-1} end
+local added = 0
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then
+  if ARGV[6] == 'subscribe' then redis.call('HINCRBY', KEYS[6], ARGV[5], 1) end
+  if redis.call('HINCRBY', KEYS[3], ARGV[3], 1) == 1 then
+    redis.call('HSET', KEYS[4], ARGV[3], ARGV[4])
+    local clock = redis.call('TIME')
+    redis.call('ZADD', KEYS[5], 'NX', tonumber(clock[1]) * 1000000 + tonumber(clock[2]), ARGV[3])
+    added = 1
+  end
+end
+local result = {added}
+if ARGV[6] == 'rewrite' then return result end
+for _, userId in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+  table.insert(result, userId)
+  table.insert(result, redis.call('HGET', KEYS[4], userId) or 'null')
+end
+return result`),
 
   /**
-   * KEYS: nodes, node presence, channel sockets, channel info, channel order. ARGV: node id, socket field.
-   * {1, user id} when it was the user's last socket on the channel, {0} when not (or unknown), {-1} unregistered.
+   * KEYS: nodes, node presence, channel sockets, channel info, channel order, node subscriptions.
+   * ARGV: node id, socket field, channel, mode. Mode `unsubscribe` also uncounts the socket's
+   * subscription (`rewrite`: a resync, whose counts are rewritten apart). {1, user id} when it was
+   * the user's last socket on the channel, {0} when not (or unknown), {-1} unregistered.
    */
   leave: script(`
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-1} end
 local userId = redis.call('HGET', KEYS[2], ARGV[2])
 if not userId then return {0} end
 redis.call('HDEL', KEYS[2], ARGV[2])
+if ARGV[4] == 'unsubscribe' and redis.call('HINCRBY', KEYS[6], ARGV[3], -1) <= 0 then redis.call('HDEL', KEYS[6], ARGV[3]) end
 if redis.call('HINCRBY', KEYS[3], userId, -1) > 0 then return {0} end
 redis.call('HDEL', KEYS[3], userId)
 redis.call('HDEL', KEYS[4], userId)

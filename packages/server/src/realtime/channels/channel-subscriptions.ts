@@ -45,9 +45,10 @@ export class ChannelSubscriptions {
     }
     const member = parsePresenceChannelData(channelData);
     if (!member) return subscriber.send(serverFrames.subscriptionError(channel, 400, "channel_data must be JSON with a user_id."));
-    const { added } = await presence.join(channel, subscriber.socketId, member);
-    await this.add(channel, subscriber);
-    subscriber.send(serverFrames.subscriptionSucceeded(channel, await presence.members(channel)));
+    // The presence store counts this subscription with the membership, and answers the members, in one step.
+    this.options.local.add(channel, subscriber);
+    const { added, members } = await presence.join(channel, subscriber.socketId, member);
+    subscriber.send(serverFrames.subscriptionSucceeded(channel, members));
     if (added) await adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member), exceptSocketId: subscriber.socketId });
   }
 
@@ -57,13 +58,12 @@ export class ChannelSubscriptions {
 
   async unsubscribe(socketId: string, channel: string): Promise<void> {
     if (!this.options.local.remove(channel, socketId)) return;
-    await this.options.occupancy.unsubscribed(channel);
-    if (kindOfChannel(channel) !== "presence") return;
+    if (kindOfChannel(channel) !== "presence") return this.options.occupancy.unsubscribed(channel);
     const { removedUserId } = await this.options.presence.leave(channel, socketId);
     if (removedUserId !== null) await this.options.adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, removedUserId) });
   }
 
-  /** Adds the subscriber here and counts it where every process reads subscription counts. */
+  /** Adds the subscriber here and counts it where every process reads subscription counts (presence channels: presence.join). */
   private async add(channel: string, subscriber: Subscriber): Promise<void> {
     if (this.options.local.add(channel, subscriber)) await this.options.occupancy.subscribed(channel);
   }

@@ -11,20 +11,31 @@ export function createLocalPresenceStore(): PresenceStore {
   const userOfSocket = new Map<string, string>();
   const socketKey = (channel: string, socketId: string) => `${channel}\n${socketId}`;
 
+  const membersOf = (channel: string): PresenceMember[] => {
+    const users = channels.get(channel);
+    if (!users) return [];
+    return [...users].map(([userId, membership]) => ({ userId, userInfo: membership.userInfo }));
+  };
+  const joined = (channel: string, socketId: string, member: PresenceMember): boolean => {
+    let users = channels.get(channel);
+    if (!users) channels.set(channel, (users = new Map()));
+    const key = socketKey(channel, socketId);
+    if (userOfSocket.has(key)) return false;
+    userOfSocket.set(key, member.userId);
+    const existing = users.get(member.userId);
+    if (existing) {
+      existing.sockets.add(socketId);
+      return false;
+    }
+    users.set(member.userId, { userInfo: member.userInfo, sockets: new Set([socketId]) });
+    return true;
+  };
+
+  // The subscriptions of this process are counted where they are kept (LocalChannels): nothing to count here.
   return {
     async join(channel, socketId, member) {
-      let users = channels.get(channel);
-      if (!users) channels.set(channel, (users = new Map()));
-      const key = socketKey(channel, socketId);
-      if (userOfSocket.has(key)) return { added: false };
-      userOfSocket.set(key, member.userId);
-      const existing = users.get(member.userId);
-      if (existing) {
-        existing.sockets.add(socketId);
-        return { added: false };
-      }
-      users.set(member.userId, { userInfo: member.userInfo, sockets: new Set([socketId]) });
-      return { added: true };
+      const added = joined(channel, socketId, member);
+      return { added, members: membersOf(channel) };
     },
     async leave(channel, socketId) {
       const key = socketKey(channel, socketId);
@@ -41,9 +52,7 @@ export function createLocalPresenceStore(): PresenceStore {
       return { removedUserId: userId };
     },
     async members(channel) {
-      const users = channels.get(channel);
-      if (!users) return [];
-      return [...users].map(([userId, membership]): PresenceMember => ({ userId, userInfo: membership.userInfo }));
+      return membersOf(channel);
     },
     async close() {
       channels.clear();

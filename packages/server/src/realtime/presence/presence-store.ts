@@ -4,15 +4,24 @@ export interface PresenceMember {
   userInfo: unknown;
 }
 
+/** What a socket joining a presence channel learns: whether its user is new there, and who is there now (itself included). */
+export interface PresenceJoin {
+  added: boolean;
+  members: PresenceMember[];
+}
+
 /**
  * Who is on each presence channel, counted per socket: a user with two tabs is one member, added
  * with its first socket and removed with its last. The local store serves one process; the Redis
  * store (redis-presence-store.ts) makes the membership right on every process.
+ *
+ * A presence channel's subscriptions are counted by the store, in the same step as the membership
+ * (one round trip to a shared store per join or leave); the channel occupancy counts the others.
  */
 export interface PresenceStore {
-  /** Records `socketId` as `member` on `channel`; `added` when the user was not on it before. */
-  join(channel: string, socketId: string, member: PresenceMember): Promise<{ added: boolean }>;
-  /** Forgets `socketId`; `removedUserId` when that was the user's last socket on the channel. */
+  /** Records `socketId` as `member` on `channel` and counts its subscription; `added` when the user was not on it before. */
+  join(channel: string, socketId: string, member: PresenceMember): Promise<PresenceJoin>;
+  /** Forgets `socketId` and its subscription; `removedUserId` when that was the user's last socket on the channel. */
   leave(channel: string, socketId: string): Promise<{ removedUserId: string | null }>;
   /** The channel's members, one per user, in the order they joined. */
   members(channel: string): Promise<PresenceMember[]>;

@@ -1,8 +1,8 @@
 import { presenceSocketField } from "../adapters/redis-realtime-keys.js";
-import { RedisUnavailableError, type RedisRealtimeNode } from "../adapters/redis-realtime-node.js";
+import { isUnregistered, RedisUnavailableError, type RedisRealtimeNode } from "../adapters/redis-realtime-node.js";
 import { runScript, scripts } from "../adapters/redis-realtime-scripts.js";
 import { createLocalPresenceStore } from "./local-presence-store.js";
-import type { PresenceAnnouncer, PresenceMember, PresenceStore } from "./presence-store.js";
+import type { PresenceAnnouncer, PresenceJoin, PresenceMember, PresenceStore } from "./presence-store.js";
 
 interface LocalSocket {
   channel: string;
@@ -29,17 +29,30 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
   const removedAlone = new Set<string>();
   const nodeArgs = () => [node.keys.nodes, node.keys.nodePresence(node.id)];
 
-  const joinInRedis = async (socket: LocalSocket) => {
-    const reply = await node.call(scripts.join, [...nodeArgs(), ...node.keys.presence(socket.channel)], [
+  /**
+   * Joins in one round trip: the membership, the subscription's count (`subscribe`) and the members
+   * (unless `rewrite`). A node found swept registers again and its resync rewrites the counts, so the
+   * join is sent once more without counting.
+   */
+  const joinInRedis = async (socket: LocalSocket, mode: "subscribe" | "rewrite"): Promise<PresenceJoin> => {
+    const keys = [...nodeArgs(), ...node.keys.presence(socket.channel), node.keys.nodeSubscriptions(node.id)];
+    const args = (as: "subscribe" | "list" | "rewrite") => [
       node.id,
       presenceSocketField(socket.channel, socket.socketId),
       socket.member.userId,
       JSON.stringify(socket.member.userInfo ?? null),
-    ]);
-    return reply === 1;
+      socket.channel,
+      as,
+    ];
+    let reply = await node.call(scripts.join, keys, args(mode), false);
+    if (isUnregistered(reply)) reply = await node.call(scripts.join, keys, args(mode === "subscribe" ? "list" : mode), false);
+    if (!Array.isArray(reply) || isUnregistered(reply)) throw new RedisUnavailableError();
+    return { added: reply[0] === 1, members: membersOf(reply.slice(1)) };
   };
-  const leaveInRedis = async (channel: string, field: string) => {
-    const reply = await node.call(scripts.leave, [...nodeArgs(), ...node.keys.presence(channel)], [node.id, field]);
+  /** Leaves in one round trip, uncounting the subscription unless `rewrite`. A swept node has nothing left to leave. */
+  const leaveInRedis = async (channel: string, field: string, mode: "unsubscribe" | "rewrite") => {
+    const keys = [...nodeArgs(), ...node.keys.presence(channel), node.keys.nodeSubscriptions(node.id)];
+    const reply = await node.call(scripts.leave, keys, [node.id, field, channel, mode], false);
     return Array.isArray(reply) && reply[0] === 1 ? String(reply[1]) : null;
   };
 
@@ -57,7 +70,7 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
       if (own.has(field)) continue;
       const channel = field.slice(0, field.indexOf("\n"));
       departures.push(
-        leaveInRedis(channel, field).then((userId) => {
+        leaveInRedis(channel, field, "rewrite").then((userId) => {
           if (userId === null) return;
           removedAlone.delete(`${channel}\n${userId}`);
           return announce.memberRemoved(channel, userId);
@@ -68,7 +81,7 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
     for (const [field, socket] of own) {
       if (field in inRedis) continue;
       arrivals.push(
-        joinInRedis(socket).then((added) => {
+        joinInRedis(socket, "rewrite").then(({ added }) => {
           if (!added) return;
           addedAlone.delete(`${socket.channel}\n${socket.member.userId}`);
           return announce.memberAdded(socket.channel, socket.member);
@@ -100,16 +113,27 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
     }
   };
 
+  const members = async (channel: string): Promise<PresenceMember[]> => {
+    try {
+      const [, info, order] = node.keys.presence(channel);
+      const reply = await node.command((redis) => runScript(redis, scripts.members, [info, order], []));
+      return membersOf(reply);
+    } catch (error) {
+      if (error instanceof RedisUnavailableError) return fallback.members(channel);
+      throw error;
+    }
+  };
+
   return {
     async join(channel, socketId, member) {
       const field = presenceSocketField(channel, socketId);
-      if (own.has(field)) return { added: false };
+      if (own.has(field)) return { added: false, members: await members(channel) };
       own.set(field, { channel, socketId, member });
       // Sent before anything awaits, so a resync deciding on `own` cannot overtake it.
-      const inRedis = joinInRedis({ channel, socketId, member });
+      const inRedis = joinInRedis({ channel, socketId, member }, "subscribe");
       const local = await fallback.join(channel, socketId, member);
       try {
-        return { added: await inRedis };
+        return await inRedis;
       } catch (error) {
         if (!(error instanceof RedisUnavailableError)) throw error;
         if (local.added) addedAlone.set(`${channel}\n${member.userId}`, member);
@@ -119,7 +143,7 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
     async leave(channel, socketId) {
       const field = presenceSocketField(channel, socketId);
       if (!own.delete(field)) return { removedUserId: null };
-      const inRedis = leaveInRedis(channel, field);
+      const inRedis = leaveInRedis(channel, field, "unsubscribe");
       const local = await fallback.leave(channel, socketId);
       try {
         return { removedUserId: await inRedis };
@@ -129,16 +153,7 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
         return local;
       }
     },
-    async members(channel) {
-      try {
-        const [, info, order] = node.keys.presence(channel);
-        const reply = await node.command((redis) => runScript(redis, scripts.members, [info, order], []));
-        return membersOf(reply);
-      } catch (error) {
-        if (error instanceof RedisUnavailableError) return fallback.members(channel);
-        throw error;
-      }
-    },
+    members,
     async close() {
       await node.close();
       own.clear();
