@@ -47,6 +47,7 @@ export const consoleSourceDetailSchema = consoleSourceSchema.extend({
 });
 
 export const consoleSourceListResponseSchema = z.object({ data: z.array(consoleSourceSchema) });
+export type ConsoleSourceDetail = z.infer<typeof consoleSourceDetailSchema>;
 export const consoleSourceResponseSchema = z.object({ data: consoleSourceDetailSchema });
 
 /** POST /api/v1/console/knowledge/sources: the Sources API's body (`agent_id`, `kind`, and the kind's members). */

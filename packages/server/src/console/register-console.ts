@@ -6,6 +6,7 @@ import { notificationRoutes } from "./notification-routes.js";
 import { sessionRoutes } from "./session-routes.js";
 import { setupRoutes } from "./setup/setup-routes.js";
 import { agentRoutes } from "./agents/agent-routes.js";
+import { knowledgeRoutes } from "./knowledge/knowledge-routes.js";
 import { operatorBroadcastingAuthRoute } from "./broadcasting-auth-route.js";
 import { leadRoutes } from "./leads/routes.js";
 import { tokenRoutes } from "./tokens/routes.js";
@@ -22,6 +23,7 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(setupRoutes);
   await app.register(agentRoutes);
+  await app.register(knowledgeRoutes);
   await app.register(operatorBroadcastingAuthRoute);
   await app.register(conversationActionRoutes);
   await app.register(conversationReadRoutes);

@@ -171,3 +171,33 @@ export async function listSourceDocumentIds(db: Queryable, sourceId: string): Pr
   const { rows } = await db.query<{ id: number }>(`SELECT id::int AS id FROM documents WHERE source_id = $1 ORDER BY id`, [sourceId]);
   return rows.map((row) => row.id);
 }
+
+/** Each source's page counts, for the sources given (one grouped read over documents_source_url_idx); a source without pages is absent. */
+export async function countDocumentsBySource(db: Queryable, sourceIds: readonly string[]): Promise<Map<string, DocumentCounts>> {
+  if (sourceIds.length === 0) return new Map();
+  const { rows } = await db.query<DocumentCounts & { source_id: string }>(
+    `SELECT source_id, count(*)::int AS found,
+       count(*) FILTER (WHERE status = 'pending')::int AS pending,
+       count(*) FILTER (WHERE status = 'indexed' AND error IS NULL)::int AS indexed,
+       count(*) FILTER (WHERE status = 'failed' OR error IS NOT NULL)::int AS failed
+     FROM documents WHERE source_id IN (SELECT jsonb_array_elements_text($1::jsonb)) GROUP BY source_id`,
+    [JSON.stringify(sourceIds)],
+  );
+  return new Map(rows.map(({ source_id: sourceId, ...counts }) => [sourceId, counts]));
+}
+
+export interface FailedPage {
+  url: string;
+  error: { code: string; message: string };
+  /** Indexed by an earlier sync: its chunks still answer. */
+  indexedBefore: boolean;
+}
+
+/** The source's pages whose last attempt failed, by URL, at most `limit`. */
+export async function listFailedPages(db: Queryable, sourceId: string, limit: number): Promise<FailedPage[]> {
+  const { rows } = await db.query<{ url: string; error: { code: string; message: string }; chunk_count: number }>(
+    `SELECT url, error, chunk_count FROM documents WHERE source_id = $1 AND error IS NOT NULL ORDER BY url LIMIT $2`,
+    [sourceId, limit],
+  );
+  return rows.map((row) => ({ url: row.url, error: row.error, indexedBefore: row.chunk_count > 0 }));
+}

@@ -6,8 +6,8 @@ import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import type { ApiToken } from "../tenants/api-token-repository.js";
 import { createSource } from "./create-source.js";
 import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema } from "./schemas.js";
+import { deleteSource } from "./delete-source.js";
 import {
-  deleteWorkspaceSource,
   findWorkspaceSource,
   listWorkspaceSources,
   presentSource,
@@ -61,9 +61,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       "/:id",
       { schema: deleteSourceRouteSchema },
       async (request, reply) => {
-        const deleted = await deleteWorkspaceSource(services.db, tokenOf(request).workspaceId, request.params.id);
-        if (!deleted) throw notFound();
-        services.lexical.statistics.invalidate(deleted.agentId);
+        if (!(await deleteSource(services, tokenOf(request).workspaceId, request.params.id))) throw notFound();
         return reply.code(204).send(null);
       },
     );

@@ -79,6 +79,14 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /agents", "POST /agents", "GET /agents/{id}", "PATCH /agents/{id}", "POST /agents/{id}/publish", "POST /agents/{id}/unpublish", "GET /agents/{id}/snippet"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
+        ...[
+          "GET /knowledge/sources",
+          "POST /knowledge/sources",
+          "GET /knowledge/sources/{id}",
+          "DELETE /knowledge/sources/{id}",
+          "POST /knowledge/sources/{id}/resync",
+          "POST /knowledge/try",
+        ].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { enforceRateLimit } from "../../ratelimit/enforce-rate-limit.js";
+import { createSource } from "../../sources/create-source.js";
+import { deleteSource } from "../../sources/delete-source.js";
+import { resyncSource, sourceNotFound } from "../../sources/resync-source.js";
+import { adminGuard } from "../admin-guard.js";
+import { agentNotFound } from "../agents/change-console-agent.js";
+import { operatorGuard, operatorOf } from "../authenticate-operator.js";
+import { listConsoleSources, showConsoleSource, withDetail } from "./console-sources.js";
+import {
+  createSourceRouteSchema,
+  deleteSourceRouteSchema,
+  getSourceRouteSchema,
+  listSourcesRouteSchema,
+  resyncSourceRouteSchema,
+  tryQuestionRouteSchema,
+} from "./knowledge-schemas.js";
+import { tryQuestion } from "./try-question.js";
+import { AppError } from "../../http/app-error.js";
+
+/** The Knowledge screen: any operator reads and tries questions, admins change sources. Under /api/v1/console/knowledge. */
+export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+  const anyOperator = operatorGuard(services);
+  const adminOnly = adminGuard(services);
+
+  app.get("/knowledge/sources", { schema: listSourcesRouteSchema, preValidation: anyOperator }, async (request) => ({
+    data: await listConsoleSources(services, operatorOf(request), request.query.agent_id),
+  }));
+
+  app.get("/knowledge/sources/:id", { schema: getSourceRouteSchema, preValidation: anyOperator }, async (request) => ({
+    data: await showConsoleSource(services, operatorOf(request), request.params.id),
+  }));
+
+  app.post("/knowledge/sources", { schema: createSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
+    try {
+      const { source, created } = await createSource(services, operatorOf(request).workspaceId, request.body);
+      return reply.code(created ? 201 : 200).send({ data: await withDetail(services, source) });
+    } catch (error) {
+      // The Sources API's message speaks of the API token; here it is the operator's workspace.
+      if (error instanceof AppError && error.code === "agent_not_found") throw agentNotFound();
+      throw error;
+    }
+  });
+
+  app.post("/knowledge/sources/:id/resync", { schema: resyncSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
+    const source = await resyncSource(services, operatorOf(request).workspaceId, request.params.id);
+    return reply.code(202).send({ data: await withDetail(services, source) });
+  });
+
+  app.delete("/knowledge/sources/:id", { schema: deleteSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
+    if (!(await deleteSource(services, operatorOf(request).workspaceId, request.params.id))) throw sourceNotFound();
+    return reply.code(204).send(null);
+  });
+
+  app.post("/knowledge/try", { schema: tryQuestionRouteSchema, preValidation: anyOperator }, async (request, reply) => {
+    const operator = operatorOf(request);
+    await enforceRateLimit(services.limiter, reply, ["sources", `console:${operator.id}`]);
+    const aborted = new AbortController();
+    request.raw.once("close", () => aborted.abort());
+    return { data: await tryQuestion(services, operator, request.body, aborted.signal) };
+  });
+};

@@ -1,0 +1,114 @@
+import {
+  consoleIdSchema,
+  consoleSourceDetailSchema,
+  consoleSourceListQuerySchema,
+  consoleSourceListResponseSchema,
+  consoleSourceResponseSchema,
+  consoleSourceSchema,
+  createConsoleSourceBodySchema,
+  tryQuestionBodySchema,
+  tryQuestionResponseSchema,
+} from "@frontdesk/contracts";
+import { z } from "zod";
+import { componentSchemas } from "../../openapi/component-schemas.js";
+import { errorResponse, errors, jsonResponse, noContentResponse } from "../../openapi/route-responses.js";
+import { consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+
+componentSchemas.add(consoleSourceSchema, { id: "ConsoleSource", description: "A source of an agent's knowledge with its live progress, as the Knowledge screen shows it." });
+componentSchemas.add(consoleSourceDetailSchema, { id: "ConsoleSourceDetail", description: "A source with its progress and the pages that failed, with why." });
+componentSchemas.add(tryQuestionBodySchema, { id: "TryQuestionRequest" });
+
+const tags = ["console"];
+export const sourceIdParamsSchema = z.object({ id: consoleIdSchema });
+const sourceNotFound = errorResponse("`source_not_found`: no source with this id in the operator's workspace (another workspace's included).");
+const agentNotFound = errorResponse("`agent_not_found`: no agent with this id in the operator's workspace.");
+const badId = errorResponse("`validation_failed`: the id cannot be a source id (`fields` names it).");
+const adminOnly = errorResponse(
+  "`forbidden`: only an admin may change sources (the operator is an `agent`); `csrf_origin_mismatch`: the request must carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+);
+
+export const listSourcesRouteSchema = {
+  tags,
+  operationId: "listConsoleSources",
+  summary: "List sources with their progress",
+  description:
+    "The sources of one agent (`agent_id`, oldest first) or of the whole workspace (the 500 newest), each with its status, whether a sync " +
+    "is under way, its page counts (found, indexed, failed, pending) and its last error in words. Any operator may read them; poll while `syncing`.",
+  security: consoleSecurity,
+  querystring: consoleSourceListQuerySchema,
+  response: {
+    200: jsonResponse("The sources.", consoleSourceListResponseSchema),
+    ...consoleReadErrors,
+    404: agentNotFound,
+    422: errorResponse("`validation_failed`: `agent_id` cannot be an id."),
+  },
+};
+
+export const getSourceRouteSchema = {
+  tags,
+  operationId: "getConsoleSource",
+  summary: "Read a source with its failed pages",
+  description: "One source with its progress and up to 50 pages whose last attempt failed, each with the error in words.",
+  security: consoleSecurity,
+  params: sourceIdParamsSchema,
+  response: { 200: jsonResponse("The source.", consoleSourceResponseSchema), ...consoleReadErrors, 404: sourceNotFound, 422: badId },
+};
+
+export const createSourceRouteSchema = {
+  tags,
+  operationId: "createConsoleSource",
+  summary: "Add a URL, a sitemap or a text",
+  description:
+    "Admins only; the Sources API's use case without an API token. Queues the source for indexing: a text the agent already has " +
+    "returns the existing source (200) unless it had failed; a URL or sitemap pushed again returns the existing source (200) and re-syncs it.",
+  security: consoleSecurity,
+  body: createConsoleSourceBodySchema,
+  response: {
+    200: jsonResponse("The existing source (a duplicate), re-synced when it is a URL or a sitemap.", consoleSourceResponseSchema),
+    201: jsonResponse("The new source, `status: \"pending\"`.", consoleSourceResponseSchema),
+    ...consoleWriteErrors,
+    403: adminOnly,
+    404: agentNotFound,
+    503: errorResponse("`service_unavailable`: the source changed while it was being created (a concurrent delete); retry."),
+  },
+};
+
+export const resyncSourceRouteSchema = {
+  tags,
+  operationId: "resyncConsoleSource",
+  summary: "Sync a source again",
+  description:
+    "Admins only. Fetches a URL or a sitemap anew (a text is re-indexed). A failed source goes back to `pending`; an indexed one keeps " +
+    "answering until the sync ends.",
+  security: consoleSecurity,
+  params: sourceIdParamsSchema,
+  response: { 202: jsonResponse("The sync is queued.", consoleSourceResponseSchema), ...consoleWriteErrors, 403: adminOnly, 404: sourceNotFound, 422: badId },
+};
+
+export const deleteSourceRouteSchema = {
+  tags,
+  operationId: "deleteConsoleSource",
+  summary: "Delete a source",
+  description: "Admins only. Deletes the source with its pages and chunks; the agent stops citing it at once.",
+  security: consoleSecurity,
+  params: sourceIdParamsSchema,
+  response: { 204: noContentResponse("Deleted."), ...consoleWriteErrors, 403: adminOnly, 404: sourceNotFound, 422: badId },
+};
+
+export const tryQuestionRouteSchema = {
+  tags,
+  operationId: "tryConsoleQuestion",
+  summary: "Try a question against an agent's knowledge",
+  description:
+    "Runs the agent's retrieval and answer for a question, as for a visitor but outside any conversation, and stores nothing: every " +
+    "passage retrieved with its fused score, the confidence signals against the thresholds, and the answer the bot would give with its " +
+    "citations. Any operator; limited to 120 a minute per operator.",
+  security: consoleSecurity,
+  body: tryQuestionBodySchema,
+  response: {
+    200: jsonResponse("What the bot would retrieve and answer.", tryQuestionResponseSchema),
+    ...consoleWriteErrors,
+    404: agentNotFound,
+    429: errors.rateLimited,
+  },
+};
