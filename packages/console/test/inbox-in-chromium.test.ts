@@ -147,8 +147,19 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     // It arrives in the inbox without a reload, awaiting a human.
     const row = inboxList.getByRole("listitem").first();
     await poll(() => row.textContent()).toContain("Awaiting a human");
+    // The visitor's two questions are unread.
+    await poll(() => row.getByLabel("2 unread").isVisible()).toBe(true);
     await consolePage.screenshot({ path: join(ARTIFACTS, "console-inbox-live.png") });
     expect(await seriousViolations(consolePage)).toEqual([]);
+    // Search finds it by a word of the visitor's, and not by a word nobody wrote.
+    const search = consolePage.getByRole("searchbox", { name: "Search messages" });
+    await search.fill("zeppelin");
+    await poll(() => consolePage.getByText("No conversation matches these words.").isVisible()).toBe(true);
+    await search.fill("dog");
+    await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
+    expect(new URL(consolePage.url()).searchParams.get("q")).toBe("dog");
+    await search.fill("");
+    await poll(() => new URL(consolePage.url()).searchParams.get("q")).toBe(null);
     await consolePage.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "Awaiting a human" }).click();
     await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
 
@@ -205,6 +216,12 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await poll(() => consolePage.getByRole("button", { name: "Take over" }).isVisible()).toBe(true);
     expect(await consolePage.getByRole("textbox", { name: "Reply to the visitor" }).count()).toBe(0);
     await poll(() => transcript().textContent()).toContain("The assistant is back");
+
+    // Read while open: in the list of open conversations it has no unread count left.
+    await consolePage.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "All open" }).click();
+    await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
+    await poll(() => row.textContent()).toContain("Bot");
+    expect(await row.getByLabel(/unread/).count()).toBe(0);
 
     // Tablet width, and dark mode.
     await consolePage.setViewportSize({ width: 820, height: 1180 });

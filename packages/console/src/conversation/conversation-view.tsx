@@ -39,7 +39,7 @@ function VisitorDetails({ conversation }: { conversation: Conversation }) {
 }
 
 /** One conversation: its transcript, live, and what the operator can do with it. */
-export function ConversationView({ id }: { id: string }) {
+export function ConversationView({ id, backTo }: { id: string; backTo: string }) {
   const operator = useOperator();
   const { query, visitorTyping, colleagueTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
@@ -71,7 +71,7 @@ export function ConversationView({ id }: { id: string }) {
   return (
     <section className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
-        <Link href="/inbox" className="back-link">
+        <Link href={backTo} className="back-link">
           <span aria-hidden="true">←</span> Inbox
         </Link>
         <div className="conversation-title">

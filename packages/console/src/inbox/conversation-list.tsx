@@ -17,12 +17,12 @@ function ago(iso: string): string {
 
 const ROLE_PREFIX: Record<NonNullable<Summary["last_message"]>["role"], string> = { visitor: "", bot: "Assistant: ", operator: "Team: ", system: "" };
 
-function ConversationRow({ conversation, selected, filterId }: { conversation: Summary; selected: boolean; filterId: string }) {
+function ConversationRow({ conversation, selected, query }: { conversation: Summary; selected: boolean; query: string }) {
   const unread = conversation.unread_count;
   const name = visitorLabel(conversation.visitor.anon_id);
   return (
     <li className={`conversation-row${selected ? " selected" : ""}${unread > 0 ? " unread" : ""}`}>
-      <Link href={`/inbox/${conversation.id}?filter=${filterId}`} aria-current={selected ? "page" : undefined}>
+      <Link href={`/inbox/${conversation.id}${query}`} aria-current={selected ? "page" : undefined}>
         <span className="row-top">
           <span className="row-name">{name}</span>
           <time dateTime={conversation.last_activity_at}>{ago(conversation.last_activity_at)}</time>
@@ -45,17 +45,17 @@ function ConversationRow({ conversation, selected, filterId }: { conversation: S
 }
 
 /** The conversations of the chosen filter, kept current by the workspace channel. */
-export function ConversationList({ filter, selectedId }: { filter: InboxFilter; selectedId: string | null }) {
-  const list = useConversationList(filter);
+export function ConversationList({ filter, search, selectedId, query }: { filter: InboxFilter; search: string; selectedId: string | null; query: string }) {
+  const list = useConversationList(filter, search);
   if (list.isPending) return <p className="pane-message">Loading conversations…</p>;
   if (list.isError) return <p className="pane-message" role="alert">{describeError(list.error)}</p>;
   const conversations = list.data.pages.flatMap((page) => page.data);
-  if (conversations.length === 0) return <p className="pane-message">No conversations here.</p>;
+  if (conversations.length === 0) return <p className="pane-message">{search ? "No conversation matches these words." : "No conversations here."}</p>;
   return (
     <>
       <ul className="conversation-list" aria-label={`Conversations: ${filter.label}`}>
         {conversations.map((conversation) => (
-          <ConversationRow key={conversation.id} conversation={conversation} selected={conversation.id === selectedId} filterId={filter.id} />
+          <ConversationRow key={conversation.id} conversation={conversation} selected={conversation.id === selectedId} query={query} />
         ))}
       </ul>
       {list.hasNextPage && (

@@ -1,23 +1,50 @@
-import { Link, useSearch } from "wouter";
+import { useEffect, useId, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
 import { ConversationView } from "../conversation/conversation-view.js";
 import { ConversationList } from "./conversation-list.js";
 import { inboxFilterOf, inboxFilters } from "./inbox-filters.js";
 
-/** The inbox: the filters, the conversation list and the open conversation side by side (one at a time on a narrow screen). */
+/** Words typed in the search box reach the URL (and the list's query) after this pause. */
+const SEARCH_PAUSE_MS = 300;
+
+/** `?filter=…&q=…` for the inbox's URLs. */
+function inboxQuery(filterId: string, search: string): string {
+  const parameters = new URLSearchParams({ filter: filterId });
+  if (search) parameters.set("q", search);
+  return `?${parameters.toString()}`;
+}
+
+/** The inbox: filters, search, the conversation list and the open conversation side by side (one at a time on a narrow screen). */
 export function InboxScreen({ conversationId }: { conversationId: string | null }) {
-  const search = useSearch();
-  const filter = inboxFilterOf(new URLSearchParams(search).get("filter"));
+  const parameters = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const filter = inboxFilterOf(parameters.get("filter"));
+  const search = (parameters.get("q") ?? "").trim();
+  const [typed, setTyped] = useState(search);
+  const searchId = useId();
+  const base = conversationId ? `/inbox/${conversationId}` : "/inbox";
+
+  useEffect(() => {
+    if (typed.trim() === search) return;
+    const timer = window.setTimeout(() => navigate(`${base}${inboxQuery(filter.id, typed.trim())}`, { replace: true }), SEARCH_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [typed, search, base, filter.id, navigate]);
+
   return (
     <div className={`inbox${conversationId ? " has-selection" : ""}`}>
       <section className="inbox-list" aria-labelledby="inbox-title">
         <div className="inbox-list-header">
           <h1 id="inbox-title">Inbox</h1>
+          <label htmlFor={searchId} className="visually-hidden">
+            Search messages
+          </label>
+          <input id={searchId} type="search" placeholder="Search messages" value={typed} maxLength={200} onChange={(event) => setTyped(event.target.value)} />
         </div>
         <nav aria-label="Filters" className="filters">
           <ul>
             {inboxFilters.map((option) => (
               <li key={option.id}>
-                <Link href={`${conversationId ? `/inbox/${conversationId}` : "/inbox"}?filter=${option.id}`} className="chip" aria-current={option.id === filter.id ? "true" : undefined}>
+                <Link href={`${base}${inboxQuery(option.id, search)}`} className="chip" aria-current={option.id === filter.id ? "true" : undefined}>
                   {option.label}
                 </Link>
               </li>
@@ -25,12 +52,12 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
           </ul>
         </nav>
         <div className="inbox-list-scroller">
-          <ConversationList filter={filter} selectedId={conversationId} />
+          <ConversationList filter={filter} search={search} selectedId={conversationId} query={inboxQuery(filter.id, search)} />
         </div>
       </section>
       <div className="inbox-detail">
         {conversationId ? (
-          <ConversationView key={conversationId} id={conversationId} />
+          <ConversationView key={conversationId} id={conversationId} backTo={`/inbox${inboxQuery(filter.id, search)}`} />
         ) : (
           <p className="pane-message">Choose a conversation to read it.</p>
         )}

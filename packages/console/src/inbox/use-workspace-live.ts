@@ -1,18 +1,22 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import { useLocation } from "wouter";
 import { useChannel } from "../realtime/use-channel.js";
 import { useOperator } from "../session.js";
+import { alertOperator } from "./alert-operator.js";
 import { CONVERSATIONS_QUERY_KEY } from "./use-conversation-list.js";
 
 /**
  * The workspace's channel, for the whole session: a new conversation, a request for a human, a
  * state change or a message makes the inbox's lists read again (coalesced: a burst of events is
  * one read), and so does every resubscription after a reconnect (whatever happened meanwhile).
+ * A request for a human also chimes and, if allowed, shows a browser notification.
  * Joining the operators' presence channel is what makes this operator "online" to visitors.
  */
 export function useWorkspaceLive(): void {
   const operator = useOperator();
   const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
   const pending = useRef<number | null>(null);
   useEffect(() => () => {
     if (pending.current !== null) window.clearTimeout(pending.current);
@@ -28,7 +32,10 @@ export function useWorkspaceLive(): void {
     `private-workspace.${operator.workspace_id}`,
     {
       "conversation.started": refresh,
-      "human.requested": refresh,
+      "human.requested": (request: { conversation_id: string; reason: string | null }) => {
+        refresh();
+        alertOperator(request, (conversationId) => navigate(`/inbox/${conversationId}`));
+      },
       "conversation.updated": refresh,
       "message.created": refresh,
     },

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { api, dataOf } from "../api/client.js";
+import { canAskForNotifications } from "../inbox/alert-operator.js";
 import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
 import { sections } from "../navigation.js";
@@ -19,6 +21,17 @@ function SignOutButton() {
   return (
     <button type="button" className="link-button" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
       Sign out
+    </button>
+  );
+}
+
+/** Offers browser notifications for requests for a human, until the operator answers the browser's question. */
+function NotificationOffer() {
+  const [askable, setAskable] = useState(canAskForNotifications);
+  if (!askable) return null;
+  return (
+    <button type="button" className="link-button" onClick={() => void Notification.requestPermission().finally(() => setAskable(canAskForNotifications()))}>
+      Turn on desktop alerts
     </button>
   );
 }
@@ -57,6 +70,7 @@ export function Shell() {
           <p className="operator-name">
             {operator.name} <span className="muted">({operator.role})</span>
           </p>
+          <NotificationOffer />
           <SignOutButton />
         </div>
       </header>
