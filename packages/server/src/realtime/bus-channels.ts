@@ -64,6 +64,22 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           },
         },
       ];
+    case "source.updated":
+      return [
+        {
+          channel: workspaceChannel(event.workspaceId),
+          event: "source.updated",
+          payload: {
+            source_id: event.sourceId,
+            agent_id: event.agentId,
+            status: event.status,
+            syncing: event.syncing,
+            progress: { pages_found: event.progress.found, pages_indexed: event.progress.indexed, pages_failed: event.progress.failed, pages_pending: event.progress.pending },
+            error: event.error,
+            deleted: event.deleted,
+          },
+        },
+      ];
     case "message.created": {
       // `author`: the operator who wrote it ({id, name}); null for the visitor, the bot and system messages.
       const { id, seq, role, content, citations, created_at } = event.message;

@@ -34,6 +34,18 @@ export type BusEvent =
     }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
   | {
+      /** A source was added, progressed, settled, or was deleted (`deleted`): the Knowledge screen's live status. */
+      type: "source.updated";
+      workspaceId: string;
+      agentId: string;
+      sourceId: string;
+      status: "pending" | "indexed" | "failed";
+      syncing: boolean;
+      progress: { found: number; indexed: number; failed: number; pending: number };
+      error: { code: string; message: string } | null;
+      deleted: boolean;
+    }
+  | {
       type: "message.created";
       workspaceId: string;
       agentId: string;

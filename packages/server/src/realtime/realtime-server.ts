@@ -30,9 +30,13 @@ export interface RealtimeServer {
   /** Takes a WebSocket upgrade on `/app/{key}`; false for any other path. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   publish(input: PublishInput): Promise<void>;
-  /** Subscriptions per occupied channel (on every live process, with Redis). */
-  subscriptionCounts(): Promise<Map<string, number>>;
+  /** Subscriptions per occupied channel whose name begins with `prefix` (on every live process, with Redis). */
+  subscriptionCounts(prefix?: string): Promise<Map<string, number>>;
+  /** One channel's subscriptions, counted alone. */
+  subscriptionCount(channel: string): Promise<number>;
   presenceMembers(channel: string): Promise<PresenceMember[]>;
+  /** Users per presence channel, counted without listing them. */
+  userCounts(channels: string[]): Promise<Map<string, number>>;
   readonly connectionCount: number;
   /** Whether the state shared between processes (Redis) is in use now, and if not, why. */
   sharing(): RealtimeSharing;
@@ -97,8 +101,10 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
         await adapter.publish({ channel, frame: serverFrames.event(channel, input.event, input.data), exceptSocketId: input.exceptSocketId });
       }
     },
-    subscriptionCounts: () => occupancy.subscriptionCounts(),
+    subscriptionCounts: (prefix) => occupancy.subscriptionCounts(prefix),
+    subscriptionCount: (channel) => occupancy.subscriptionCount(channel),
     presenceMembers: (channel) => presence.members(channel),
+    userCounts: (channels) => presence.userCounts(channels),
     get connectionCount() {
       return transport.connectionCount;
     },

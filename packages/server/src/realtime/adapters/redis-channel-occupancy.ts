@@ -27,11 +27,11 @@ export function createRedisChannelOccupancy(node: RedisRealtimeNode, local: Loca
   return {
     subscribed: (channel) => count(channel, 1),
     unsubscribed: (channel) => count(channel, -1),
-    async subscriptionCounts() {
-      const counts = local.subscriptionCounts();
+    async subscriptionCounts(prefix = "") {
+      const counts = local.subscriptionCounts(prefix);
       let reply: unknown;
       try {
-        reply = await node.command((redis) => runScript(redis, scripts.liveSubscriptions, [node.keys.nodes], [node.keys.base, node.expiryMs, node.id]));
+        reply = await node.command((redis) => runScript(redis, scripts.liveSubscriptions, [node.keys.nodes], [node.keys.base, node.expiryMs, node.id, prefix]));
       } catch (error) {
         if (error instanceof RedisUnavailableError) return counts;
         throw error;
@@ -42,6 +42,16 @@ export function createRedisChannelOccupancy(node: RedisRealtimeNode, local: Loca
         counts.set(channel, (counts.get(channel) ?? 0) + Number(reply[index + 1]));
       }
       return counts;
+    },
+    async subscriptionCount(channel) {
+      const own = local.subscriptionCount(channel);
+      try {
+        const others = await node.command((redis) => runScript(redis, scripts.liveSubscriptionCount, [node.keys.nodes], [node.keys.base, node.expiryMs, node.id, channel]));
+        return own + Number(others);
+      } catch (error) {
+        if (error instanceof RedisUnavailableError) return own;
+        throw error;
+      }
     },
   };
 }

@@ -149,15 +149,21 @@ redis.call('DEL', KEYS[2])
 for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 return 1`),
 
-  /** KEYS: nodes. ARGV: base, expiry (ms), own node id. Subscriptions per channel of every live process but this one: {channel, count, …}. */
+  /**
+   * KEYS: nodes. ARGV: base, expiry (ms), own node id, channel prefix. Subscriptions per channel
+   * whose name begins with the prefix, of every live process but this one: {channel, count, …}.
+   */
   liveSubscriptions: script(`${NOW}
 local totals, order = {}, {}
+local prefix = ARGV[4] or ''
 for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[2]), '+inf')) do
   if node ~= ARGV[3] then
     local counts = redis.call('HGETALL', ARGV[1] .. 'node:' .. node .. ':subscriptions')
     for i = 1, #counts, 2 do
-      if not totals[counts[i]] then table.insert(order, counts[i]) end
-      totals[counts[i]] = (totals[counts[i]] or 0) + tonumber(counts[i + 1])
+      if string.sub(counts[i], 1, #prefix) == prefix then
+        if not totals[counts[i]] then table.insert(order, counts[i]) end
+        totals[counts[i]] = (totals[counts[i]] or 0) + tonumber(counts[i + 1])
+      end
     end
   end
 end
@@ -166,5 +172,21 @@ for _, channel in ipairs(order) do
   table.insert(result, channel)
   table.insert(result, totals[channel])
 end
+return result`),
+
+  /** KEYS: nodes. ARGV: base, expiry (ms), own node id, channel. One channel's subscriptions on every live process but this one. */
+  liveSubscriptionCount: script(`${NOW}
+local total = 0
+for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[2]), '+inf')) do
+  if node ~= ARGV[3] then
+    total = total + tonumber(redis.call('HGET', ARGV[1] .. 'node:' .. node .. ':subscriptions', ARGV[4]) or 0)
+  end
+end
+return total`),
+
+  /** KEYS: the join-order key of each presence channel. How many users each has, counted (ZCARD), not listed. */
+  userCounts: script(`
+local result = {}
+for _, key in ipairs(KEYS) do table.insert(result, redis.call('ZCARD', key)) end
 return result`),
 };

@@ -12,8 +12,10 @@ export interface ChannelOccupancy {
   subscribed(channel: string): Promise<void>;
   /** A socket of this process left `channel` (not a presence channel). */
   unsubscribed(channel: string): Promise<void>;
-  /** Subscriptions per occupied channel. */
-  subscriptionCounts(): Promise<Map<string, number>>;
+  /** Subscriptions per occupied channel whose name begins with `prefix` (every channel by default). */
+  subscriptionCounts(prefix?: string): Promise<Map<string, number>>;
+  /** One channel's subscriptions (0 when unoccupied), counted without reading the others. */
+  subscriptionCount(channel: string): Promise<number>;
 }
 
 /** One process: the counts are this process's subscriptions. */
@@ -21,8 +23,11 @@ export function createLocalChannelOccupancy(local: LocalChannels): ChannelOccupa
   return {
     async subscribed() {},
     async unsubscribed() {},
-    async subscriptionCounts() {
-      return local.subscriptionCounts();
+    async subscriptionCounts(prefix) {
+      return local.subscriptionCounts(prefix);
+    },
+    async subscriptionCount(channel) {
+      return local.subscriptionCount(channel);
     },
   };
 }

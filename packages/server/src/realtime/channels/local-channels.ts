@@ -39,9 +39,14 @@ export class LocalChannels implements LocalSubscribers {
     }
   }
 
-  subscriptionCounts(): Map<string, number> {
+  /** Subscriptions per occupied channel whose name begins with `prefix`. */
+  subscriptionCounts(prefix = ""): Map<string, number> {
     const counts = new Map<string, number>();
-    for (const [channel, subscribers] of this.channels) counts.set(channel, subscribers.size);
+    for (const [channel, subscribers] of this.channels) if (channel.startsWith(prefix)) counts.set(channel, subscribers.size);
     return counts;
+  }
+
+  subscriptionCount(channel: string): number {
+    return this.channels.get(channel)?.size ?? 0;
   }
 }

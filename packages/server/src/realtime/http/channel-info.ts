@@ -7,11 +7,15 @@ export function requestedInfo(info: string | undefined): { subscriptionCount: bo
   return { subscriptionCount: names.has("subscription_count"), userCount: names.has("user_count") };
 }
 
-/** One channel's occupancy, with the attributes asked for (user_count only for presence channels). */
-export async function describeChannel(realtime: RealtimeServer, channel: string, info: string | undefined, counts?: Map<string, number>) {
+/**
+ * One channel's occupancy, with the attributes asked for (user_count only for presence channels):
+ * counted, never listed, and users counted only when asked.
+ */
+export async function describeChannel(realtime: RealtimeServer, channel: string, info: string | undefined) {
   const wanted = requestedInfo(info);
-  const subscriptionCount = (counts ?? (await realtime.subscriptionCounts())).get(channel) ?? 0;
-  const userCount = wanted.userCount && kindOfChannel(channel) === "presence" ? (await realtime.presenceMembers(channel)).length : undefined;
+  const wantsUsers = wanted.userCount && kindOfChannel(channel) === "presence";
+  const [subscriptionCount, userCounts] = await Promise.all([realtime.subscriptionCount(channel), wantsUsers ? realtime.userCounts([channel]) : null]);
+  const userCount = userCounts?.get(channel);
   return {
     occupied: subscriptionCount > 0,
     ...(wanted.subscriptionCount ? { subscription_count: subscriptionCount } : {}),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../http/app-error.js";
 import { kindOfChannel } from "../channels/channel-name.js";
 import type { RealtimeServer } from "../realtime-server.js";
-import { describeChannel } from "./channel-info.js";
+import { describeChannel, requestedInfo } from "./channel-info.js";
 import { verifyRequestSignature } from "./request-signature.js";
 import {
   appParamsSchema,
@@ -68,10 +68,9 @@ export const pusherApiRoutes: FastifyPluginAsyncZod<{ server: RealtimeServer; no
       const channels = body.channels ?? (body.channel === undefined ? [] : [body.channel]);
       await realtime.publish({ channels, event: body.name, data: body.data, exceptSocketId: body.socket_id });
       if (body.info === undefined) return {};
-      const counts = await realtime.subscriptionCounts();
-      const described: Record<string, unknown> = {};
-      for (const channel of channels) described[channel] = await describeChannel(realtime, channel, body.info, counts);
-      return { channels: described };
+      const info = body.info;
+      const described = await Promise.all(channels.map(async (channel) => [channel, await describeChannel(realtime, channel, info)] as const));
+      return { channels: Object.fromEntries(described) };
     },
   });
 
@@ -82,20 +81,25 @@ export const pusherApiRoutes: FastifyPluginAsyncZod<{ server: RealtimeServer; no
       for (const event of batch) payloadWithinLimit(event.data);
       for (const event of batch) await realtime.publish({ channels: [event.channel], event: event.name, data: event.data, exceptSocketId: event.socket_id });
       if (batch.every((event) => event.info === undefined)) return {};
-      const counts = await realtime.subscriptionCounts();
-      return { batch: await Promise.all(batch.map((event) => (event.info === undefined ? {} : describeChannel(realtime, event.channel, event.info, counts)))) };
+      return { batch: await Promise.all(batch.map((event) => (event.info === undefined ? {} : describeChannel(realtime, event.channel, event.info)))) };
     },
   });
 
   app.get("/apps/:appId/channels", {
     schema: { hide: true, params: appParamsSchema, querystring: channelsQuerySchema, response: { 200: channelsResponseSchema } },
     handler: async (request) => {
-      const prefix = request.query.filter_by_prefix ?? "";
-      const wantsUsers = (request.query.info ?? "").split(",").includes("user_count");
-      const channels: Record<string, { user_count?: number }> = {};
-      for (const channel of (await realtime.subscriptionCounts()).keys()) {
-        if (!channel.startsWith(prefix)) continue;
-        channels[channel] = wantsUsers && kindOfChannel(channel) === "presence" ? { user_count: (await realtime.presenceMembers(channel)).length } : {};
+      const wanted = requestedInfo(request.query.info);
+      const counts = await realtime.subscriptionCounts(request.query.filter_by_prefix ?? "");
+      const presenceChannels = wanted.userCount ? [...counts.keys()].filter((channel) => kindOfChannel(channel) === "presence") : [];
+      // Users are counted (one command for every presence channel listed), never listed.
+      const users = presenceChannels.length > 0 ? await realtime.userCounts(presenceChannels) : new Map<string, number>();
+      const channels: Record<string, { user_count?: number; subscription_count?: number }> = {};
+      for (const [channel, subscriptionCount] of counts) {
+        const userCount = users.get(channel);
+        channels[channel] = {
+          ...(userCount === undefined ? {} : { user_count: userCount }),
+          ...(wanted.subscriptionCount ? { subscription_count: subscriptionCount } : {}),
+        };
       }
       return { channels };
     },

@@ -55,7 +55,9 @@ export const channelQuerySchema = z.object({ ...signedQuery, info: z.string().op
 
 export const emptyResponseSchema = z.object({}).passthrough();
 export const batchResponseSchema = z.object({ batch: z.array(z.object({}).passthrough()) }).partial();
-export const channelsResponseSchema = z.object({ channels: z.record(z.string(), z.object({ user_count: z.number().int().optional() })) });
+export const channelsResponseSchema = z.object({
+  channels: z.record(z.string(), z.object({ user_count: z.number().int().optional(), subscription_count: z.number().int().optional() })),
+});
 export const channelResponseSchema = z.object({
   occupied: z.boolean(),
   subscription_count: z.number().int().optional(),

@@ -54,6 +54,9 @@ export function createLocalPresenceStore(): PresenceStore {
     async members(channel) {
       return membersOf(channel);
     },
+    async userCounts(names) {
+      return new Map(names.map((channel) => [channel, channels.get(channel)?.size ?? 0]));
+    },
     async close() {
       channels.clear();
       userOfSocket.clear();

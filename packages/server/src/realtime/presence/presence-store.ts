@@ -25,6 +25,8 @@ export interface PresenceStore {
   leave(channel: string, socketId: string): Promise<{ removedUserId: string | null }>;
   /** The channel's members, one per user, in the order they joined. */
   members(channel: string): Promise<PresenceMember[]>;
+  /** How many users each channel has, counted without listing them (0 for an empty channel). */
+  userCounts(channels: string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 

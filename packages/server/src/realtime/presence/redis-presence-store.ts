@@ -154,6 +154,17 @@ export function createRedisPresenceStore(node: RedisRealtimeNode, announce: Pres
       }
     },
     members,
+    async userCounts(channels) {
+      if (channels.length === 0) return new Map();
+      try {
+        const keys = channels.map((channel) => node.keys.presence(channel)[2]);
+        const reply = await node.command((redis) => runScript(redis, scripts.userCounts, keys, []));
+        return new Map(channels.map((channel, index) => [channel, Array.isArray(reply) ? Number(reply[index] ?? 0) : 0]));
+      } catch (error) {
+        if (error instanceof RedisUnavailableError) return fallback.userCounts(channels);
+        throw error;
+      }
+    },
     async close() {
       await node.close();
       own.clear();
