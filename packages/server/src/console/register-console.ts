@@ -12,6 +12,7 @@ import { leadRoutes } from "./leads/routes.js";
 import { tokenRoutes } from "./tokens/routes.js";
 import { operatorRoutes } from "./operators/routes.js";
 import { usageRoutes } from "./usage/routes.js";
+import { analyticsRoutes } from "./analytics/routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -32,4 +33,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(tokenRoutes);
   await app.register(operatorRoutes);
   await app.register(usageRoutes);
+  await app.register(analyticsRoutes);
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
+import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "../../src/console/analytics/analytics-repository.js";
 import { listWorkspaceLeads } from "../../src/console/leads/lead-list-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
@@ -63,5 +64,24 @@ describeEachStore("the console's reports use their indexes on %s", (kind) => {
     const nodes = await plansOf((tx) => listWorkspaceLeads(tx, { workspaceId: "ws_3", agentId: "agt_2", limit: 51, after }));
     expect(indexesOf(nodes)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads_(agent|workspace)_created_idx$/)]));
     expect(bigScans(nodes)).toEqual([]);
+  });
+
+  it("happy: every analytics query reads the agent's conversations by creation time, their messages by conversation, events and leads by agent", async () => {
+    const scope = { workspaceId: "ws_4", agentId: "agt_3", from: new Date(Date.now() - 7 * 86_400_000), to: new Date() };
+    for (const read of [
+      (tx: Queryable) => countDailyOutcomes(tx, scope),
+      (tx: Queryable) => medianFirstOperatorReply(tx, scope),
+      (tx: Queryable) => listTopQuestions(tx, scope, 10),
+    ]) {
+      const nodes = await plansOf(read);
+      expect(indexesOf(nodes)).toContain("conversations_agent_created_idx");
+      expect(indexesOf(nodes).some((name) => String(name).startsWith("messages_conversation_"))).toBe(true);
+      expect(bigScans(nodes)).toEqual([]);
+    }
+    const funnel = await plansOf((tx) => countFunnel(tx, scope));
+    expect(indexesOf(funnel)).toEqual(expect.arrayContaining(["events_agent_event_created_idx", "conversations_agent_created_idx"]));
+    // Leads of the agent in the period: through leads_agent_created_idx, or both stores combine the agent's and the workspace's indexes.
+    expect(indexesOf(funnel).some((name) => String(name).startsWith("leads_"))).toBe(true);
+    expect(bigScans(funnel)).toEqual([]);
   });
 });

@@ -87,7 +87,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           "POST /knowledge/sources/{id}/resync",
           "POST /knowledge/try",
         ].map((route) => route.replace(" ", " /api/v1/console")),
-        ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage"].map(
+        ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage", "GET /analytics"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         `GET ${S}`,
