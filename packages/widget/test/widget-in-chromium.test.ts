@@ -41,9 +41,10 @@ describeNeeding("chromium")("the widget in Chromium, on a host site of another o
     await stage?.close();
   });
 
-  async function openPage(url: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  async function openPage(url: string, viewport = { width: 1280, height: 800 }, install?: (page: Page) => Promise<void>): Promise<Page> {
     context = await browser.newContext({ viewport });
     page = await context.newPage();
+    await install?.(page);
     consoleErrors = [];
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text());
@@ -310,22 +311,45 @@ describeNeeding("chromium")("the widget in Chromium, on a host site of another o
     expect(await page.getByRole("button", { name: "Where is my order?" }).isVisible()).toBe(true);
   });
 
-  it("error: a 429 on a question (the session's budget spent) tells the visitor to wait the Retry-After seconds", async () => {
-    await openPage(stage.hostPage("/too-many"));
+  it("error: a 429 on a question (the session's budget spent) tells the visitor to wait the Retry-After seconds; the message shows as not sent, and may be sent again once they have passed", async () => {
+    await openPage(stage.hostPage("/too-many"), undefined, (page) => page.clock.install());
     const started = page.waitForResponse((response) => response.url().endsWith("/api/v1/widget/init"));
     await launcher().click();
-    const { data } = (await (await started).json()) as { data: { jwt: string } };
+    const { data } = (await (await started).json()) as { data: { jwt: string; conversation_id: string } };
     await poll(() => dialog().isVisible()).toBe(true);
     // The session's budget (1,000 a minute on this stage) is spent, as by a script hammering the API with this token.
     const tokenKey = data.jwt.slice(data.jwt.lastIndexOf(".") + 1);
     for (let spent = 0; spent < 1000; spent += 1) await stage.t.services.limiter.consume("session", tokenKey);
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/v1/widget/messages/stream")) asked.push((request.postDataJSON() as { message: string }).message);
+    });
     await page.getByRole("textbox", { name: "Message" }).fill("Do you ship abroad?");
     await page.keyboard.press("Enter");
     await poll(() => page.getByRole("alert").textContent()).toMatch(/Please wait \d+ seconds and try again\./);
     const seconds = Number(/wait (\d+) seconds/.exec((await page.getByRole("alert").textContent()) ?? "")![1]);
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(60);
+    // The message stays, marked as not sent (in words, inside the conversation's log), and no answer is waited for.
+    const log = page.getByRole("log", { name: "Conversation" });
+    const unsent = log.locator(".msg.from-visitor", { hasText: "Do you ship abroad?" });
+    await poll(() => unsent.getAttribute("class")).toContain("unsent");
+    expect(await unsent.getByText("Not sent").isVisible()).toBe(true);
+    expect(await log.locator('[aria-busy="true"]').count()).toBe(0);
+    expect(await unsent.getByRole("button", { name: "Try again" }).count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, "rate-limited.png") });
+    // Once the seconds have passed it may be sent again: the same words, asked anew, shown once.
+    await page.clock.fastForward(seconds * 1000);
+    await poll(() => unsent.getByRole("button", { name: "Try again" }).isVisible()).toBe(true);
+    expect(asked).toEqual(["Do you ship abroad?"]);
+    await unsent.getByRole("button", { name: "Try again" }).click();
+    await poll(() => asked).toEqual(["Do you ship abroad?", "Do you ship abroad?"]);
+    // The service's minute is not over (its clock is not the page's): refused again, and shown so, once.
+    await poll(() => unsent.getByRole("button", { name: "Try again" }).count()).toBe(0);
+    await poll(() => unsent.getByText("Not sent").isVisible()).toBe(true);
+    expect(await log.locator(".msg.from-visitor").count()).toBe(1);
+    const [stored] = (await stage.t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1 AND role = 'visitor'`, [data.conversation_id])).rows;
+    expect(stored?.n).toBe(0);
   });
 
   it("error: on a page whose origin the agent does not allow, the widget removes itself and logs one clear error for the site owner", async () => {

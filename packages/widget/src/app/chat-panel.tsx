@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { ChatMessage, ChatSession, ChatState } from "./chat-session.js";
 import { safeHref } from "./markdown.js";
 import { MarkdownView } from "./markdown-view.js";
+import { systemText } from "./system-messages.js";
 import type { UiStrings } from "./ui-strings.js";
 import { HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
 import type { CitationChip } from "./widget-api-client.js";
@@ -39,12 +40,28 @@ function Citations({ citations, strings }: { citations: CitationChip[]; strings:
 }
 
 /** One message of the conversation: the visitor's as text, the others as markdown, with their sources. */
-export function Message({ message, strings }: { message: ChatMessage; strings: UiStrings }): JSX.Element {
+export function Message({ message, strings, onRetry }: { message: ChatMessage; strings: UiStrings; onRetry?: (key: string) => void }): JSX.Element {
+  const { unsent } = message;
   return (
-    <div class={`msg ${message.role === "visitor" ? "from-visitor" : message.role === "system" ? "from-agent from-system" : "from-agent"}`} aria-busy={message.streaming ? "true" : undefined}>
+    <div
+      class={`msg ${message.role === "visitor" ? "from-visitor" : message.role === "system" ? "from-agent from-system" : "from-agent"}${unsent ? " unsent" : ""}`}
+      aria-busy={message.streaming ? "true" : undefined}
+    >
       {message.author && <span class="author">{message.author}</span>}
-      <div class="bubble" dir="auto">{message.role === "visitor" ? <p>{message.content}</p> : <MarkdownView source={message.content} />}</div>
+      <div class="bubble" dir="auto">
+        {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message.content, strings)}</p> : <MarkdownView source={message.content} />}
+      </div>
       {!message.streaming && <Citations citations={message.citations} strings={strings} />}
+      {unsent && (
+        <p class="unsent-note">
+          <span>{strings.notSent}</span>
+          {unsent === "retry" && (
+            <button type="button" class="link" onClick={() => onRetry?.(message.key)}>
+              {strings.retry}
+            </button>
+          )}
+        </p>
+      )}
     </div>
   );
 }
@@ -116,7 +133,7 @@ export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps
           </div>
         )}
         {state.messages.map((message) => (
-          <Message key={message.key} message={message} strings={strings} />
+          <Message key={message.key} message={message} strings={strings} onRetry={(key) => session.retry(key)} />
         ))}
         <HandoffFooter session={session} state={state} strings={strings} />
         {state.agent && !hasVisitorMessage && state.handoff.status === "bot" && state.agent.starter_prompts.length > 0 && (

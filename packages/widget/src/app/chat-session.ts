@@ -20,6 +20,8 @@ export interface ChatMessage {
   /** The answer is still arriving. */
   streaming: boolean;
   lowConfidence: boolean;
+  /** The visitor's message the service refused (so did not keep): waiting out Retry-After, then it may be sent again. */
+  unsent?: "waiting" | "retry";
 }
 
 export interface ChatState {
@@ -61,6 +63,8 @@ export class ChatSession {
   private renewTimer: ReturnType<typeof setTimeout> | undefined;
   /** The next init starts a new conversation ("new conversation" in the menu). */
   private freshConversation = false;
+  /** Refused messages waiting out their Retry-After. */
+  private readonly unsentTimers = new Set<ReturnType<typeof setTimeout>>();
   readonly handoff: HandoffController;
 
   constructor(private readonly context: MountContext) {
@@ -92,6 +96,10 @@ export class ChatSession {
   private update(change: Partial<ChatState>): void {
     this.state = { ...this.state, ...change };
     for (const listener of this.listeners) listener(this.state);
+  }
+
+  private changeMessage(key: string, patch: Partial<ChatMessage>): void {
+    this.update({ messages: this.state.messages.map((item) => (item.key === key ? { ...item, ...patch } : item)) });
   }
 
   private nextKey(): string {
@@ -169,6 +177,8 @@ export class ChatSession {
   forget(): void {
     forgetAnonId(this.context.options.agentId);
     clearTimeout(this.renewTimer);
+    for (const timer of this.unsentTimers) clearTimeout(timer);
+    this.unsentTimers.clear();
     this.handoff.stop();
     this.session = null;
     this.update({ open: false, phase: "idle", conversationId: null, messages: [], notice: null });
@@ -213,6 +223,24 @@ export class ChatSession {
     this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
   }
 
+  private refused(key: string, retryAfter: number | null): void {
+    this.changeMessage(key, { unsent: retryAfter ? "waiting" : "retry" });
+    if (!retryAfter) return;
+    const timer = setTimeout(() => {
+      this.unsentTimers.delete(timer);
+      this.changeMessage(key, { unsent: "retry" });
+    }, retryAfter * 1000);
+    this.unsentTimers.add(timer);
+  }
+
+  /** "Send again" on a refused message: it is sent anew (and moves to the end of the conversation). */
+  retry(key: string): void {
+    const message = this.state.messages.find((item) => item.key === key);
+    if (message?.unsent !== "retry" || this.state.answering) return;
+    this.update({ messages: this.state.messages.filter((item) => item !== message) });
+    void this.send(message.content);
+  }
+
   /** Sends the visitor's message and streams the answer into a new bot message. */
   async send(text: string): Promise<void> {
     const message = text.trim();
@@ -252,6 +280,9 @@ export class ChatSession {
       const { role, content, citations, lowConfidence } = answer;
       this.context.emit("message", { role, content, citations, low_confidence: lowConfidence });
     } catch (error) {
+      // Refused (a 429, a message too long): the service did not keep it. Shown as not sent, with a
+      // "send again" once Retry-After's seconds have passed.
+      if (error instanceof WidgetApiError) this.refused(visitor.key, error.retryAfter);
       this.fail(error, false);
     } finally {
       if (answer.content === "") this.update({ messages: this.state.messages.filter((item) => item.key !== answer.key) });

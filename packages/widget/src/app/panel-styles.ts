@@ -30,6 +30,8 @@ button{font:inherit;color:inherit}
 .starters{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;margin-top:4px}
 .starter{border:1px solid var(--fd-primary);background:#fff;color:#111827;border-radius:999px;padding:6px 12px;cursor:pointer;font-size:14px;text-align:start}
 .starter:hover{background:#f3f4f6}
+.unsent .bubble{opacity:.75}
+.unsent-note{display:flex;gap:8px;margin:4px 0 0;font-size:12px;color:#b91c1c}
 .status{margin:auto;color:#6b7280;font-size:14px}
 .notice{display:flex;gap:8px;align-items:center;padding:8px 14px;background:#fef3c7;color:#78350f;font-size:13px}
 .link{flex:none;white-space:nowrap;border:0;background:none;text-decoration:underline;cursor:pointer;padding:0;font-size:13px}

@@ -14,10 +14,9 @@ export const en = {
   starting: "Connecting…",
   retry: "Try again",
   sources: "Sources",
-  answering: (name: string) => `${name} is answering…`,
-  you: "You",
   networkProblem: "We couldn't reach the assistant. Check your connection and try again.",
   tooMany: (seconds: number | null) => `Too many messages at once. Please wait ${seconds ? `${seconds} seconds` : "a moment"} and try again.`,
+  notSent: "Not sent",
   // The human handoff (handoff/handoff-views.tsx).
   menu: "More options",
   talkToPerson: "Talk to a person",
@@ -28,5 +27,11 @@ export const en = {
   leaveEmail: "Send e-mail",
   leadInvalid: "Please check the e-mail address.",
   leadSaved: "Thanks! We'll get back to you by e-mail.",
+  // The handoff's system messages, as the service stores them (system-messages.ts shows them in the visitor's language).
+  waitingForPerson: "Waiting for a person to join",
+  joined: (name: string) => `${name} joined the conversation`,
+  assistantBack: "The assistant is back",
+  conversationClosed: "Conversation closed",
+  conversationReopened: "Conversation reopened",
 };
 export type UiStrings = typeof en;
