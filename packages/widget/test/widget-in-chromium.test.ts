@@ -368,6 +368,17 @@ describeNeeding("chromium")("the widget in Chromium, on a host site of another o
   it("happy: the service's demo page embeds the widget, opens it, and init accepts the service's own origin", async () => {
     await openPage(`${stage.serviceUrl}/demo/${stage.tenant.agentId}`);
     await poll(() => dialog().isVisible()).toBe(true);
+    // At 1280 px the page's text stays left of the open panel (it ran under it).
+    const panel = await page.locator("frontdesk-widget .panel").boundingBox();
+    const text = await page.locator("main").evaluate((main) => {
+      const range = document.createRange();
+      range.selectNodeContents(main);
+      const box = range.getBoundingClientRect();
+      return { left: box.left, right: box.right };
+    });
+    expect(panel!.x).toBeGreaterThan(800);
+    expect(text.left).toBeGreaterThan(0);
+    expect(text.right).toBeLessThan(panel!.x - 16);
     // Opened by data-open as the page loaded: the page keeps its focus.
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BODY");
     stage.model.respondWith(modelAnswer(["Orders over 50 euros ship for free [1]."]));

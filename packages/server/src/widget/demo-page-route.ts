@@ -5,8 +5,10 @@ import { z } from "zod";
 import { AppError } from "../http/app-error.js";
 import { findAgent } from "../tenants/agent-repository.js";
 
+// The widget opens on load, a 380 px panel 20 px from the right edge (it fills the screen below 641 px):
+// beside it, the page keeps its text in the room left of the panel.
 const DEMO_CSS =
-  "body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2937;background:#f3f4f6}main{max-width:40rem;margin:0 auto;padding:3rem 1.5rem}h1{font-size:1.6rem;margin:0 0 .5rem}code{background:#e5e7eb;padding:.1rem .3rem;border-radius:4px;font-size:.9em;overflow-wrap:anywhere}";
+  "body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2937;background:#f3f4f6}main{max-width:40rem;margin:0 auto;padding:3rem 1.5rem}h1{font-size:1.6rem;margin:0 0 .5rem}code{background:#e5e7eb;padding:.1rem .3rem;border-radius:4px;font-size:.9em;overflow-wrap:anywhere}@media (min-width:641px){body{padding-right:420px}}";
 const DEMO_CSS_HASH = createHash("sha256").update(DEMO_CSS).digest("base64");
 
 /** The page's own policy is as strict as the widget allows: its scripts, styles and requests come from this service only. */
