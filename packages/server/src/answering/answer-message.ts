@@ -2,7 +2,7 @@ import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import { findAgent } from "../tenants/agent-repository.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { listRecentMessages, recordVisitorPage, recordVisitorPageContext } from "../widget/session-repository.js";
+import { listMessagesBefore, recordVisitorPage } from "../widget/session-repository.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
@@ -35,14 +35,14 @@ export async function* answerMessage(
 ): AsyncGenerator<ConversationEvent> {
   const started = Date.now();
   const { conversation } = session;
-  const history = await listRecentMessages(services.db, conversation.id, HISTORY_TURNS);
+  // The statement that stores the message reads the state: outside `bot` nothing more is read.
   const visitorMessage = await receiveVisitorMessage(services, session, body.message);
-  if (body.page_url) await recordVisitorPage(services.db, conversation.id, body.page_url);
-  if (body.page_context) await recordVisitorPageContext(services.db, conversation.id, body.page_context);
+  await recordVisitorPage(services.db, conversation.id, { pageUrl: body.page_url, pageContext: body.page_context });
   if (visitorMessage.status !== "bot") {
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
+  const history = await listMessagesBefore(services.db, conversation.id, visitorMessage.id, HISTORY_TURNS);
 
   const agent = await findAgent(services.db, conversation.agentId);
   const language = agent?.languageDefault ?? "en";

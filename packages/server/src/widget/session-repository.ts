@@ -83,14 +83,23 @@ export async function touchConversation(db: Queryable, conversationId: string, v
   ]);
 }
 
-/** The page the visitor says they are on now (a message's `page_url`): the console shows it as the last page. */
-export async function recordVisitorPage(db: Queryable, conversationId: string, pageUrl: string): Promise<void> {
-  await db.query(`UPDATE conversations SET last_page_url = $2 WHERE id = $1 AND last_page_url IS DISTINCT FROM $2`, [conversationId, pageUrl]);
-}
-
-/** The page context of the visitor's latest message (see migration 0009). */
-export async function recordVisitorPageContext(db: Queryable, conversationId: string, pageContext: Record<string, unknown>): Promise<void> {
-  await db.query(`UPDATE conversations SET last_page_context = $2::jsonb WHERE id = $1`, [conversationId, JSON.stringify(pageContext)]);
+/**
+ * Where the visitor says they are, with their message: `page_url` becomes the conversation's last
+ * page (the console shows it) and `page_context` its last page context (migration 0009). One
+ * statement for both, and none when neither is given; a row that already holds them is not written.
+ */
+export async function recordVisitorPage(
+  db: Queryable,
+  conversationId: string,
+  page: { pageUrl?: string | undefined; pageContext?: Record<string, unknown> | undefined },
+): Promise<void> {
+  if (page.pageUrl === undefined && page.pageContext === undefined) return;
+  await db.query(
+    `UPDATE conversations SET last_page_url = COALESCE($2::text, last_page_url), last_page_context = COALESCE($3::jsonb, last_page_context)
+     WHERE id = $1::text
+       AND (last_page_url IS DISTINCT FROM COALESCE($2::text, last_page_url) OR last_page_context IS DISTINCT FROM COALESCE($3::jsonb, last_page_context))`,
+    [conversationId, page.pageUrl ?? null, page.pageContext === undefined ? null : JSON.stringify(page.pageContext)],
+  );
 }
 
 interface MessageRow {
@@ -120,6 +129,20 @@ export async function listRecentMessages(db: Queryable, conversationId: string, 
   const { rows } = await db.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2`,
     [conversationId, limit],
+  );
+  return rows.reverse().map(toMessage);
+}
+
+/**
+ * The last `limit` messages of the conversation stored before the message `messageId` (system
+ * messages included), oldest first: the history of the question `messageId` (messages_conversation_seq_idx).
+ */
+export async function listMessagesBefore(db: Queryable, conversationId: string, messageId: string, limit: number): Promise<ConversationMessage[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages
+     WHERE conversation_id = $1 AND seq < (SELECT question.seq FROM messages question WHERE question.id = $2 AND question.conversation_id = $1)
+     ORDER BY seq DESC LIMIT $3`,
+    [conversationId, messageId, limit],
   );
   return rows.reverse().map(toMessage);
 }
