@@ -172,8 +172,12 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     expect(await cited.getByRole("list", { name: "Sources" }).getByRole("link").count()).toBeGreaterThanOrEqual(1);
     expect(await cited.getByText("Low confidence").count()).toBe(0);
     expect(await transcript().locator(".from-bot", { hasText: "I'm not sure about that" }).getByText("Low confidence").count()).toBe(1);
-    await consolePage.getByRole("button", { name: "Take over" }).click();
-    await poll(() => consolePage.getByRole("textbox", { name: "Reply to the visitor" }).isVisible()).toBe(true);
+    // By keyboard: Enter on "Take over"; the reply box then has the focus.
+    await consolePage.getByRole("button", { name: "Take over" }).focus();
+    await consolePage.keyboard.press("Enter");
+    const reply = consolePage.getByRole("textbox", { name: "Reply to the visitor" });
+    await poll(() => reply.isVisible()).toBe(true);
+    await poll(() => reply.evaluate((element) => element === document.activeElement)).toBe(true);
     await poll(() => transcript().textContent()).toContain("Ana joined the conversation");
     await poll(() => widgetLog().textContent()).toMatch(/Ana joined/);
 
@@ -185,9 +189,9 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await poll(() => transcript().locator(".from-visitor", { hasText: "Do you rent tandems" }).count()).toBe(1);
 
     // Ana replies: the widget shows it with her name; the reply box empties.
-    const reply = consolePage.getByRole("textbox", { name: "Reply to the visitor" });
-    await reply.fill("Yes! Tandems are 40 euros a day.");
-    await reply.press("Enter");
+    await reply.focus();
+    await consolePage.keyboard.type("Yes! Tandems are 40 euros a day.");
+    await consolePage.keyboard.press("Enter");
     await poll(() => reply.inputValue()).toBe("");
     await poll(() => widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).count()).toBe(1);
     expect(await widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).locator(".author").textContent()).toBe("Ana");
@@ -206,7 +210,8 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     expect(await transcript().getByText("And helmets for two?").count()).toBe(0);
     // Back: the console resubscribes and reads what it missed by seq, once.
     blocked = false;
-    for (const socket of held) socket.connectToServer();
+    // The held attempts are told to reconnect at once (4200): the next one reaches the server.
+    for (const socket of held.splice(0)) await socket.close({ code: 4200, reason: "network back" });
     await poll(() => transcript().getByText("And helmets for two?").count()).toBe(1);
     await poll(() => consolePage.getByRole("status").textContent()).toContain("Live");
 

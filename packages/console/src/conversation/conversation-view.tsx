@@ -44,6 +44,13 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   const { query, visitorTyping, colleagueTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
   const scroller = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Handing back or closing removes the button that had the focus: it goes to the conversation's title.
+  const settledAt = Math.max(actions.release.submittedAt, actions.close.submittedAt);
+  const settled = actions.release.isSuccess || actions.close.isSuccess;
+  useEffect(() => {
+    if (settled) heading.current?.focus();
+  }, [settled, settledAt]);
   const conversation = query.data;
   const lastSeq = conversation ? lastSeqOf(conversation.messages) : 0;
   const messageCount = conversation?.messages.length ?? 0;
@@ -75,7 +82,9 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
           <span aria-hidden="true">←</span> Inbox
         </Link>
         <div className="conversation-title">
-          <h2 id="conversation-title">{title}</h2>
+          <h2 id="conversation-title" ref={heading} tabIndex={-1}>
+            {title}
+          </h2>
           <p className="conversation-state">
             <StatusBadge status={conversation.status} />
             {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
@@ -120,6 +129,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
                 onKeystroke={actions.keystroke}
                 onStopTyping={actions.stopTyping}
                 sending={actions.reply.isPending}
+                focusOnShow={actions.assign.isSuccess}
               />
             ) : (
               <p className="composer-note">

@@ -6,10 +6,12 @@ interface ReplyBoxProps {
   onKeystroke(): void;
   onStopTyping(): void;
   sending: boolean;
+  /** Take the focus when shown (right after the operator took the conversation over). */
+  focusOnShow: boolean;
 }
 
 /** The operator's reply: Enter sends, Shift+Enter starts a new line. */
-export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending }: ReplyBoxProps) {
+export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow }: ReplyBoxProps) {
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
@@ -38,6 +40,7 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending }: ReplyBo
         id={inputId}
         value={content}
         rows={3}
+        autoFocus={focusOnShow}
         placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
         onChange={(event) => {
           setContent(event.target.value);
