@@ -239,4 +239,44 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
 
     expect(policyViolations).toEqual([]);
   }, 120_000);
+
+  it("security: signing out ends the session (a reload shows the sign-in); a session ended elsewhere (the password set again) sends the console back to the sign-in at its next request", async () => {
+    const created = (await runAdminCommand(adminOf(stage.t.services), {
+      command: "operator.create",
+      workspaceId: stage.tenant.workspaceId,
+      email: "bea@acme-bikes.test",
+      name: "Bea",
+      role: "agent",
+    })) as { id: string };
+    await runAdminCommand(adminOf(stage.t.services), { command: "operator.set-password", operatorId: created.id, password: PASSWORD });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const signIn = async () => {
+      await page.getByLabel("E-mail").fill("bea@acme-bikes.test");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await poll(() => page.getByRole("heading", { name: "Inbox" }).isVisible()).toBe(true);
+    };
+    const sessionCookies = async () => (await context.cookies()).filter((cookie) => cookie.name === "frontdesk_console_session").length;
+    try {
+      // A deep link survives the sign-in.
+      await page.goto(`${stage.serviceUrl}/console/inbox?filter=closed`);
+      await signIn();
+      expect(await page.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "Closed" }).getAttribute("aria-current")).toBe("true");
+      expect(await sessionCookies()).toBe(1);
+
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await poll(() => page.getByRole("heading", { name: "Sign in to the console" }).isVisible()).toBe(true);
+      expect(await sessionCookies()).toBe(0);
+      await page.reload();
+      await poll(() => page.getByRole("heading", { name: "Sign in to the console" }).isVisible()).toBe(true);
+
+      await signIn();
+      await runAdminCommand(adminOf(stage.t.services), { command: "operator.set-password", operatorId: created.id, password: `${PASSWORD}-new` });
+      await page.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "Bot" }).click();
+      await poll(() => page.getByRole("heading", { name: "Sign in to the console" }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });
