@@ -3,9 +3,12 @@ import { createIngestPipeline } from "../ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../ingest/register-ingest-workers.js";
 import { registerIngestMetrics } from "../observability/ingest-metrics.js";
 import type { Services } from "../services.js";
+import { SourceUpdatePublisher } from "../console/knowledge/source-update-publisher.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
+  // `serve`'s bus reaches the realtime server; a `worker` process's does not (consoles poll its sources' progress).
+  const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => logger.warn({ err: error }, "source update not announced"));
   const pipeline = createIngestPipeline(services.config, services.embedder, { metrics: registerIngestMetrics(services.metrics) });
   const workers = await registerIngestWorkers(
     {
@@ -14,6 +17,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       pipeline,
       logger: logger.child({ component: "ingest" }),
       onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
+      onSourceChanged: (sourceId) => void sourceUpdates.sourceChanged(sourceId),
     },
     services.config.workers.concurrency,
   );

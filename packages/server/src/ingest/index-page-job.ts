@@ -25,4 +25,5 @@ export async function runIndexPageJob(
     await markDocumentFailed(db, document.id, failure.detail);
   }
   context.progress.sitemapProgress(payload.sourceId, await refreshSitemapProgress(db, payload.sourceId));
+  context.onSourceChanged?.(payload.sourceId);
 }

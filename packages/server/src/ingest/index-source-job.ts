@@ -25,6 +25,8 @@ export interface IngestJobContext {
   progress: IngestProgressLog;
   /** An agent's chunks changed (this process's caches of its knowledge are stale). */
   onKnowledgeChanged?: (agentId: string) => void;
+  /** A source's state or progress changed, committed (the Knowledge screen is told). */
+  onSourceChanged?: (sourceId: string) => void;
 }
 
 /** The URL a text source's document is cited by. */
@@ -84,15 +86,18 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
   if (!source) return;
   const started = performance.now();
   context.progress.sourceStarted(source);
+  context.onSourceChanged?.(source.id);
   try {
     if (source.kind === "sitemap") {
       await startSitemapSync(context, source);
       context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, source.id));
+      context.onSourceChanged?.(source.id);
       return;
     }
     const outcome = await indexSingleDocument(context, source);
     await setSourceOutcome(context.db, source.id, { status: "indexed" });
     context.onKnowledgeChanged?.(source.agentId);
+    context.onSourceChanged?.(source.id);
     context.progress.sourceFinished("indexed", {
       sourceId,
       kind: source.kind,
@@ -107,6 +112,7 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
       throw failure;
     }
     await setSourceOutcome(context.db, source.id, { status: "failed", error: failure.detail });
+    context.onSourceChanged?.(source.id);
     context.progress.sourceFinished("failed", { sourceId, kind: source.kind, code: failure.code, message: failure.message });
   }
 }

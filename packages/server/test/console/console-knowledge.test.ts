@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { broadcastsOf } from "../../src/realtime/bus-channels.js";
+import type { BusEvent } from "../../src/realtime/event-bus.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
 import { LoopbackSite } from "../support/loopback-site.js";
 import { bikeShopKnowledge } from "../support/knowledge.js";
@@ -70,6 +72,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json().data;
   };
+  const sourceUpdates = () => t.published.filter((event): event is Extract<BusEvent, { type: "source.updated" }> => event.type === "source.updated");
   const storedMessages = async () => (await t.services.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM messages`)).rows[0]!.count;
 
   it("happy: an admin adds a sitemap; its progress and the failed pages, each with why, show while and after it syncs", async () => {
@@ -90,6 +93,25 @@ describeEachStore("the console's knowledge on %s", (kind) => {
       expect(page.error.message.length).toBeGreaterThan(10);
       expect(page.indexed_before).toBe(false);
     }
+    // Live: the workspace channel heard the source while it synced, and last as it is now.
+    const announced = () => sourceUpdates().filter((event) => event.sourceId === sitemapId);
+    await expect.poll(() => announced().at(-1)?.syncing, { timeout: 10_000 }).toBe(false);
+    expect(announced()[0]).toMatchObject({ workspaceId: tenant.workspaceId, agentId: tenant.agentId, status: "pending", syncing: true, deleted: false });
+    expect(broadcastsOf(announced().at(-1)!)).toEqual([
+      {
+        channel: `private-workspace.${tenant.workspaceId}`,
+        event: "source.updated",
+        payload: {
+          source_id: sitemapId,
+          agent_id: tenant.agentId,
+          status: "indexed",
+          syncing: false,
+          progress: done.progress,
+          error: null,
+          deleted: false,
+        },
+      },
+    ]);
     const list = await call(agentRole, "GET", `/knowledge/sources?agent_id=${tenant.agentId}`);
     expect(list.statusCode).toBe(200);
     expect(list.json().data).toEqual([expect.objectContaining({ id: sitemapId, syncing: false, progress: done.progress })]);
@@ -146,6 +168,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
 
     const deleted = await call(admin, "DELETE", `/knowledge/sources/${textIds[2]}`);
     expect(deleted.statusCode).toBe(204);
+    expect(sourceUpdates().filter((event) => event.sourceId === textIds[2]).at(-1)).toMatchObject({ deleted: true, syncing: false });
     expect((await call(agentRole, "GET", `/knowledge/sources/${textIds[2]}`)).statusCode).toBe(404);
     const ids = (await call(agentRole, "GET", "/knowledge/sources")).json().data.map((source: Source) => source.id);
     expect(ids).not.toContain(textIds[2]);

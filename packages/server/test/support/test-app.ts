@@ -22,6 +22,7 @@ import { createMetricsRegistry } from "../../src/observability/metrics-registry.
 import { registerIngestMetrics } from "../../src/observability/ingest-metrics.js";
 import type { IngestWorkersOptions } from "../../src/ingest/register-ingest-workers.js";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
+import { SourceUpdatePublisher } from "../../src/console/knowledge/source-update-publisher.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 /** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
@@ -82,9 +83,17 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   let pipeline: IngestPipeline | null = null;
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
+    const sourceUpdates = new SourceUpdatePublisher(database.db, bus, (error) => logger.warn({ err: error }, "source update not announced"));
     pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), metrics: registerIngestMetrics(services.metrics) });
     workers = await registerIngestWorkers(
-      { db: database.db, jobs, pipeline, logger, onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId) },
+      {
+        db: database.db,
+        jobs,
+        pipeline,
+        logger,
+        onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
+        onSourceChanged: (sourceId) => void sourceUpdates.sourceChanged(sourceId),
+      },
       config.workers.concurrency,
       options.progress ? { progress: options.progress } : {},
     );

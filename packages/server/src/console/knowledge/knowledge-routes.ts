@@ -15,6 +15,7 @@ import {
   resyncSourceRouteSchema,
   tryQuestionRouteSchema,
 } from "./knowledge-schemas.js";
+import { SourceUpdatePublisher } from "./source-update-publisher.js";
 import { tryQuestion } from "./try-question.js";
 import { AppError } from "../../http/app-error.js";
 
@@ -22,6 +23,7 @@ import { AppError } from "../../http/app-error.js";
 export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const anyOperator = operatorGuard(services);
+  const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => app.log.warn({ err: error }, "source update not announced"));
   const adminOnly = adminGuard(services);
 
   app.get("/knowledge/sources", { schema: listSourcesRouteSchema, preValidation: anyOperator }, async (request) => ({
@@ -35,6 +37,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/knowledge/sources", { schema: createSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
     try {
       const { source, created } = await createSource(services, operatorOf(request).workspaceId, request.body);
+      await sourceUpdates.sourceChanged(source.id);
       return reply.code(created ? 201 : 200).send({ data: await withDetail(services, source) });
     } catch (error) {
       // The Sources API's message speaks of the API token; here it is the operator's workspace.
@@ -45,11 +48,15 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/knowledge/sources/:id/resync", { schema: resyncSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
     const source = await resyncSource(services, operatorOf(request).workspaceId, request.params.id);
+    await sourceUpdates.sourceChanged(source.id);
     return reply.code(202).send({ data: await withDetail(services, source) });
   });
 
   app.delete("/knowledge/sources/:id", { schema: deleteSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
-    if (!(await deleteSource(services, operatorOf(request).workspaceId, request.params.id))) throw sourceNotFound();
+    const workspaceId = operatorOf(request).workspaceId;
+    const deleted = await deleteSource(services, workspaceId, request.params.id);
+    if (!deleted) throw sourceNotFound();
+    sourceUpdates.deleted({ id: request.params.id, workspaceId, agentId: deleted.agentId });
     return reply.code(204).send(null);
   });
 
