@@ -147,8 +147,10 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     // It arrives in the inbox without a reload, awaiting a human.
     const row = inboxList.getByRole("listitem").first();
     await poll(() => row.textContent()).toContain("Awaiting a human");
-    // The visitor's two questions are unread.
+    // The visitor's two questions are unread; the navigation counts the request for a person.
     await poll(() => row.getByLabel("2 unread").isVisible()).toBe(true);
+    const inboxLink = consolePage.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /^Inbox/ });
+    await poll(() => inboxLink.textContent()).toBe("Inbox 1 awaiting you");
     await consolePage.screenshot({ path: join(ARTIFACTS, "console-inbox-live.png") });
     expect(await seriousViolations(consolePage)).toEqual([]);
     // Search finds it by a word of the visitor's, and not by a word nobody wrote.
@@ -167,6 +169,8 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await row.getByRole("link").click();
     await poll(() => consolePage.getByRole("heading", { level: 2 }).textContent()).toMatch(/^Visitor /);
     await poll(() => transcript().textContent()).toMatch(/Waiting for a person/i);
+    // Opening it reads the notification.
+    await poll(() => inboxLink.textContent()).toBe("Inbox");
     // The assistant's answers: the cited one with its source, the unsure one marked.
     const cited = transcript().locator(".from-bot", { hasText: "Orders over 50 euros ship for free" });
     expect(await cited.getByRole("list", { name: "Sources" }).getByRole("link").count()).toBeGreaterThanOrEqual(1);

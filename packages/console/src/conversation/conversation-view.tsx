@@ -8,6 +8,7 @@ import { ReplyBox } from "./reply-box.js";
 import { Transcript } from "./transcript.js";
 import { useConversation, type Conversation } from "./use-conversation.js";
 import { useConversationActions } from "./use-conversation-actions.js";
+import { useReadNotificationsOf } from "../inbox/use-notifications.js";
 
 function VisitorDetails({ conversation }: { conversation: Conversation }) {
   const { visitor, satisfaction, coupon } = conversation;
@@ -43,6 +44,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   const operator = useOperator();
   const { query, visitorTyping, colleagueTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
+  useReadNotificationsOf(id);
   const scroller = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Handing back or closing removes the button that had the focus: it goes to the conversation's title.

@@ -5,6 +5,7 @@ import { useChannel } from "../realtime/use-channel.js";
 import { useOperator } from "../session.js";
 import { alertOperator } from "./alert-operator.js";
 import { CONVERSATIONS_QUERY_KEY } from "./use-conversation-list.js";
+import { NOTIFICATIONS_QUERY_KEY } from "./use-notifications.js";
 
 /**
  * The workspace's channel, for the whole session: a new conversation, a request for a human, a
@@ -38,8 +39,17 @@ export function useWorkspaceLive(): void {
       },
       "conversation.updated": refresh,
       "message.created": refresh,
+      // Announced once for the workspace: this operator's own are picked by operator_id.
+      "notification.created": (event: { notifications: { operator_id: string }[] }) => {
+        if (event.notifications.some((notification) => notification.operator_id === operator.id)) {
+          void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY });
+        }
+      },
     },
-    refresh,
+    () => {
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY });
+    },
   );
   useChannel(`presence-operators.${operator.workspace_id}`, {});
 }

@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { api, dataOf } from "../api/client.js";
 import { canAskForNotifications } from "../inbox/alert-operator.js";
 import { InboxScreen } from "../inbox/inbox-screen.js";
+import { useNotifications } from "../inbox/use-notifications.js";
 import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
 import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
@@ -42,6 +43,7 @@ export function Shell() {
   const { state } = useRealtime();
   const [location] = useLocation();
   useWorkspaceLive();
+  const unreadNotifications = useNotifications().data?.unread_count ?? 0;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -57,6 +59,13 @@ export function Shell() {
                 <li key={section.path}>
                   <Link href={section.path} aria-current={current ? "page" : undefined}>
                     {section.label}
+                    {section.path === "/inbox" && unreadNotifications > 0 && (
+                      <>
+                        {" "}
+                        <span className="nav-count">{unreadNotifications}</span>
+                        <span className="visually-hidden"> awaiting you</span>
+                      </>
+                    )}
                   </Link>
                 </li>
               );
