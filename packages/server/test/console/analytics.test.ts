@@ -247,6 +247,8 @@ describeEachStore("the console's analytics on %s", (kind) => {
       [`?agent_id=${tenant.agentId}&to=yesterday`, "querystring.to"],
       [`?agent_id=${tenant.agentId}&from=2026-03-08&to=2026-03-07`, "querystring.from"],
       [`?agent_id=${tenant.agentId}&from=2025-01-01&to=2026-01-02`, "querystring.from"],
+      [`?agent_id=${tenant.agentId}&from=1969-12-31&to=1970-01-02`, "querystring.from"],
+      [`?agent_id=${tenant.agentId}&from=9999-12-30&to=9999-12-31`, "querystring.to"],
     ];
     for (const [query, field] of cases) {
       const response = await analytics(admin, query);

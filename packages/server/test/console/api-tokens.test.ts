@@ -146,6 +146,7 @@ describeEachStore("the console's API tokens on %s", (kind) => {
       [{ name: "X", abilities: [] }, "abilities"],
       [{ name: "X", abilities: ["admin:all"] }, "abilities.0"],
       [{ name: "X" }, "abilities"],
+      [{ name: "a\u0000b", abilities: ["sources:read"] }, "name"],
     ] as const) {
       const response = await create(admin, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(422);

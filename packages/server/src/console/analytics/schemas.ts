@@ -9,10 +9,12 @@ export const ANALYTICS_MAX_DAYS = 366;
 export const ANALYTICS_DEFAULT_DAYS = 30;
 export const TOP_QUESTIONS = 10;
 
+/** A calendar day `YYYY-MM-DD` of the years 1970 to 9998 (a day after it must still be a timestamp). */
 const daySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "must be a date, YYYY-MM-DD");
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "must be a date, YYYY-MM-DD")
+  .refine((value) => value >= "1970-01-01" && value < "9999-01-01", "must be a day of the years 1970 to 9998");
 
 export const analyticsQuerySchema = z.object({
   agent_id: consoleIdSchema.describe("The agent (of the operator's workspace)."),
