@@ -5,6 +5,7 @@
 // server's build (tsc -b leaves an up-to-date build untouched), so a rebuild with no server change
 // costs nothing; the first build pays for opening a store (about 7 s).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -39,12 +40,9 @@ try {
 if (typesWrittenAt > serverBuiltAt && !process.argv.includes("--force")) process.exit(0);
 
 const load = (path) => import(pathToFileURL(join(serverDist, path)).href);
-const [{ loadConfig }, { createServices, closeServices }, { buildApp }, { pino }] = await Promise.all([
-  load("config/config.js"),
-  load("runtime.js"),
-  load("app.js"),
-  import("pino"),
-]);
+// pino as the server resolves it (a dependency of the server, wherever npm placed it).
+const { pino } = createRequire(join(serverDist, "app.js"))("pino");
+const [{ loadConfig }, { createServices, closeServices }, { buildApp }] = await Promise.all([load("config/config.js"), load("runtime.js"), load("app.js")]);
 const dataDir = mkdtempSync(join(tmpdir(), "frontdesk-console-openapi-"));
 try {
   const config = loadConfig({
