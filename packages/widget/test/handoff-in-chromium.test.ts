@@ -337,4 +337,17 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     expect(texts.filter((text) => text === "Are you still there?")).toHaveLength(1);
     await page.screenshot({ path: join(ARTIFACTS, "handoff-caught-up.png"), clip: WIDGET_CLIP });
   }, 90_000);
+
+  it("happy: the handoff's system messages are shown in the widget's language (stored in English by the service)", async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.goto(stage.hostPage("/en-francais", { attributes: { language: "fr" } }));
+    await page.locator("frontdesk-widget .launcher").click();
+    await poll(() => page.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
+    await page.getByRole("button", { name: "Plus d’options" }).click();
+    await page.getByRole("menuitem", { name: "Parler à une personne" }).click();
+    await poll(() => log().locator(".from-system").count()).toBe(1);
+    expect(await log().locator(".from-system .bubble").textContent()).toBe("En attente d’une personne");
+    expect(await logText()).not.toContain("Waiting for a person");
+  });
 });
