@@ -9,7 +9,7 @@ import { brandingDisplayModes, brandingSchema } from "./widget.js";
  */
 export const agentSettingSchemas = {
   name: z.string().trim().min(1).max(200),
-  origins: z.array(z.string().min(1).max(300)).min(1, "give at least one --origin"),
+  origins: z.array(z.string().min(1).max(300)).min(1, "give at least one origin"),
   vertical: z.enum(["general", "ecommerce"]),
   personaName: z.string().trim().min(1).max(100),
   tone: z.string().trim().min(1).max(200),

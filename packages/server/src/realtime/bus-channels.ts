@@ -64,6 +64,15 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           },
         },
       ];
+    case "agent.updated":
+      // Created, changed, published or unpublished in the console: the Agents screen reads it again.
+      return [
+        {
+          channel: workspaceChannel(event.workspaceId),
+          event: "agent.updated",
+          payload: { agent_id: event.agentId, published: event.published, updated_at: event.updatedAt },
+        },
+      ];
     case "source.updated":
       return [
         {

@@ -33,6 +33,7 @@ export type BusEvent =
       notifications: { id: string; operatorId: string }[];
     }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
+  | { type: "agent.updated"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
   | {
       /** A source was added, progressed, settled, or was deleted (`deleted`): the Knowledge screen's live status. */
       type: "source.updated";

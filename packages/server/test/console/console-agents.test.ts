@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
 import { SITE_ORIGIN, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -133,6 +134,16 @@ describeEachStore("the console's agents on %s", (kind) => {
     const unpublished = await call(admin, "POST", `/agents/${tenant.agentId}/unpublish`);
     expect(unpublished.statusCode, unpublished.body).toBe(200);
     expect(unpublished.json().data.published).toBe(false);
+    // Live: the workspace's consoles hear it.
+    const announced = t.published.filter((event) => event.type === "agent.updated" && event.agentId === tenant.agentId).at(-1);
+    expect(announced).toBeDefined();
+    expect(broadcastsOf(announced!)).toEqual([
+      {
+        channel: `private-workspace.${tenant.workspaceId}`,
+        event: "agent.updated",
+        payload: { agent_id: tenant.agentId, published: false, updated_at: unpublished.json().data.updated_at },
+      },
+    ]);
     const refused = await init(tenant.agentId);
     expect(refused.statusCode).toBe(404);
     expect(refused.json().error.code).toBe("agent_not_found");
@@ -181,6 +192,7 @@ describeEachStore("the console's agents on %s", (kind) => {
 
   it("security: an agent-role operator gets 403 forbidden on every admin write, whatever the body, and nothing changes", async () => {
     const before = (await call(admin, "GET", `/agents/${tenant.agentId}`)).json().data;
+    const published = t.published.length;
     const writes: [method: "POST" | "PATCH", url: string, payload?: unknown][] = [
       ["POST", "/agents", { name: "Sneaky", site_url: "https://evil.example" }],
       ["POST", "/agents", { nonsense: true }],
@@ -195,6 +207,7 @@ describeEachStore("the console's agents on %s", (kind) => {
     }
     expect((await call(admin, "GET", `/agents/${tenant.agentId}`)).json().data).toEqual(before);
     expect((await call(admin, "GET", "/agents")).json().data.map((agent: { name: string }) => agent.name)).not.toContain("Sneaky");
+    expect(t.published.length).toBe(published);
   });
 
   it("security: another workspace's agent is 404 agent_not_found for reads and writes, and never listed", async () => {

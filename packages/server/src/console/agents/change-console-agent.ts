@@ -30,6 +30,13 @@ async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Tells the workspace's consoles (`agent.updated` on its channel) and drops this process's cached sessions of the agent. */
+function announceAgentChange(services: Services, agent: Agent): Agent {
+  services.sessionCache.forgetAgent(agent.id);
+  services.bus.publish({ type: "agent.updated", workspaceId: agent.workspaceId, agentId: agent.id, published: agent.published, updatedAt: agent.updatedAt });
+  return agent;
+}
+
 /** The agent, only when it belongs to the operator's workspace (another workspace's is `agent_not_found`, never 403). */
 export async function requireWorkspaceAgent(services: Services, operator: SignedInOperator, agentId: string): Promise<Agent> {
   const agent = await findWorkspaceAgent(services.db, operator.workspaceId, agentId);
@@ -40,7 +47,7 @@ export async function requireWorkspaceAgent(services: Services, operator: Signed
 /** POST /agents: the site's address gives the first allowed origin; the rest as `agent create` does it. */
 export async function createConsoleAgent(services: Services, operator: SignedInOperator, body: CreateConsoleAgentBody): Promise<Agent> {
   const origins = [...(body.site_url === undefined ? [] : [new URL(body.site_url).origin]), ...(body.origins ?? [])];
-  return withConsoleFieldNames(() =>
+  const agent = await withConsoleFieldNames(() =>
     createAgent(services.db, {
       workspaceId: operator.workspaceId,
       name: body.name,
@@ -54,6 +61,7 @@ export async function createConsoleAgent(services: Services, operator: SignedInO
       ...(body.language === undefined ? {} : { language: body.language }),
     }),
   );
+  return announceAgentChange(services, agent);
 }
 
 /** PATCH /agents/{id}: `agent update`'s use case; running widget sessions see the change at once. */
@@ -74,8 +82,7 @@ export async function updateConsoleAgent(services: Services, operator: SignedInO
       ...(body.branding === undefined ? {} : { branding: body.branding }),
     }),
   );
-  services.sessionCache.forgetAgent(agent.id);
-  return agent;
+  return announceAgentChange(services, agent);
 }
 
 /** POST /agents/{id}/publish and /unpublish: a draft answers init with `agent_not_found`. */
@@ -83,6 +90,5 @@ export async function setConsoleAgentPublished(services: Services, operator: Sig
   await requireWorkspaceAgent(services, operator, agentId);
   const agent = await setAgentPublished(services.db, agentId, published);
   if (!agent) throw agentNotFound();
-  services.sessionCache.forgetAgent(agent.id);
-  return agent;
+  return announceAgentChange(services, agent);
 }
