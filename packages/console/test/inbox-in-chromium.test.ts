@@ -193,9 +193,35 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await poll(() => transcript().locator(".from-visitor", { hasText: "Do you rent tandems" }).count()).toBe(1);
 
     // Ana replies: the widget shows it with her name; the reply box empties.
+    // A colleague, Bea, opens the same conversation: she sees it is Ana's, has no reply box, and sees Ana typing.
+    const bea = (await runAdminCommand(adminOf(stage.t.services), {
+      command: "operator.create",
+      workspaceId: stage.tenant.workspaceId,
+      email: "bea@acme-bikes.test",
+      name: "Bea",
+      role: "agent",
+    })) as { id: string };
+    await runAdminCommand(adminOf(stage.t.services), { command: "operator.set-password", operatorId: bea.id, password: PASSWORD });
+    const colleagueContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const colleague = await colleagueContext.newPage();
+    await colleague.goto(consolePage.url());
+    await colleague.getByLabel("E-mail").fill("bea@acme-bikes.test");
+    await colleague.getByLabel("Password").fill(PASSWORD);
+    await colleague.getByRole("button", { name: "Sign in" }).click();
+    await poll(() => colleague.getByText("Ana has this conversation.").isVisible()).toBe(true);
+    expect(await colleague.getByRole("textbox", { name: "Reply to the visitor" }).count()).toBe(0);
+    expect(await colleague.getByRole("button", { name: "Take over" }).count()).toBe(0);
+    // Her view is subscribed to the conversation's channel (from now on its events reach her).
+    await poll(() => colleague.getByRole("log", { name: "Transcript" }).getAttribute("data-live")).toBe("true");
+
     await reply.focus();
     await consolePage.keyboard.type("Yes! Tandems are 40 euros a day.");
+    await poll(() => colleague.getByText("Ana is typing…").isVisible()).toBe(true);
+    await colleague.screenshot({ path: join(ARTIFACTS, "console-colleague-view.png") });
+    expect(await seriousViolations(colleague)).toEqual([]);
     await consolePage.keyboard.press("Enter");
+    await poll(() => colleague.getByRole("log", { name: "Transcript" }).getByText("Yes! Tandems are 40 euros a day.").count()).toBe(1);
+    await colleagueContext.close();
     await poll(() => reply.inputValue()).toBe("");
     await poll(() => widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).count()).toBe(1);
     expect(await widgetLog().locator(".msg", { hasText: "Tandems are 40 euros a day." }).locator(".author").textContent()).toBe("Ana");
@@ -230,7 +256,7 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await consolePage.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "All open" }).click();
     await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
     await poll(() => row.textContent()).toContain("Bot");
-    expect(await row.getByLabel(/unread/).count()).toBe(0);
+    await poll(() => row.getByLabel(/unread/).count()).toBe(0);
 
     // Tablet width, and dark mode.
     await consolePage.setViewportSize({ width: 820, height: 1180 });
@@ -248,15 +274,15 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     const created = (await runAdminCommand(adminOf(stage.t.services), {
       command: "operator.create",
       workspaceId: stage.tenant.workspaceId,
-      email: "bea@acme-bikes.test",
-      name: "Bea",
+      email: "cy@acme-bikes.test",
+      name: "Cy",
       role: "agent",
     })) as { id: string };
     await runAdminCommand(adminOf(stage.t.services), { command: "operator.set-password", operatorId: created.id, password: PASSWORD });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const signIn = async () => {
-      await page.getByLabel("E-mail").fill("bea@acme-bikes.test");
+      await page.getByLabel("E-mail").fill("cy@acme-bikes.test");
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
       await poll(() => page.getByRole("heading", { name: "Inbox" }).isVisible()).toBe(true);

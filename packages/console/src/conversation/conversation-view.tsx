@@ -42,7 +42,7 @@ function VisitorDetails({ conversation }: { conversation: Conversation }) {
 /** One conversation: its transcript, live, and what the operator can do with it. */
 export function ConversationView({ id, backTo }: { id: string; backTo: string }) {
   const operator = useOperator();
-  const { query, visitorTyping, colleagueTyping, update } = useConversation(id);
+  const { query, live, visitorTyping, colleagueTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
   useReadNotificationsOf(id);
   const scroller = useRef<HTMLDivElement>(null);
@@ -117,7 +117,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
       )}
       <div className="conversation-body">
         <div className="transcript-column">
-          <div className="transcript-scroller" ref={scroller} role="log" aria-label="Transcript" tabIndex={0}>
+          <div className="transcript-scroller" ref={scroller} role="log" aria-label="Transcript" tabIndex={0} data-live={live}>
             {conversation.has_earlier_messages && <p className="muted centered">Earlier messages are not shown.</p>}
             <Transcript messages={conversation.messages} lastReadSeq={null} />
           </div>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { describeError } from "../api/client.js";
 
 interface ReplyBoxProps {
@@ -6,7 +6,7 @@ interface ReplyBoxProps {
   onKeystroke(): void;
   onStopTyping(): void;
   sending: boolean;
-  /** Take the focus when shown (right after the operator took the conversation over). */
+  /** Take the focus when this turns true (the operator's take-over succeeded; the box may already be shown by the live state change). */
   focusOnShow: boolean;
 }
 
@@ -15,6 +15,10 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusOnShow) input.current?.focus();
+  }, [focusOnShow]);
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();
@@ -40,7 +44,7 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
         id={inputId}
         value={content}
         rows={3}
-        autoFocus={focusOnShow}
+        ref={input}
         placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
         onChange={(event) => {
           setContent(event.target.value);

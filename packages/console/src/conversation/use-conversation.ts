@@ -40,6 +40,8 @@ export function useConversation(id: string) {
   });
   const [visitorTyping, setVisitorTyping] = useState(false);
   const [colleagueTyping, setColleagueTyping] = useState<string | null>(null);
+  /** Subscribed to the conversation's channel: what happens now arrives live. */
+  const [live, setLive] = useState(false);
   const fades = useRef<{ visitor?: number; colleague?: number }>({});
 
   const update = useCallback(
@@ -114,7 +116,10 @@ export function useConversation(id: string) {
         }
       },
     },
-    catchUp,
+    () => {
+      setLive(true);
+      catchUp();
+    },
   );
 
   // What is on screen is read: the operator's read marker follows the last message shown.
@@ -131,5 +136,5 @@ export function useConversation(id: string) {
     );
   }, [id, lastSeq, lastReadSeq, Boolean(query.data)]);
 
-  return { query, visitorTyping, colleagueTyping, applyState, update };
+  return { query, live, visitorTyping, colleagueTyping, applyState, update };
 }
