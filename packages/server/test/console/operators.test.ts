@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { changeOperatorRole, removeOperator } from "../../src/console/operators/manage-operator.js";
 import { publicOrigin } from "../../src/console/public-origin.js";
+import { AppError } from "../../src/http/app-error.js";
 import { startOperatorSession } from "../../src/console/start-operator-session.js";
 import { CONSOLE, createSignedInOperator, sessionCookie, type ConsoleSession } from "../support/console-session.js";
 import { seedTenant, type Tenant } from "../support/seed.js";
@@ -143,7 +145,10 @@ describeEachStore("the console's operators on %s", (kind) => {
     expect((await list(admin)).filter((operator) => operator.role === "admin").map((operator) => operator.id)).toEqual([admin.operator.id]);
   });
 
-  it("security: two admins demoting each other at the same moment leave one admin (one 200, one 409 last_admin)", async () => {
+  const adminCount = async (workspaceId: string) =>
+    (await t.services.db.query<{ count: string }>(`SELECT count(*)::text AS count FROM operators WHERE workspace_id = $1 AND role = 'admin'`, [workspaceId])).rows[0]!.count;
+
+  it("security: two admins demoting each other at the same moment over HTTP leave one admin (the other is refused: 409 last_admin, or 403 when already demoted)", async () => {
     const workspace = await seedTenant(t.services);
     const first = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "admin" });
     const second = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "admin" });
@@ -151,11 +156,30 @@ describeEachStore("the console's operators on %s", (kind) => {
       call(first, "PATCH", `/operators/${second.operator.id}`, { role: "agent" }),
       call(second, "PATCH", `/operators/${first.operator.id}`, { role: "agent" }),
     ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    const { rows } = await t.services.db.query<{ count: string }>(`SELECT count(*)::text AS count FROM operators WHERE workspace_id = $1 AND role = 'admin'`, [
-      workspace.workspaceId,
-    ]);
-    expect(rows[0]!.count).toBe("1");
+    const statuses = [a.statusCode, b.statusCode].sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
+    expect(await adminCount(workspace.workspaceId)).toBe("1");
+  });
+
+  // Postgres only: there the two transactions run at once and meet on the admins' lock. (On PGlite, two
+  // transactions begun in the same tick currently share one, a fault of pglite-database.ts's gate.)
+  it.runIf(kind === "postgres")("security: two admins demoting or removing each other in concurrent transactions (both past the guard) leave one admin: the second waits for the lock and gets last_admin", async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const workspace = await seedTenant(t.services);
+      const first = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "admin" });
+      const second = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "admin" });
+      const outcomes = await Promise.allSettled([
+        changeOperatorRole(t.services, first.operator, second.operator.id, "agent"),
+        round % 2 === 0
+          ? changeOperatorRole(t.services, second.operator, first.operator.id, "agent")
+          : removeOperator(t.services, second.operator, first.operator.id),
+      ]);
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+      const refused = outcomes.find((outcome) => outcome.status === "rejected");
+      expect(refused?.status === "rejected" && refused.reason instanceof AppError ? refused.reason.code : null).toBe("last_admin");
+      expect(await adminCount(workspace.workspaceId)).toBe("1");
+    }
   });
 
   it("happy: removing an operator signs them out at once and takes them off the list; an admin may remove themselves while another admin remains", async () => {
