@@ -4,6 +4,7 @@ import { listWorkspaceConversations } from "../../src/console/conversation-list-
 import { listMessagesAfterSeq } from "../../src/conversations/message-listing-repository.js";
 import { countUnreadInbox, listInboxPage } from "../../src/inbox/inbox-repository.js";
 import { findVisitorLead } from "../../src/widget/lead-repository.js";
+import { listMessagesBefore } from "../../src/widget/session-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
@@ -69,7 +70,7 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
     expect(bigScans(nodes)).toEqual([]);
   });
 
-  it("happy: catch-up, the visitor's lead and the inbox read their indexes", async () => {
+  it("happy: catch-up, the bot's history, the visitor's lead and the inbox read their indexes", async () => {
     // The catch-up's own order (uncounted messages first): from 0 the scan reads the page in the index's order and stops, no sort;
     // above a seq the index starts the scan after it (the planner may then sort the few rows it expects).
     const fromStart = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 0, limit: 100 }));
@@ -78,6 +79,10 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
     const afterSeq = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 1500, limit: 100 }));
     expect(indexesOf(afterSeq)).toContain("messages_conversation_catch_up_idx");
     expect(bigScans([...fromStart, ...afterSeq])).toEqual([]);
+    // The bot's history: the 8 messages before the question, read backwards from it.
+    const history = await plansOf((tx) => listMessagesBefore(tx, "cnv_long", "msg_long_1500", 8));
+    expect(indexesOf(history)).toEqual(expect.arrayContaining(["messages_conversation_seq_idx", "messages_pkey"]));
+    expect(bigScans(history)).toEqual([]);
     expect(indexesOf(await plansOf((tx) => findVisitorLead(tx, "vis_42")))).toContain("leads_visitor_idx");
     const operator = { id: "op_2", workspaceId: "ws_4" };
     expect(indexesOf(await plansOf((tx) => listInboxPage(tx, operator, { limit: 51 })))).toContain("inbox_operator_order_idx");
