@@ -1,8 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import Fastify from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CONSOLE_BUILD_DIRECTORY, loadConsoleBuild } from "../../src/console/console-app-routes.js";
+import { consoleAppRoutes, DEFAULT_CONSOLE_BUILD_DIRECTORY, loadConsoleBuild } from "../../src/console/console-app-routes.js";
+import { registerErrorHandling } from "../../src/http/error-handler.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 
 /** The files `npm run build` wrote (the suite's `pretest` builds them). */
@@ -88,10 +91,23 @@ describe("the console web app at /console", () => {
     }
   });
 
-  it("error: without a build the console answers 404 saying how to build it (the API keeps working)", async () => {
+  it("error: without a build the console's pages and assets answer 404 saying how to build it", async () => {
     const build = loadConsoleBuild(t.services.config, "/nonexistent/console-dist");
     expect(build).toEqual({ ready: false, problem: expect.stringContaining("npm run build") });
-    const me = await t.app.inject({ method: "GET", url: "/api/v1/console/me" });
-    expect(me.statusCode).toBe(401);
+    const bare = Fastify().withTypeProvider<ZodTypeProvider>();
+    bare.decorate("services", t.services);
+    bare.setValidatorCompiler(validatorCompiler);
+    bare.setSerializerCompiler(serializerCompiler);
+    registerErrorHandling(bare);
+    await bare.register(consoleAppRoutes, { directory: "/nonexistent/console-dist" });
+    try {
+      for (const url of ["/console", "/console/inbox", `/console/assets/${built.entry}`]) {
+        const response = await bare.inject({ method: "GET", url });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json(), url).toEqual({ error: { code: "not_found", message: expect.stringContaining("npm run build") } });
+      }
+    } finally {
+      await bare.close();
+    }
   });
 });
