@@ -64,7 +64,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
   };
   /** Polls (through the console route) until the source's sync has ended. */
   const settled = async (id: string): Promise<Source> => {
-    await expect.poll(async () => (await show(id)).syncing, { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect.poll(async () => (await show(id)).syncing, { timeout: 60_000, interval: 100 }).toBe(false);
     return show(id);
   };
   const tryQuestion = async (question: string, session: ConsoleSession = agentRole, agentId = tenant.agentId) => {
@@ -115,7 +115,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     const list = await call(agentRole, "GET", `/knowledge/sources?agent_id=${tenant.agentId}`);
     expect(list.statusCode).toBe(200);
     expect(list.json().data).toEqual([expect.objectContaining({ id: sitemapId, syncing: false, progress: done.progress })]);
-  });
+  }, 90_000);
 
   it("happy: texts are added (the same text again returns the existing source) and a question tried shows passages, scores, signals and the answer, storing nothing", async () => {
     textIds = [];
@@ -149,7 +149,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     expect(unknown.confidence.low_confidence).toBe(true);
     expect(unknown.answer.low_confidence).toBe(true);
     expect(await storedMessages()).toBe(before);
-  });
+  }, 90_000);
 
   it("happy: re-sync fetches a page anew, and delete removes a source from what the bot cites", async () => {
     site.changingVersion = 1;
@@ -163,7 +163,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     const resynced = await call(admin, "POST", `/knowledge/sources/${urlId}/resync`);
     expect(resynced.statusCode, resynced.body).toBe(202);
     await expect
-      .poll(async () => (await tryQuestion("When does the flagship store open in the morning?")).answer.content, { timeout: 30_000, interval: 200 })
+      .poll(async () => (await tryQuestion("When does the flagship store open in the morning?")).answer.content, { timeout: 60_000, interval: 200 })
       .toMatch(/seven/);
 
     const deleted = await call(admin, "DELETE", `/knowledge/sources/${textIds[2]}`);
@@ -175,7 +175,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     expect(ids).toEqual(expect.arrayContaining([sitemapId, urlId, textIds[0], textIds[1]]));
     const after = await tryQuestion("How long does a full charge of the e-bike battery take?");
     expect(after.passages.map((passage: { url: string }) => passage.url)).not.toContain("https://shop.example.com/help/battery");
-  });
+  }, 90_000);
 
   it("error: bad bodies are 422 naming the member; an unknown agent or source is 404", async () => {
     for (const [payload, field] of [
