@@ -32,8 +32,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
  * The console in a real browser, on the real service: an operator chooses a password from the
  * set-password link and signs in; a visitor on a host site asks for a person in the widget; the
  * conversation arrives in the inbox without a reload; the operator takes over, sees the visitor
- * typing, replies (the widget shows it), catches up after losing the realtime connection, and
- * hands back to the assistant.
+ * typing, replies (the widget shows it; a colleague sees whose conversation it is), catches up
+ * after losing the realtime connection, hands back to the assistant and closes it.
  */
 describeNeeding("chromium")("the console's inbox, in Chromium", () => {
   let stage: WidgetStage;
@@ -56,7 +56,7 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
   const widgetLog = () => visitorPage.getByRole("log", { name: "Conversation" });
   const transcript = () => consolePage.getByRole("log", { name: "Transcript" });
 
-  it("happy: set a password, sign in; a visitor's request for a person arrives live; take over, typing, reply, catch-up after a lost connection, hand back; no serious axe violation", async () => {
+  it("happy: set a password, sign in; a visitor's request for a person arrives live (unread and notification counts, search, filters); take over by keyboard, the visitor's typing, a colleague sees whose it is and the typing, reply reaches the widget, catch-up after a lost connection, hand back, close; no serious axe violation, no CSP violation", async () => {
     const created = (await runAdminCommand(adminOf(stage.t.services), {
       command: "operator.create",
       workspaceId: stage.tenant.workspaceId,
@@ -266,6 +266,16 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await consolePage.emulateMedia({ colorScheme: "dark" });
     await consolePage.screenshot({ path: join(ARTIFACTS, "console-dark.png") });
     expect(await seriousViolations(consolePage)).toEqual([]);
+
+    // Close: the visitor is told, the conversation moves to the Closed filter, the focus goes to its title.
+    await consolePage.emulateMedia({ colorScheme: "light" });
+    await consolePage.getByRole("button", { name: "Close" }).click();
+    await poll(() => consolePage.getByText("This conversation is closed.", { exact: false }).isVisible()).toBe(true);
+    await poll(() => consolePage.getByRole("heading", { level: 2 }).evaluate((element) => element === document.activeElement)).toBe(true);
+    await poll(() => widgetLog().textContent()).toContain("Conversation closed");
+    await consolePage.getByRole("navigation", { name: "Filters" }).getByRole("link", { name: "Closed" }).click();
+    await poll(() => inboxList.getByRole("listitem").count()).toBe(1);
+    await poll(() => row.textContent()).toContain("Closed");
 
     expect(policyViolations).toEqual([]);
   }, 120_000);
