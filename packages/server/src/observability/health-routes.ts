@@ -3,7 +3,9 @@ import type { FastifyPluginAsync } from "fastify";
 /**
  * GET /healthz: 200 once the store answers (503 otherwise); `degraded`, with `reasons`, while the
  * service answers with less than it should (hashing stands in for the model, Redis is unreachable,
- * realtime events no longer reach the other processes or the external server).
+ * realtime events no longer reach the other processes or the external server). The realtime
+ * section is `shared` only while every Redis connection of the realtime layer answers: its presence
+ * node's, and its fan-out's publisher and subscriber (subscription in place).
  * GET /livez: the process answers (touches nothing).
  */
 export const healthRoutes: FastifyPluginAsync = async (app) => {

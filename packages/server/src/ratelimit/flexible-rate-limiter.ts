@@ -50,7 +50,7 @@ export async function createRateLimiter(limits: LimitTable, redisUrl?: string, o
     : null;
   let health: RedisHealth | null = null;
   if (redis && redisUrl) {
-    health = watchRedisHealth(redis, redisUrl, options.logger);
+    health = watchRedisHealth(redis, redisUrl, { logger: options.logger });
     await redis.connect().catch(() => undefined);
   }
 

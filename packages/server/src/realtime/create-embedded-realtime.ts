@@ -11,7 +11,7 @@ export type EmbeddedRealtimeConfig = Pick<Config, "realtime" | "redisUrl" | "red
 /**
  * The embedded realtime server as the configuration asks for it: alone in this process, or, with
  * FRONTDESK_REDIS_URL, one node of a deployment sharing through Redis its events (pub/sub), its
- * presence members and its subscription counts (a node that stops beating for
+ * presence members and its subscription counts (each reported to /healthz on its own) (a node that stops beating for
  * FRONTDESK_REALTIME_NODE_EXPIRY_SECONDS is swept, and its members removed).
  */
 export function createEmbeddedRealtime(config: EmbeddedRealtimeConfig, appSecret: string, logger: Logger): RealtimeServer {
@@ -27,9 +27,13 @@ export function createEmbeddedRealtime(config: EmbeddedRealtimeConfig, appSecret
     adapter: redisFanOutAdapter({ url: config.redisUrl, prefix: config.redisPrefix, logger }),
     presence: (announce) => createRedisPresenceStore(node, announce),
     occupancy: (local) => createRedisChannelOccupancy(node, local),
-    sharing: () => {
-      const reason = node.unavailableReason;
-      return reason === null ? { shared: true, degraded: false } : { shared: false, degraded: true, reason };
+    sharing: (adapter) => {
+      // Presence and counts (the node's connection) and events (the fan-out's two): shared only while all answer.
+      const presence = node.unavailableReason;
+      const events = adapter.status();
+      if (presence === null && events.up) return { shared: true, degraded: false };
+      // One reason for /healthz: the node's says everything is this process's own; else the fan-out's, events only.
+      return { shared: false, degraded: true, reason: presence ?? events.reason ?? "realtime: events do not reach the other processes" };
     },
     onError,
   });

@@ -58,8 +58,8 @@ export interface RealtimeServerParts {
   presence?: (announce: PresenceAnnouncer) => PresenceStore;
   /** Subscription counts; this process's own by default. */
   occupancy?: (local: LocalChannels) => ChannelOccupancy;
-  /** How the sharing between processes goes; alone in this process by default. */
-  sharing?: () => RealtimeSharing;
+  /** How the sharing between processes goes, the adapter's part included; alone in this process by default. */
+  sharing?: (adapter: FanOutAdapter) => RealtimeSharing;
   onError?: (error: unknown) => void;
 }
 
@@ -108,7 +108,7 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
     get connectionCount() {
       return transport.connectionCount;
     },
-    sharing: parts.sharing ?? (() => ({ shared: false, degraded: false })),
+    sharing: () => (parts.sharing ? parts.sharing(adapter) : { shared: false, degraded: false }),
     close() {
       closing ??= (async () => {
         // Resolves once every socket has left its channels: departures are written while the stores are open.

@@ -18,5 +18,7 @@ export interface LocalSubscribers {
  */
 export interface FanOutAdapter {
   publish(message: ChannelMessage): Promise<void>;
+  /** Whether messages reach the other processes now, and if not, why (the local adapter has none to reach: up). */
+  status(): { up: boolean; reason?: string };
   close(): Promise<void>;
 }

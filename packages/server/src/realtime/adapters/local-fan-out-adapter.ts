@@ -6,6 +6,7 @@ export function createLocalFanOutAdapter(local: LocalSubscribers): FanOutAdapter
     async publish(message) {
       local.deliver(message);
     },
+    status: () => ({ up: true }),
     async close() {},
   };
 }

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { ChannelMessage, FanOutAdapter, LocalSubscribers } from "./fan-out-adapter.js";
-import { redisAddress } from "../../ratelimit/redis-health.js";
+import { watchRedisHealth, type RedisHealthMessages } from "../../ratelimit/redis-health.js";
 
 /** A Redis that stalls must not stall a publish: past this the message reaches this process only. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -29,44 +29,60 @@ export function redisEventsChannel(prefix: string): string {
   return `${prefix}realtime:events`;
 }
 
+/** What the fan-out says of Redis: logged once each way, and given to /healthz while it is down. */
+const fanOutRedisMessages: RedisHealthMessages = {
+  lost: (address) => `Realtime fan-out: Redis at ${address} is unreachable, events reach this process's clients only until it answers again`,
+  recovered: (address) => `Realtime fan-out: Redis at ${address} answers again, events are shared between processes again`,
+  unavailable: (address, cause) => `realtime: events do not reach the other processes: Redis at ${address} is unreachable or refuses them (${cause})`,
+};
+
+/** How long a subscriber whose SUBSCRIBE was refused waits before asking again. */
+const RESUBSCRIBE_DELAY_MS = 1_000;
+
 /**
  * Shares channel messages between processes through Redis pub/sub. A process delivers what it
  * publishes to its own subscribers at once, and ignores its own message when Redis echoes it back,
  * so every process delivers each message exactly once. The socket to leave out travels with the
- * message: whichever process holds that socket skips it. While Redis is unreachable messages
- * reach this process's subscribers only (logged once); ioredis reconnects and resubscribes.
+ * message: whichever process holds that socket skips it. While Redis is unreachable (either
+ * connection down, or the subscription not in place) messages reach this process's subscribers
+ * only, which is logged once and reported by `status`; ioredis reconnects, and the adapter
+ * subscribes again after every reconnection (and retries a refused SUBSCRIBE).
  */
 export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSubscribers) => FanOutAdapter {
   return (local) => {
     const origin = randomUUID();
     const channel = redisEventsChannel(options.prefix);
-    const address = redisAddress(options.url);
     const connection = { enableOfflineQueue: false, connectTimeout: REDIS_CONNECT_TIMEOUT_MS } as const;
     const publisher = new Redis(options.url, { ...connection, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: true });
-    // The subscriber queues its SUBSCRIBE until connected; ioredis subscribes again after every reconnection.
-    const subscriber = new Redis(options.url, { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, maxRetriesPerRequest: null, lazyConnect: true });
-    let lost: string | null = null;
+    // The subscriber subscribes itself at every connection, so that it knows when its subscription is in place.
+    const subscriber = new Redis(options.url, { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, maxRetriesPerRequest: null, lazyConnect: true, autoResubscribe: false });
+    let subscribed = false;
     let closing = false;
+    let retry: NodeJS.Timeout | null = null;
+    const health = watchRedisHealth([publisher, subscriber], options.url, { logger: options.logger, messages: fanOutRedisMessages, inPlace: () => subscribed });
 
-    const markLost = (cause: string) => {
-      if (lost !== null || closing) return;
-      lost = cause;
-      options.logger?.warn({ redis: address, cause }, `Realtime fan-out: Redis at ${address} is unreachable, events reach this process's clients only until it answers again`);
+    const subscribe = () => {
+      if (closing || subscriber.status !== "ready") return;
+      subscriber.subscribe(channel).then(
+        () => {
+          subscribed = true;
+          health.succeeded();
+        },
+        (error: unknown) => {
+          subscribed = false;
+          health.failed(error);
+          retry ??= setTimeout(() => {
+            retry = null;
+            subscribe();
+          }, RESUBSCRIBE_DELAY_MS);
+          retry.unref();
+        },
+      );
     };
-    const markRecovered = () => {
-      if (lost === null || publisher.status !== "ready" || subscriber.status !== "ready") return;
-      lost = null;
-      options.logger?.info({ redis: address }, `Realtime fan-out: Redis at ${address} answers again, events are shared between processes again`);
-    };
-    for (const redis of [publisher, subscriber]) {
-      let lastError = "connection closed";
-      redis.on("error", (error: Error) => {
-        lastError = error.message;
-      });
-      redis.on("close", () => markLost(lastError));
-      redis.on("ready", markRecovered);
-    }
-
+    subscriber.on("ready", subscribe);
+    subscriber.on("close", () => {
+      subscribed = false;
+    });
     subscriber.on("message", (from: string, text: string) => {
       if (from !== channel) return;
       let envelope: z.infer<typeof envelopeSchema>;
@@ -80,22 +96,28 @@ export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSu
     });
     void publisher.connect().catch(() => undefined);
     void subscriber.connect().catch(() => undefined);
-    void subscriber.subscribe(channel).catch(() => undefined);
 
     return {
       async publish(message: ChannelMessage) {
         local.deliver(message);
-        if (publisher.status !== "ready") return;
+        if (publisher.status !== "ready") {
+          health.fallbacks.count += 1;
+          return;
+        }
         const envelope = { origin, channel: message.channel, frame: message.frame, ...(message.exceptSocketId ? { exceptSocketId: message.exceptSocketId } : {}) };
         try {
           await publisher.publish(channel, JSON.stringify(envelope));
-          markRecovered();
+          health.succeeded();
         } catch (error) {
-          markLost(error instanceof Error ? error.message : String(error));
+          health.fallbacks.count += 1;
+          health.failed(error);
         }
       },
+      status: () => health.status(),
       async close() {
         closing = true;
+        health.stop();
+        if (retry) clearTimeout(retry);
         // Nothing is left to send: dropping the connections never waits on a Redis that does not answer.
         publisher.disconnect();
         subscriber.disconnect();

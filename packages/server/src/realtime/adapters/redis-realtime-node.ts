@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { RedisRealtimeKeys } from "./redis-realtime-keys.js";
 import { runScript, scripts, type RedisScript } from "./redis-realtime-scripts.js";
-import { redisAddress } from "../../ratelimit/redis-health.js";
+import { watchRedisHealth, type RedisHealth, type RedisHealthMessages } from "../../ratelimit/redis-health.js";
 
 /** A Redis that stalls must not stall a subscription: past this the process answers from its own view. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -23,6 +23,13 @@ export interface DepartedMember {
   channel: string;
   userId: string;
 }
+
+/** What a node says of Redis: logged once each way, and given to /healthz while it is down. */
+const nodeRedisMessages: RedisHealthMessages = {
+  lost: (address) => `Realtime presence: Redis at ${address} is unreachable, presence and channel counts are this process's own until it answers again`,
+  recovered: (address) => `Realtime presence: Redis at ${address} answers again, presence is shared between processes again`,
+  unavailable: (address, cause) => `realtime: Redis at ${address} is unreachable (${cause}); presence, channel counts and events are this process's own`,
+};
 
 /** Said when Redis cannot be used now: the caller answers from this process's own view. */
 export class RedisUnavailableError extends Error {
@@ -46,16 +53,13 @@ export class RedisRealtimeNode {
   readonly id = randomUUID();
   readonly keys: RedisRealtimeKeys;
   private readonly redis: Redis;
-  private readonly address: string;
+  private readonly health: RedisHealth;
   readonly expiryMs: number;
   private readonly resyncers: (() => Promise<void>)[] = [];
   private readonly departureListeners: ((departed: DepartedMember[]) => Promise<void>)[] = [];
   private timer: NodeJS.Timeout | null = null;
-  /** Why Redis is not used now; null while it answers. */
-  private lost: string | null = null;
   /** Whether a heartbeat has registered this node since Redis last failed. */
   private registered = false;
-  private loggedLoss = false;
   private resyncing: Promise<void> | null = null;
   private resyncAgain = false;
   /** Set when close begins: no beat, registration or resync may write after the node leaves. */
@@ -64,7 +68,6 @@ export class RedisRealtimeNode {
 
   constructor(private readonly options: RedisRealtimeNodeOptions) {
     this.keys = new RedisRealtimeKeys(options.prefix);
-    this.address = redisAddress(options.url);
     this.expiryMs = Math.round(options.expirySeconds * 1000);
     this.redis = new Redis(options.url, {
       enableOfflineQueue: false,
@@ -73,11 +76,11 @@ export class RedisRealtimeNode {
       maxRetriesPerRequest: 1,
       lazyConnect: true,
     });
-    let lastError = "connection closed";
-    this.redis.on("error", (error: Error) => {
-      lastError = error.message;
+    // Loss and recovery are logged once each way; a closed connection must register again.
+    this.health = watchRedisHealth(this.redis, options.url, { logger: options.logger, messages: nodeRedisMessages });
+    this.redis.on("close", () => {
+      this.registered = false;
     });
-    this.redis.on("close", () => this.markLost(lastError));
     this.redis.on("ready", () => void this.beat());
   }
 
@@ -96,12 +99,12 @@ export class RedisRealtimeNode {
 
   /** Why the shared state is not in use (Redis failed and has not answered since); null otherwise, starting included. */
   get unavailableReason(): string | null {
-    if (this.lost === null) return null;
-    return `realtime: Redis at ${this.address} is unreachable (${this.lost}); presence, channel counts and events are this process's own`;
+    const status = this.health.status();
+    return status.up ? null : (status.reason ?? "realtime: Redis is unreachable");
   }
 
   get available(): boolean {
-    return this.registered && this.lost === null && this.redis.status === "ready";
+    return this.registered && this.health.status().up && this.redis.status === "ready";
   }
 
   /** Called (in order) after every registration: rewrite this process's share of the shared state. */
@@ -152,9 +155,9 @@ export class RedisRealtimeNode {
     if (this.leaving || this.redis.status !== "ready") return;
     try {
       const known = await runScript(this.redis, scripts.heartbeat, [this.keys.nodes], [this.id]);
-      const rejoined = this.lost !== null || !this.registered;
+      const rejoined = !this.registered;
       this.registered = true;
-      if (this.lost !== null) this.markRecovered();
+      this.health.succeeded();
       if (known === 0 || rejoined) this.resync();
       const departed = await runScript(this.redis, scripts.sweep, [this.keys.nodes], [this.keys.base, this.expiryMs, this.id]);
       await this.announce(departed);
@@ -205,23 +208,11 @@ export class RedisRealtimeNode {
     for (const listener of this.departureListeners) await listener(departed);
   }
 
+  /** A command failed on a connection ioredis may still think open: Redis counts as lost until a beat answers. */
   private markLost(cause: string): void {
     if (this.closing) return;
-    this.lost ??= cause;
     this.registered = false;
-    if (this.loggedLoss) return;
-    this.loggedLoss = true;
-    this.options.logger?.warn(
-      { redis: this.address, cause },
-      `Realtime presence: Redis at ${this.address} is unreachable, presence and channel counts are this process's own until it answers again`,
-    );
-  }
-
-  private markRecovered(): void {
-    this.lost = null;
-    if (!this.loggedLoss) return;
-    this.loggedLoss = false;
-    this.options.logger?.info({ redis: this.address }, `Realtime presence: Redis at ${this.address} answers again, presence is shared between processes again`);
+    this.health.failed(cause);
   }
 
   /** Waits for a resync under way, then leaves the node set (its sockets' users are announced as departed) and disconnects. */
@@ -237,6 +228,7 @@ export class RedisRealtimeNode {
       }
     }
     this.closing = true;
+    this.health.stop();
     this.redis.disconnect();
   }
 }
