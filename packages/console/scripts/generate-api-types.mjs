@@ -9,7 +9,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import openapiTS, { astToString } from "openapi-typescript";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDist = join(here, "../../server/dist");
@@ -39,6 +38,7 @@ try {
 }
 if (typesWrittenAt > serverBuiltAt && !process.argv.includes("--force")) process.exit(0);
 
+const { default: openapiTS, astToString } = await import("openapi-typescript");
 const load = (path) => import(pathToFileURL(join(serverDist, path)).href);
 // pino as the server resolves it (a dependency of the server, wherever npm placed it).
 const { pino } = createRequire(join(serverDist, "app.js"))("pino");
