@@ -93,19 +93,20 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
   });
 
   // While a transaction is open, statements from outside it wait: they would run inside it.
+  // Each waiter checks the gate and acts in the same synchronous step (`while (gate) await gate;`
+  // written inline, never behind an async helper): a helper's own promise would yield between the
+  // check and the transaction taking the gate, and two transactions begun in one tick, or two
+  // waiters woken by one gate, would both run inside one BEGIN.
   let gate: Promise<void> | null = null;
-  const outsideTransactions = async (): Promise<void> => {
-    while (gate) await gate;
-  };
 
   return {
     kind: "pglite",
     async query<Row>(sql: string, params?: readonly SqlValue[]) {
-      await outsideTransactions();
+      while (gate) await gate;
       return run<Row>(sql, params);
     },
     async transaction(work) {
-      await outsideTransactions();
+      while (gate) await gate;
       let open!: () => void;
       gate = new Promise((resolve) => (open = resolve));
       try {
@@ -125,12 +126,12 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       }
     },
     async exec(sql) {
-      await outsideTransactions();
+      while (gate) await gate;
       return send({ kind: "exec", sql });
     },
     withAdvisoryLock: (_key, work) => work(),
     async close() {
-      await outsideTransactions();
+      while (gate) await gate;
       if (!failure) await send({ kind: "close" });
       await worker.terminate();
       await unlock();

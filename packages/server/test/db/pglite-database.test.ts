@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/database.js";
 import { openPgliteDatabase, PgliteError } from "../../src/db/pglite-database.js";
 import { compiledWorkerUrl } from "../support/compiled-worker.js";
 
@@ -24,6 +24,21 @@ describe("PGlite in its worker thread", () => {
     );
     expect(rows).toEqual([{ id: 1, name: "lamp", added: expect.any(Date), tags: ["a", "b"], distance: 1 }]);
     expect(await db.exec(`SELECT 1 AS one; SELECT 2 AS two`)).toEqual([{ two: 2 }]);
+  });
+
+  it("happy: transactions begun in the same tick, and those woken by one ending, each run in a transaction of their own", async () => {
+    const txid = (tx: Queryable) => tx.query<{ id: string }>(`SELECT txid_current()::text AS id`).then((result) => result.rows[0]!.id);
+    const held = db.transaction(async (tx) => {
+      const id = await txid(tx);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return id;
+    });
+    // Five begun in one tick while one is open (all wake when it ends), and five more with none open after them.
+    const waiting = Array.from({ length: 5 }, () => db.transaction(txid));
+    const first = await held;
+    const sameTick = await Promise.all(Array.from({ length: 5 }, () => db.transaction(txid)));
+    const ids = [first, ...(await Promise.all(waiting)), ...sameTick];
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("error: a failing statement rejects with Postgres's message and fields, and the next one runs normally", async () => {
