@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { describeError, type Schemas } from "../api/client.js";
 import { StatusBadge, visitorLabel } from "../conversation/status-badge.js";
@@ -47,6 +48,12 @@ function ConversationRow({ conversation, selected, query }: { conversation: Summ
 /** The conversations of the chosen filter, kept current by the workspace channel. */
 export function ConversationList({ filter, search, selectedId, query }: { filter: InboxFilter; search: string; selectedId: string | null; query: string }) {
   const list = useConversationList(filter, search);
+  // "2 min ago" stays true: the list re-renders every half minute.
+  const [, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(timer);
+  }, []);
   if (list.isPending) return <p className="pane-message">Loading conversations…</p>;
   if (list.isError) return <p className="pane-message" role="alert">{describeError(list.error)}</p>;
   const conversations = list.data.pages.flatMap((page) => page.data);
