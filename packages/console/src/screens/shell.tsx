@@ -31,8 +31,12 @@ function NotificationOffer() {
   const [askable, setAskable] = useState(canAskForNotifications);
   if (!askable) return null;
   return (
-    <button type="button" className="link-button" onClick={() => void Notification.requestPermission().finally(() => setAskable(canAskForNotifications()))}>
-      Turn on desktop alerts
+    <button
+      type="button"
+      className="link-button"
+      title="Browser notifications when a visitor asks for a person"
+      onClick={() => void Notification.requestPermission().finally(() => setAskable(canAskForNotifications()))}>
+      Turn on alerts
     </button>
   );
 }
