@@ -70,7 +70,8 @@ export class WebSocketTransport {
   }
 
   private accept(ws: WebSocket, appKey: string, query: URLSearchParams): void {
-    const refusal = this.refusalOf(appKey, query.get("protocol"));
+    // An upgrade that completes once closing has begun is not kept: close waits for every socket it keeps.
+    const refusal = this.closed ? { code: PusherErrorCode.reconnectNow, message: "Server shutting down" } : this.refusalOf(appKey, query.get("protocol"));
     if (refusal) {
       ws.send(serverFrames.error(refusal.code, refusal.message));
       ws.close(refusal.code, refusal.message);
