@@ -151,6 +151,8 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await poll(() => row.getByLabel("2 unread").isVisible()).toBe(true);
     const inboxLink = consolePage.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /^Inbox/ });
     await poll(() => inboxLink.textContent()).toBe("Inbox 1 awaiting you");
+    // Screen readers hear it too.
+    await poll(() => consolePage.locator('[aria-live="polite"]', { hasText: "A visitor asks for a person" }).count()).toBe(1);
     await consolePage.screenshot({ path: join(ARTIFACTS, "console-inbox-live.png") });
     expect(await seriousViolations(consolePage)).toEqual([]);
     // Search finds it by a word of the visitor's, and not by a word nobody wrote.

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { useChannel } from "../realtime/use-channel.js";
 import { useOperator } from "../session.js";
@@ -14,11 +14,13 @@ import { NOTIFICATIONS_QUERY_KEY } from "./use-notifications.js";
  * A request for a human also chimes and, if allowed, shows a browser notification.
  * Joining the operators' presence channel is what makes this operator "online" to visitors.
  */
-export function useWorkspaceLive(): void {
+/** Returns the latest announcement for screen readers (a visitor asked for a person). */
+export function useWorkspaceLive(): string {
   const operator = useOperator();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const pending = useRef<number | null>(null);
+  const [announcement, setAnnouncement] = useState("");
   useEffect(() => () => {
     if (pending.current !== null) window.clearTimeout(pending.current);
   }, []);
@@ -36,6 +38,7 @@ export function useWorkspaceLive(): void {
       "human.requested": (request: { conversation_id: string; reason: string | null }) => {
         refresh();
         alertOperator(request, (conversationId) => navigate(`/inbox/${conversationId}`));
+        setAnnouncement(`A visitor asks for a person (${new Date().toLocaleTimeString()}).`);
       },
       "conversation.updated": refresh,
       "message.created": refresh,
@@ -52,4 +55,5 @@ export function useWorkspaceLive(): void {
     },
   );
   useChannel(`presence-operators.${operator.workspace_id}`, {});
+  return announcement;
 }

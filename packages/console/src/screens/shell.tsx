@@ -46,7 +46,7 @@ export function Shell() {
   const operator = useOperator();
   const { state } = useRealtime();
   const [location] = useLocation();
-  useWorkspaceLive();
+  const announcement = useWorkspaceLive();
   const unreadNotifications = useNotifications().data?.unread_count ?? 0;
   return (
     <div className="shell">
@@ -87,6 +87,9 @@ export function Shell() {
           <SignOutButton />
         </div>
       </header>
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
       <main id="main" className="content" tabIndex={-1}>
         <Switch>
           <Route path="/">
