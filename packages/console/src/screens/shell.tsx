@@ -2,12 +2,16 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { api, dataOf } from "../api/client.js";
+import { AnalyticsScreen } from "../analytics/analytics-screen.js";
 import { canAskForNotifications } from "../inbox/alert-operator.js";
 import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useNotifications } from "../inbox/use-notifications.js";
 import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
+import { KnowledgeScreen } from "../knowledge/knowledge-screen.js";
+import { LeadsScreen } from "../leads/leads-screen.js";
 import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
+import { SettingsScreen } from "../settings/settings-screen.js";
 import { switchSession, useOperator } from "../session.js";
 import { PlaceholderScreen } from "./placeholder-screen.js";
 
@@ -99,6 +103,10 @@ export function Shell() {
             <InboxScreen conversationId={null} />
           </Route>
           <Route path="/inbox/:id">{(params) => <InboxScreen conversationId={params.id} />}</Route>
+          <Route path="/analytics" component={AnalyticsScreen} />
+          <Route path="/settings" component={SettingsScreen} />
+          <Route path="/knowledge" component={KnowledgeScreen} />
+          <Route path="/leads" component={LeadsScreen} />
           {sections
             .filter((section) => section.path !== "/inbox")
             .map((section) => (

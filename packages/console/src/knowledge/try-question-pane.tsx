@@ -1,0 +1,138 @@
+import { useMutation } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
+import { api, dataOf, describeError } from "../api/client.js";
+
+const score = (value: number, digits = 2) => value.toFixed(digits);
+
+/** "Try a question": what the bot would retrieve (passages and their scores), how sure it would be, and what it would answer. Nothing is stored. */
+export function TryQuestionPane({ agentId }: { agentId: string }) {
+  const [question, setQuestion] = useState("");
+  const questionId = useId();
+  const attempt = useMutation({
+    mutationFn: (asked: string) => dataOf(api.POST("/api/v1/console/knowledge/try", { body: { agent_id: agentId, question: asked } })),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (question.trim()) attempt.mutate(question.trim());
+  };
+  const result = attempt.data?.data;
+  const signals = result?.confidence.signals;
+  const thresholds = result?.confidence.thresholds;
+  return (
+    <section className="try-pane" aria-labelledby="try-title">
+      <h2 id="try-title">Try a question</h2>
+      <form onSubmit={submit} className="try-form">
+        <label htmlFor={questionId} className="visually-hidden">
+          Question
+        </label>
+        <input id={questionId} type="text" placeholder="A question a visitor might ask" value={question} maxLength={2000} onChange={(event) => setQuestion(event.target.value)} />
+        <button type="submit" className="primary" disabled={attempt.isPending || !question.trim()}>
+          {attempt.isPending ? "Trying…" : "Try"}
+        </button>
+      </form>
+      {attempt.isError && (
+        <p className="error" role="alert">
+          {describeError(attempt.error)}
+        </p>
+      )}
+      {result && signals && thresholds && (
+        <div className="try-result" aria-live="polite">
+          <section aria-labelledby="try-answer-title" className="try-answer">
+            <h3 id="try-answer-title">
+              The answer{" "}
+              {result.answer.low_confidence ? <span className="badge badge-warning">Low confidence</span> : <span className="badge badge-indexed">Confident</span>}
+            </h3>
+            <p className="try-answer-text">{result.answer.content}</p>
+            {result.answer.error && <p className="error">The generator failed: {result.answer.error.message}</p>}
+            {result.answer.citations.length > 0 && (
+              <ol className="citations" aria-label="Citations">
+                {result.answer.citations.map((citation) => (
+                  <li key={citation.id}>
+                    <a href={citation.url} target="_blank" rel="noreferrer">
+                      {citation.title ?? citation.url}
+                    </a>
+                  </li>
+                ))}
+              </ol>
+            )}
+            <p className="muted small">Written by {result.answer.generator}.</p>
+          </section>
+          <section aria-labelledby="try-confidence-title">
+            <h3 id="try-confidence-title">Confidence: {score(result.confidence.score)}</h3>
+            <p className="muted small">
+              {result.confidence.low_confidence
+                ? "Retrieval found nothing relevant enough: the bot says so and offers a person."
+                : "Retrieval found enough to ground an answer."}
+            </p>
+            <table className="signals">
+              <caption className="visually-hidden">Confidence signals against their thresholds</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Signal</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Threshold</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">Top similarity</th>
+                  <td>{score(signals.top_similarity)}</td>
+                  <td>at least {score(thresholds.min_similarity)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Coverage of the question</th>
+                  <td>{score(signals.top_coverage)}</td>
+                  <td>at least {score(thresholds.min_coverage)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Unknown words' share</th>
+                  <td>{score(signals.unknown_share)}</td>
+                  <td>at most {score(thresholds.max_unknown_share)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Rare words covered</th>
+                  <td>{score(signals.rare_coverage)}</td>
+                  <td>—</td>
+                </tr>
+                <tr>
+                  <th scope="row">Unknown rare words</th>
+                  <td>{score(signals.unknown_rare_share)}</td>
+                  <td>—</td>
+                </tr>
+                <tr>
+                  <th scope="row">Best passage (BM25)</th>
+                  <td>{score(signals.best_score)}</td>
+                  <td>weight {score(thresholds.coverage_weight)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </section>
+          <section aria-labelledby="try-passages-title">
+            <h3 id="try-passages-title">Passages retrieved ({result.passages.length})</h3>
+            {result.passages.length === 0 ? (
+              <p className="muted">None: the knowledge has nothing on this.</p>
+            ) : (
+              <ol className="passages" aria-label="Passages">
+                {result.passages.map((passage) => (
+                  <li key={`${passage.document_id}-${passage.number}-${passage.heading ?? ""}-${passage.score}`} className="passage">
+                    <div className="passage-top">
+                      <span className="passage-number">[{passage.number}]</span>
+                      <a href={passage.url} target="_blank" rel="noreferrer" className="passage-title">
+                        {passage.title || passage.url}
+                      </a>
+                      <span className="passage-score" title="Fused rank score (reciprocal rank fusion)">
+                        score {score(passage.score, 4)}
+                      </span>
+                    </div>
+                    {passage.heading && <p className="muted small">{passage.heading}</p>}
+                    <p className="passage-content">{passage.content}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
+      )}
+    </section>
+  );
+}
