@@ -4,6 +4,7 @@ import { RealtimeProvider } from "./realtime/realtime-context.js";
 import { SetPasswordScreen } from "./screens/set-password-screen.js";
 import { Shell } from "./screens/shell.js";
 import { SignInScreen } from "./screens/sign-in-screen.js";
+import { SetupFlow } from "./setup/setup-flow.js";
 import { OperatorProvider, useMeQuery } from "./session.js";
 
 /** Everything behind the sign-in: the operator's session, one realtime connection, the shell. */
@@ -34,6 +35,9 @@ export function App() {
       <Switch>
         <Route path="/set-password">
           <SetPasswordScreen />
+        </Route>
+        <Route path="/setup" nest>
+          <SetupFlow />
         </Route>
         <Route>
           <SignedIn />

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
+import { AgentsScreen } from "../agents/agents-screen.js";
 import { api, dataOf } from "../api/client.js";
 import { AnalyticsScreen } from "../analytics/analytics-screen.js";
 import { canAskForNotifications } from "../inbox/alert-operator.js";
@@ -103,6 +104,9 @@ export function Shell() {
             <InboxScreen conversationId={null} />
           </Route>
           <Route path="/inbox/:id">{(params) => <InboxScreen conversationId={params.id} />}</Route>
+          <Route path="/agents" nest>
+            <AgentsScreen />
+          </Route>
           <Route path="/analytics" component={AnalyticsScreen} />
           <Route path="/settings" component={SettingsScreen} />
           <Route path="/knowledge" component={KnowledgeScreen} />

@@ -44,7 +44,8 @@ function realtimeOrigin(config: Config): string {
 
 /**
  * The console's page policy: scripts, styles and fonts from this origin only (no inline code, no
- * eval), API calls to this origin and the realtime server, nothing may frame it.
+ * eval), API calls to this origin and the realtime server, frames of this origin only (the widget's
+ * preview, the demo page), nothing may frame it.
  */
 export function consoleContentSecurityPolicy(config: Config): string {
   return [
@@ -54,6 +55,7 @@ export function consoleContentSecurityPolicy(config: Config): string {
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self' ${realtimeOrigin(config)}`,
+    "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -11,7 +11,10 @@ const DEMO_CSS =
   "body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2937;background:#f3f4f6}main{max-width:40rem;margin:0 auto;padding:3rem 1.5rem}h1{font-size:1.6rem;margin:0 0 .5rem}code{background:#e5e7eb;padding:.1rem .3rem;border-radius:4px;font-size:.9em;overflow-wrap:anywhere}@media (min-width:641px){body{padding-right:420px}}";
 const DEMO_CSS_HASH = createHash("sha256").update(DEMO_CSS).digest("base64");
 
-/** The page's own policy is as strict as the widget allows: its scripts, styles and requests come from this service only. */
+/**
+ * The page's own policy is as strict as the widget allows: its scripts, styles and requests come from this service only;
+ * only this service's own pages (the console's preview) may frame it.
+ */
 const DEMO_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -20,7 +23,7 @@ const DEMO_CSP = [
   `style-src 'sha256-${DEMO_CSS_HASH}'`,
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors 'none'",
+  "frame-ancestors 'self'",
 ].join("; ");
 
 const escapeHtml = (text: string) =>

@@ -48,7 +48,7 @@ describe("the console web app at /console", () => {
     }
   });
 
-  it("security: a strict Content-Security-Policy: own scripts only (no inline, no eval), API and realtime connections only, never framed", async () => {
+  it("security: a strict Content-Security-Policy: own scripts only (no inline, no eval), API and realtime connections only, frames of its own origin (the widget's preview), never framed", async () => {
     const response = await t.app.inject({ method: "GET", url: "/console/inbox" });
     const policy = String(response.headers["content-security-policy"]);
     const directives = Object.fromEntries(policy.split("; ").map((directive) => [directive.split(" ")[0], directive.split(" ").slice(1).join(" ")]));
@@ -59,6 +59,7 @@ describe("the console web app at /console", () => {
       "img-src": "'self' data:",
       "font-src": "'self'",
       "connect-src": "'self' wss://support.example.com:443",
+      "frame-src": "'self'",
       "base-uri": "'none'",
       "form-action": "'self'",
       "frame-ancestors": "'none'",

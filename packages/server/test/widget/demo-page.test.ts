@@ -36,7 +36,7 @@ describe("GET /demo/{agent_id} and init from the service's own origin", () => {
     const csp = String(response.headers["content-security-policy"]);
     const style = /<style>([^<]*)<\/style>/.exec(response.body)![1]!;
     expect(csp).toBe(
-      `default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`,
     );
     expect(response.body.match(/<script/g)).toHaveLength(1);
   });
