@@ -1,0 +1,20 @@
+import { ApiTokensSection } from "./api-tokens-section.js";
+import { OperatorsSection } from "./operators-section.js";
+import { UsageSection } from "./usage-section.js";
+import "./settings.css";
+
+/** Settings: the API tokens page, the operators, the workspace's quota and usage. Each section asks the server, which says who may. */
+export function SettingsScreen() {
+  return (
+    <div className="settings">
+      <header className="settings-header">
+        <h1>Settings</h1>
+      </header>
+      <div className="settings-body">
+        <ApiTokensSection />
+        <OperatorsSection />
+        <UsageSection />
+      </div>
+    </div>
+  );
+}
