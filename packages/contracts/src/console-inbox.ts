@@ -104,6 +104,8 @@ export const consoleMessageSchema = z.object({
   low_confidence: z.boolean(),
   author: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
   created_at: isoTimestampSchema,
+  /** The curated answer a bot reply was served from ("Fix this answer"); null otherwise (absent from older clients' events). */
+  curated_answer_id: z.string().nullable().optional(),
 });
 export type ConsoleMessage = z.infer<typeof consoleMessageSchema>;
 

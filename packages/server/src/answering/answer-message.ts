@@ -9,6 +9,7 @@ import { receiveVisitorMessage } from "../conversations/receive-visitor-message.
 import { insertBotReply } from "./message-repository.js";
 import { buildRetrievalQuery } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
+import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 
 const HISTORY_TURNS = 8;
 
@@ -46,6 +47,12 @@ export async function* answerMessage(
 
   const agent = await findAgent(services.db, conversation.agentId);
   const language = agent?.languageDefault ?? "en";
+  // An operator's curated answer to a question close enough to this one is the answer: no retrieval, no generation.
+  const curated = await findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message });
+  if (curated) {
+    yield* answerWithCurated(services, session, visitorMessage, curated.curated, started);
+    return;
+  }
   const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexical, {
     agentId: conversation.agentId,
     query: buildRetrievalQuery({
@@ -115,4 +122,54 @@ export async function* answerMessage(
   });
   yield { type: "citations", citations };
   yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };
+}
+
+/** Curated answers stream in pieces of a few words, like a generated answer. */
+const CURATED_PIECE = /\S+\s*/g;
+
+/**
+ * Answers with a curated answer (see answerMessage): streamed like any answer, citing its source
+ * URL if it has one (document id 0: it is no indexed document), never low-confidence, stored with
+ * `curated_answer_id` and the generator `curated`. Discarded as any reply when the state changed.
+ */
+async function* answerWithCurated(
+  services: Services,
+  session: WidgetSession,
+  question: { id: string; seq: number },
+  curated: { id: string; answer: string; sourceUrl: string | null },
+  started: number,
+): AsyncGenerator<ConversationEvent> {
+  const { conversation } = session;
+  const leading = curated.answer.match(/^\s*/)?.[0] ?? "";
+  if (leading !== "") yield { type: "token", token: leading };
+  for (const piece of curated.answer.slice(leading.length).match(CURATED_PIECE) ?? []) yield { type: "token", token: piece };
+  const citations: Citation[] = curated.sourceUrl ? [{ id: 0, url: curated.sourceUrl }] : [];
+  const reply = await insertBotReply(
+    services.db,
+    {
+      conversationId: conversation.id,
+      role: "bot",
+      content: curated.answer,
+      citations,
+      lowConfidence: false,
+      generator: "curated",
+      latencyMs: Date.now() - started,
+      curatedAnswerId: curated.id,
+    },
+    question.seq,
+  );
+  if (!reply) {
+    yield { type: "done", messageId: question.id, lowConfidence: false, awaitingHuman: false, discarded: true };
+    return;
+  }
+  services.bus.publish({
+    type: "message.created",
+    workspaceId: conversation.workspaceId,
+    agentId: conversation.agentId,
+    conversationId: conversation.id,
+    message: { id: reply.id, seq: reply.seq, role: "bot", content: curated.answer, citations, created_at: reply.createdAt },
+    author: null,
+  });
+  yield { type: "citations", citations };
+  yield { type: "done", messageId: reply.id, lowConfidence: false, awaitingHuman: false };
 }

@@ -113,9 +113,10 @@ interface MessageRow {
   operator_id: string | null;
   author_name: string | null;
   created_at: Date;
+  curated_answer_id: string | null;
 }
 
-const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, low_confidence, operator_id, author_name, created_at`;
+const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, low_confidence, operator_id, author_name, created_at, curated_answer_id`;
 
 const toConsoleMessage = (row: MessageRow): ConsoleMessage => ({
   id: row.id,
@@ -126,6 +127,7 @@ const toConsoleMessage = (row: MessageRow): ConsoleMessage => ({
   low_confidence: row.low_confidence,
   author: row.role === "operator" && row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
   created_at: iso(row.created_at),
+  curated_answer_id: row.curated_answer_id,
 });
 
 /** The conversation's last `limit` messages, oldest first, and whether earlier ones exist. */

@@ -35,6 +35,7 @@ export async function listMessagesSince(
       low_confidence: message.lowConfidence,
       author: message.author,
       created_at: message.createdAt,
+      curated_answer_id: message.curatedAnswerId,
     })),
     has_more: hasMore,
     conversation: {

@@ -13,6 +13,7 @@ import { tokenRoutes } from "./tokens/routes.js";
 import { operatorRoutes } from "./operators/routes.js";
 import { usageRoutes } from "./usage/routes.js";
 import { analyticsRoutes } from "./analytics/routes.js";
+import { curatedAnswerRoutes } from "./curated/routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -34,4 +35,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(operatorRoutes);
   await app.register(usageRoutes);
   await app.register(analyticsRoutes);
+  await app.register(curatedAnswerRoutes);
 };

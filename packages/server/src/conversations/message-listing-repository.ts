@@ -14,6 +14,8 @@ export interface ListedMessage {
   /** The operator who wrote it (role `operator`), with their name as it was then. */
   author: { id: string | null; name: string } | null;
   createdAt: string;
+  /** The curated answer a bot reply was served from, else null. */
+  curatedAnswerId: string | null;
 }
 
 interface MessageRow {
@@ -26,6 +28,7 @@ interface MessageRow {
   operator_id: string | null;
   author_name: string | null;
   created_at: Date;
+  curated_answer_id: string | null;
 }
 
 const toListedMessage = (row: MessageRow): ListedMessage => ({
@@ -37,6 +40,7 @@ const toListedMessage = (row: MessageRow): ListedMessage => ({
   lowConfidence: row.low_confidence,
   author: row.role === "operator" && row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
   createdAt: iso(row.created_at),
+  curatedAnswerId: row.curated_answer_id,
 });
 
 /**
@@ -56,7 +60,7 @@ export async function listMessagesAfterSeq(
   scope: { workspaceId: string; conversationId: string; afterSeq: number; limit: number },
 ): Promise<{ messages: ListedMessage[]; hasMore: boolean }> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT m.id, m.conversation_seq, m.role, m.content, m.citations, m.low_confidence, m.operator_id, m.author_name, m.created_at
+    `SELECT m.id, m.conversation_seq, m.role, m.content, m.citations, m.low_confidence, m.operator_id, m.author_name, m.created_at, m.curated_answer_id
      FROM messages m
      WHERE m.conversation_id = $2::text
        AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = $2::text AND c.workspace_id = $1::text)

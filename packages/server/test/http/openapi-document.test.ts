@@ -90,6 +90,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage", "GET /analytics"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
+        ...["GET /curated-answers", "POST /curated-answers", "PATCH /curated-answers/{id}", "DELETE /curated-answers/{id}", "GET /knowledge-gaps"].map((route) =>
+          route.replace(" ", " /api/v1/console"),
+        ),
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
