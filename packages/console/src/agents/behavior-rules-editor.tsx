@@ -42,6 +42,9 @@ function actionOf(type: Action["type"], previous: Action): Action {
   }
 }
 
+/** Only the messages of `field` itself, not of the members under it (those show beside their controls). */
+const exactly = (fields: Record<string, string[]>, field: string) => (fields[field] ? { [field]: fields[field] } : {});
+
 function nextRuleId(rules: BehaviorRule[]): string {
   let number = rules.length + 1;
   while (rules.some((rule) => rule.id === `rule-${number}`)) number += 1;
@@ -147,7 +150,7 @@ function RuleEditor({
               <input type="url" {...control("action.url")} placeholder="https://" value={action.url} onChange={(event) => setAction({ url: event.target.value })} />
               {error("action.url")}
             </div>
-            {ecommerce && (
+            {(ecommerce || action.coupon !== undefined) && (
               <div className="field-row">
                 <label htmlFor={`${id}-action-coupon`}>Coupon (optional)</label>
                 <input {...control("action.coupon")} value={action.coupon ?? ""} onChange={(event) => setAction({ coupon: event.target.value === "" ? undefined : event.target.value })} />
@@ -156,8 +159,10 @@ function RuleEditor({
             )}
           </>
         )}
-        {error("trigger")}
-        {error("action")}
+        {/* What no control above shows: the trigger or action as a whole. */}
+        <FieldError fields={exactly(fields, `${base}.trigger`)} field={`${base}.trigger`} id={`${id}-trigger`} />
+        <FieldError fields={exactly(fields, `${base}.action`)} field={`${base}.action`} id={`${id}-action`} />
+        <FieldError fields={exactly(fields, base)} field={base} id={id} />
         <button type="button" onClick={onRemove}>
           Remove rule {index + 1}
         </button>
@@ -199,7 +204,7 @@ export function BehaviorRulesEditor({
           Add a rule
         </button>
       )}
-      <FieldError fields={Object.fromEntries(Object.entries(fields).filter(([name]) => name === "behavior_rules"))} field="behavior_rules" id="behavior-rules" />
+      <FieldError fields={exactly(fields, "behavior_rules")} field="behavior_rules" id="behavior-rules" />
     </div>
   );
 }
