@@ -17,7 +17,7 @@ function Field({ label, error, hint, children }: { label: string; error?: string
   const id = useId();
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ");
   return (
-    <div className="field">
+    <div className="knowledge-field">
       <label htmlFor={id}>{label}</label>
       {children({ id, ...(describedBy ? { "aria-describedby": describedBy } : {}), ...(error ? { "aria-invalid": true as const } : {}) })}
       {hint && (
@@ -110,7 +110,7 @@ export function AddSourceForm({ agentId }: { agentId: string }) {
           {(props) => <input {...props} type="url" inputMode="url" value={url} onChange={(event) => setUrl(event.target.value)} />}
         </Field>
       )}
-      <div className="form-actions">
+      <div className="knowledge-form-actions">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? "Adding…" : "Add source"}
         </button>

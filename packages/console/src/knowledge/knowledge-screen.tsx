@@ -35,7 +35,7 @@ export function KnowledgeScreen() {
       {agent && (
         <div className="knowledge-columns">
           <div className="knowledge-main">
-            <section aria-labelledby="sources-title" className="panel">
+            <section aria-labelledby="sources-title" className="knowledge-panel">
               <h2 id="sources-title">Sources of {agent.name}</h2>
               {sources.isPending && <p className="muted">Loading sources…</p>}
               {sources.isError && (
@@ -45,11 +45,11 @@ export function KnowledgeScreen() {
               )}
               {sources.data && <SourceList sources={sources.data} />}
             </section>
-            <div className="panel">
+            <div className="knowledge-panel">
               <AddSourceForm key={agent.id} agentId={agent.id} />
             </div>
           </div>
-          <div className="panel knowledge-side">
+          <div className="knowledge-panel knowledge-side">
             <TryQuestionPane key={agent.id} agentId={agent.id} />
           </div>
         </div>

@@ -29,9 +29,9 @@ function Progress({ source }: { source: Source }) {
         : "No pages found"
       : `${indexed} of ${found} ${found === 1 ? "page" : "pages"} indexed${failed > 0 ? `, ${failed} failed` : ""}${syncing && pending > 0 ? `, ${pending} to go` : ""}`;
   return (
-    <div className="source-progress">
+    <div className="knowledge-progress">
       {syncing && found > 0 && <progress value={indexed + failed} max={found} aria-label={`Progress of ${sourceName(source)}`} />}
-      <span className="source-progress-words">{words}</span>
+      <span className="knowledge-progress-words">{words}</span>
     </div>
   );
 }
@@ -115,9 +115,9 @@ function SourceRow({ source }: { source: Source }) {
           </span>
         )}
         {confirming ? (
-          <span className="confirm" role="group" aria-label={`Confirm deleting ${name}`}>
+          <span className="knowledge-confirm" role="group" aria-label={`Confirm deleting ${name}`}>
             <span>Delete it with its pages? The assistant stops citing it at once.</span>
-            <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+            <button type="button" className="knowledge-danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
               {remove.isPending ? "Deleting…" : "Delete"}
             </button>
             <button type="button" onClick={() => setConfirming(false)} autoFocus>
@@ -148,7 +148,7 @@ function SourceRow({ source }: { source: Source }) {
 export function SourceList({ sources }: { sources: Source[] }) {
   if (sources.length === 0) return <p className="muted">No sources yet: add the site's sitemap, a page or a text.</p>;
   return (
-    <ul className="source-list" aria-label="Sources">
+    <ul className="knowledge-sources" aria-label="Sources">
       {sources.map((source) => (
         <SourceRow key={source.id} source={source} />
       ))}

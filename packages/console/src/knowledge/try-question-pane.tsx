@@ -4,6 +4,15 @@ import { api, dataOf, describeError } from "../api/client.js";
 
 const score = (value: number, digits = 2) => value.toFixed(digits);
 
+/** A signal against its threshold: the bound and whether the value meets it, in words (not only in colour). */
+function Threshold({ met, bound }: { met: boolean; bound: string }) {
+  return (
+    <td>
+      {bound} <span className={met ? "signal-met" : "signal-missed"}>{met ? "(met)" : "(missed)"}</span>
+    </td>
+  );
+}
+
 /** "Try a question": what the bot would retrieve (passages and their scores), how sure it would be, and what it would answer. Nothing is stored. */
 export function TryQuestionPane({ agentId }: { agentId: string }) {
   const [question, setQuestion] = useState("");
@@ -77,17 +86,17 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
                 <tr>
                   <th scope="row">Top similarity</th>
                   <td>{score(signals.top_similarity)}</td>
-                  <td>at least {score(thresholds.min_similarity)}</td>
+                  <Threshold met={signals.top_similarity >= thresholds.min_similarity} bound={`at least ${score(thresholds.min_similarity)}`} />
                 </tr>
                 <tr>
                   <th scope="row">Coverage of the question</th>
                   <td>{score(signals.top_coverage)}</td>
-                  <td>at least {score(thresholds.min_coverage)}</td>
+                  <Threshold met={signals.top_coverage >= thresholds.min_coverage} bound={`at least ${score(thresholds.min_coverage)}`} />
                 </tr>
                 <tr>
                   <th scope="row">Unknown words' share</th>
                   <td>{score(signals.unknown_share)}</td>
-                  <td>at most {score(thresholds.max_unknown_share)}</td>
+                  <Threshold met={signals.unknown_share <= thresholds.max_unknown_share} bound={`at most ${score(thresholds.max_unknown_share)}`} />
                 </tr>
                 <tr>
                   <th scope="row">Rare words covered</th>

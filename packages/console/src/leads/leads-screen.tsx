@@ -41,7 +41,7 @@ function LeadRow({ lead }: { lead: Lead }) {
       <td>
         <time dateTime={lead.updated_at}>{when.format(new Date(lead.updated_at))}</time>
       </td>
-      <td>{lead.conversation_id ? <Link href={`/inbox/${lead.conversation_id}`}>Open</Link> : <span className="muted">—</span>}</td>
+      <td>{lead.conversation_id ? <Link href={`/inbox/${lead.conversation_id}`} aria-label={`Open the conversation of ${lead.email}`}>Open</Link> : <span className="muted">—</span>}</td>
     </tr>
   );
 }
@@ -68,7 +68,7 @@ export function LeadsScreen() {
     <div className="leads">
       <header className="leads-header">
         <h1>Leads</h1>
-        <a className="button-link" href={leadsCsvHref(search, agentId)} download>
+        <a className="leads-export" href={leadsCsvHref(search, agentId)} download>
           Export CSV
         </a>
       </header>
