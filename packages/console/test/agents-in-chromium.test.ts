@@ -54,7 +54,7 @@ describeNeeding("chromium")("the console's Agents screen, in Chromium", () => {
     return { page, pageErrors };
   }
 
-  it("happy: an admin changes the primary colour and a starter prompt; the preview's widget shows both; a colour the server refuses is explained beside the field; no serious axe violation", async () => {
+  it("happy: an admin changes the primary colour and a starter prompt; the preview's widget shows both; a colour the server refuses is explained beside the field; a behavior rule made with the form (its refused link explained beside it) is stored; no serious axe violation", async () => {
     const { page, pageErrors } = await signIn("ada@acme-bikes.test", "admin", "/console/agents");
     const list = page.getByRole("navigation", { name: "Agents" });
     const agentLink = list.getByRole("list").getByRole("link");
@@ -90,6 +90,25 @@ describeNeeding("chromium")("the console's Agents screen, in Chromium", () => {
     // The list shows it too (agent.updated).
     expect(await agentLink.textContent()).toContain("Published");
     await page.screenshot({ path: join(ARTIFACTS, "console-agents-preview.png") });
+
+    // A behavior rule through the form: when the visitor scrolls 60 %, a button; a link the server refuses is explained beside it.
+    await page.getByRole("button", { name: "Add a rule" }).click();
+    const rule = page.getByRole("group", { name: "Rule 1" });
+    await rule.getByLabel("When").selectOption("scroll");
+    await rule.getByLabel("Scrolled (% of the page)").fill("60");
+    await rule.getByLabel("Then").selectOption("cta");
+    await rule.getByLabel("Button label").fill("See tandems");
+    await rule.getByLabel("Button link").fill("tandems please");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await poll(() => rule.locator("#rule-0-action-url-error").isVisible()).toBe(true);
+    expect(await rule.getByLabel("Button link").getAttribute("aria-invalid")).toBe("true");
+    await rule.getByLabel("Button link").fill("https://acme-bikes.test/tandems");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await poll(() => page.getByText(/^Saved at/).isVisible()).toBe(true);
+    const stored = await stage.t.services.db.query<{ behavior_rules: unknown }>(`SELECT behavior_rules FROM agents WHERE id = $1`, [stage.tenant.agentId]);
+    expect(stored.rows[0]?.behavior_rules).toEqual([
+      { id: "rule-1", trigger: { type: "scroll", percent: 60 }, action: { type: "cta", label: "See tandems", url: "https://acme-bikes.test/tandems" } },
+    ]);
 
     // Dark mode and tablet width.
     await page.emulateMedia({ colorScheme: "dark" });
