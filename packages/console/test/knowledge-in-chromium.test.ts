@@ -135,7 +135,8 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     expect(await citations.count()).toBe(1);
     expect(await citations.first().getAttribute("href")).toBe(firstPassageLink);
     const signals = page.getByRole("table", { name: "Confidence signals against their thresholds" });
-    expect(await signals.getByRole("row").count()).toBe(7);
+    expect(await signals.getByRole("row").count()).toBe(8);
+    expect(await page.getByText("Retrieval found enough to ground an answer.").isVisible()).toBe(true);
     expect(await signals.getByRole("row", { name: /Top similarity/ }).textContent()).toMatch(/at least \d\.\d\d/);
     await page.screenshot({ path: join(ARTIFACTS, "console-knowledge.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);

@@ -4,13 +4,13 @@ import { AddSourceForm } from "./add-source-form.js";
 import { AgentPicker } from "./agent-picker.js";
 import { SourceList } from "./source-list.js";
 import { TryQuestionPane } from "./try-question-pane.js";
-import { useAgents } from "./use-agents.js";
+import { useAgentList } from "../agents/use-agents.js";
 import { useSources, useSourcesLive } from "./use-sources.js";
 import "./knowledge.css";
 
 /** The Knowledge screen: an agent's sources, live; add one; try a question. The agent is in the URL (`?agent=`). */
 export function KnowledgeScreen() {
-  const agents = useAgents();
+  const agents = useAgentList();
   const [, navigate] = useLocation();
   const chosen = new URLSearchParams(useSearch()).get("agent");
   const agent = agents.data?.find((candidate) => candidate.id === chosen) ?? agents.data?.[0] ?? null;

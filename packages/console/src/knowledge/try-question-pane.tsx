@@ -73,6 +73,11 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
                 ? "Retrieval found nothing relevant enough: the bot says so and offers a person."
                 : "Retrieval found enough to ground an answer."}
             </p>
+            <p className="muted small">
+              Grounded when the question's rare words are not missing from the knowledge and either the nearest passage is similar enough or the
+              confidence score ({score(thresholds.coverage_weight)} × rare words covered + {score(1 - thresholds.coverage_weight)} × best passage) reaches
+              its threshold.
+            </p>
             <table className="signals">
               <caption className="visually-hidden">Confidence signals against their thresholds</caption>
               <thead>
@@ -84,34 +89,39 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
               </thead>
               <tbody>
                 <tr>
+                  <th scope="row">Rare words unknown to the knowledge</th>
+                  <td>{score(signals.unknown_rare_share)}</td>
+                  <Threshold met={signals.unknown_rare_share <= thresholds.max_unknown_share} bound={`at most ${score(thresholds.max_unknown_share)}`} />
+                </tr>
+                <tr>
                   <th scope="row">Top similarity</th>
                   <td>{score(signals.top_similarity)}</td>
                   <Threshold met={signals.top_similarity >= thresholds.min_similarity} bound={`at least ${score(thresholds.min_similarity)}`} />
                 </tr>
                 <tr>
-                  <th scope="row">Coverage of the question</th>
-                  <td>{score(signals.top_coverage)}</td>
-                  <Threshold met={signals.top_coverage >= thresholds.min_coverage} bound={`at least ${score(thresholds.min_coverage)}`} />
-                </tr>
-                <tr>
-                  <th scope="row">Unknown words' share</th>
-                  <td>{score(signals.unknown_share)}</td>
-                  <Threshold met={signals.unknown_share <= thresholds.max_unknown_share} bound={`at most ${score(thresholds.max_unknown_share)}`} />
+                  <th scope="row">Confidence score</th>
+                  <td>{score(result.confidence.score)}</td>
+                  <Threshold met={result.confidence.score >= thresholds.min_coverage} bound={`at least ${score(thresholds.min_coverage)}`} />
                 </tr>
                 <tr>
                   <th scope="row">Rare words covered</th>
                   <td>{score(signals.rare_coverage)}</td>
-                  <td>—</td>
-                </tr>
-                <tr>
-                  <th scope="row">Unknown rare words</th>
-                  <td>{score(signals.unknown_rare_share)}</td>
-                  <td>—</td>
+                  <td className="muted">in the score</td>
                 </tr>
                 <tr>
                   <th scope="row">Best passage (BM25)</th>
                   <td>{score(signals.best_score)}</td>
-                  <td>weight {score(thresholds.coverage_weight)}</td>
+                  <td className="muted">in the score</td>
+                </tr>
+                <tr>
+                  <th scope="row">Coverage of the question</th>
+                  <td>{score(signals.top_coverage)}</td>
+                  <td className="muted">—</td>
+                </tr>
+                <tr>
+                  <th scope="row">Words unknown to the knowledge</th>
+                  <td>{score(signals.unknown_share)}</td>
+                  <td className="muted">—</td>
                 </tr>
               </tbody>
             </table>

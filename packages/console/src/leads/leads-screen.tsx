@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { describeError, type Schemas } from "../api/client.js";
 import { AgentPicker } from "../knowledge/agent-picker.js";
-import { useAgents } from "../knowledge/use-agents.js";
+import { useAgentList } from "../agents/use-agents.js";
 import { leadsCsvHref, useLeads } from "./use-leads.js";
 import "./leads.css";
 
@@ -54,7 +54,7 @@ export function LeadsScreen() {
   const agentId = parameters.get("agent") ?? "";
   const [typed, setTyped] = useState(search);
   const searchId = useId();
-  const agents = useAgents();
+  const agents = useAgentList();
   const leads = useLeads(search, agentId);
 
   useEffect(() => {
