@@ -57,7 +57,7 @@ function TopQuestions({ questions }: { questions: AgentAnalytics["top_questions"
       {questions.length === 0 ? (
         <p className="empty">No questions in this period.</p>
       ) : (
-        <table className="data-table">
+        <table className="data-table" aria-labelledby="analytics-questions">
           <thead>
             <tr>
               <th scope="col">Question</th>

@@ -132,14 +132,16 @@ export function ApiTokensSection() {
                       <td>{token.abilities.join(", ")}</td>
                       <td>{formatTime(token.created_at)}</td>
                       <td>{formatTime(token.last_used_at)}</td>
-                      <td className="row-actions">
-                        {token.revoked_at ? (
-                          <span className="badge">Revoked {formatTime(token.revoked_at)}</span>
-                        ) : (
-                          <button type="button" className="danger-outline" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
-                            Revoke
-                          </button>
-                        )}
+                      <td>
+                        <div className="row-actions">
+                          {token.revoked_at ? (
+                            <span className="badge">Revoked {formatTime(token.revoked_at)}</span>
+                          ) : (
+                            <button type="button" className="danger-outline" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                              Revoke
+                            </button>
+                          )}
+                        </div>
                       </td>
                     </tr>
                   ))}

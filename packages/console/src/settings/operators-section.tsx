@@ -182,22 +182,24 @@ export function OperatorsSection() {
                     )}
                   </td>
                   <td>{operator.password_set ? "Set" : <span className="badge badge-warning">Invited</span>}</td>
-                  <td className="row-actions">
-                    {isAdmin && (
-                      <button type="button" aria-label={`New set-password link for ${operator.name}`} disabled={reissue.isPending} onClick={() => reissue.mutate(operator)}>
-                        New link
-                      </button>
-                    )}
-                    {(isAdmin || operator.id === me.id) && (
-                      <button type="button" aria-label={`Sign ${operator.name} out everywhere`} onClick={() => setPending({ kind: "sign-out", operator })}>
-                        Sign out everywhere
-                      </button>
-                    )}
-                    {isAdmin && (
-                      <button type="button" className="danger-outline" aria-label={`Remove ${operator.name}`} onClick={() => setPending({ kind: "remove", operator })}>
-                        Remove
-                      </button>
-                    )}
+                  <td>
+                    <div className="row-actions">
+                      {isAdmin && (
+                        <button type="button" aria-label={`New password link for ${operator.name}`} disabled={reissue.isPending} onClick={() => reissue.mutate(operator)}>
+                          New password link
+                        </button>
+                      )}
+                      {(isAdmin || operator.id === me.id) && (
+                        <button type="button" aria-label={`Sign out everywhere, ${operator.name}`} onClick={() => setPending({ kind: "sign-out", operator })}>
+                          Sign out everywhere
+                        </button>
+                      )}
+                      {isAdmin && (
+                        <button type="button" className="danger-outline" aria-label={`Remove ${operator.name}`} onClick={() => setPending({ kind: "remove", operator })}>
+                          Remove
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -1,0 +1,244 @@
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { describeNeeding } from "../../server/test/support/test-legs.js";
+import { launchChromium } from "../../widget/test/support/browser.js";
+import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
+import { ARTIFACTS } from "./support/artifacts.js";
+import { poll, seriousViolations, signedInOperator } from "./support/console-browser.js";
+import { screenshotWhole } from "./support/screenshot-whole.js";
+
+/** A seeded conversation: its creation, handover, rating and messages (role, text, seconds after creation, low confidence). */
+interface SeededConversation {
+  id: string;
+  agent: "a" | "b";
+  visitor: string;
+  createdAt: string;
+  handedAfterSeconds?: number;
+  rating?: "good" | "bad";
+  messages?: [role: "visitor" | "bot" | "operator" | "system", content: string, afterSeconds: number, lowConfidence?: boolean][];
+}
+
+// The server's analytics test's week (test/console/analytics.test.ts), whose figures it checks exactly.
+const CONVERSATIONS: SeededConversation[] = [
+  { id: "cnv_ca_1", agent: "a", visitor: "vis_ca_1", createdAt: "2026-03-01T10:00:00Z", rating: "good", messages: [["visitor", "Where is my order?", 5], ["bot", "In transit.", 6]] },
+  { id: "cnv_ca_2", agent: "a", visitor: "vis_ca_2", createdAt: "2026-03-01T12:00:00Z", rating: "bad", messages: [["visitor", "where is my   ORDER", 5], ["bot", "Maybe?", 6, true]] },
+  { id: "cnv_ca_3", agent: "a", visitor: "vis_ca_3", createdAt: "2026-03-02T09:00:00Z", messages: [["visitor", "Do you ship abroad?", 1], ["bot", "Yes.", 2], ["bot", "Perhaps.", 3, true]] },
+  {
+    id: "cnv_ca_4",
+    agent: "a",
+    visitor: "vis_ca_4",
+    createdAt: "2026-03-03T08:00:00Z",
+    handedAfterSeconds: 60,
+    messages: [["visitor", "I want a human", 10], ["bot", "Sure.", 20], ["system", "Waiting for a person to join", 60], ["operator", "Hi, Ana here.", 180]],
+  },
+  {
+    id: "cnv_ca_5",
+    agent: "a",
+    visitor: "vis_ca_5",
+    createdAt: "2026-03-03T09:00:00Z",
+    handedAfterSeconds: 0,
+    rating: "good",
+    messages: [["visitor", "Where is my order!", 1], ["operator", "Let me look.", 600], ["visitor", "Thanks", 700], ["operator", "Found it.", 1200]],
+  },
+  { id: "cnv_ca_6", agent: "a", visitor: "vis_ca_3", createdAt: "2026-03-05T10:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Do you ship abroad", 0], ["operator", "We do.", 30]] },
+  { id: "cnv_ca_7", agent: "a", visitor: "vis_ca_7", createdAt: "2026-03-05T11:00:00Z", handedAfterSeconds: 5 },
+  { id: "cnv_ca_8", agent: "a", visitor: "vis_ca_8", createdAt: "2026-03-06T11:00:00Z", messages: [["visitor", "hello?", 1], ["visitor", "???", 2]] },
+  { id: "cnv_ca_9", agent: "a", visitor: "vis_ca_9", createdAt: "2026-03-06T12:00:00Z" },
+  { id: "cnv_ca_10", agent: "a", visitor: "vis_ca_10", createdAt: "2026-02-28T23:59:59.999999Z", rating: "good", messages: [["visitor", "Where is my order", 0]] },
+  { id: "cnv_ca_11", agent: "a", visitor: "vis_ca_11", createdAt: "2026-03-08T00:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Where is my order", 0], ["operator", "Hi", 1]] },
+  { id: "cnv_ca_12", agent: "b", visitor: "vis_ca_12", createdAt: "2026-03-02T10:00:00Z", rating: "bad", messages: [["visitor", "Can I return a helmet?", 0], ["bot", "Within 30 days.", 1]] },
+];
+const EVENTS: [agent: "a" | "b", visitor: string, at: string][] = [
+  ["a", "vis_ca_1", "2026-03-01T09:59:00Z"],
+  ["a", "vis_ca_1", "2026-03-04T09:59:00Z"],
+  ["a", "vis_ca_2", "2026-03-01T11:59:00Z"],
+  ["a", "vis_ca_3", "2026-03-02T08:59:00Z"],
+  ["a", "vis_ca_4", "2026-03-03T07:59:00Z"],
+  ["a", "vis_ca_9", "2026-03-06T11:59:00Z"],
+  ["a", "vis_ca_5", "2026-03-08T00:00:00Z"],
+  ["b", "vis_ca_12", "2026-03-02T09:59:00Z"],
+];
+const LEADS: [agent: "a" | "b", visitor: string, at: string][] = [
+  ["a", "vis_ca_1", "2026-03-01T10:05:00Z"],
+  ["a", "vis_ca_4", "2026-03-03T08:30:00Z"],
+  ["a", "vis_ca_10", "2026-02-27T10:00:00Z"],
+  ["b", "vis_ca_12", "2026-03-02T10:05:00Z"],
+];
+
+/**
+ * The Analytics screen in Chromium: a known week is written to the store (as the server's
+ * analytics test writes it) and every figure the screen shows is the seeded one: conversations
+ * per day (the bars and their table), the outcome shares, satisfaction, the median first operator
+ * reply, the top questions and the funnel; another agent and another period change them; an
+ * invalid period shows the server's words.
+ */
+describeNeeding("chromium")("the console's Analytics screen, in Chromium", () => {
+  let stage: WidgetStage;
+  let browser: Browser;
+  let page: Page;
+  const agentB = "agt_console_analytics_b";
+
+  beforeAll(async () => {
+    [stage, browser] = await Promise.all([startWidgetStage(), launchChromium()]);
+    const { db } = stage.t.services;
+    const { workspaceId, agentId } = stage.tenant;
+    await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'Returns desk', 'Bo')`, [agentB, workspaceId]);
+    const agentOf = (agent: "a" | "b") => (agent === "a" ? agentId : agentB);
+    const visitors = new Map(CONVERSATIONS.map((conversation) => [conversation.visitor, conversation.agent]));
+    for (const [visitor, agent] of visitors) await db.query(`INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $1)`, [visitor, agentOf(agent)]);
+    let messageNumber = 0;
+    for (const conversation of CONVERSATIONS) {
+      const at = (seconds: number) => new Date(Date.parse(conversation.createdAt) + seconds * 1000).toISOString();
+      await db.query(
+        `INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, created_at, last_activity_at, handed_to_human_at, satisfaction_rating, satisfaction_at)
+         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz, $6::timestamptz, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $5::timestamptz END)`,
+        [
+          conversation.id,
+          workspaceId,
+          agentOf(conversation.agent),
+          conversation.visitor,
+          conversation.createdAt,
+          conversation.handedAfterSeconds === undefined ? null : at(conversation.handedAfterSeconds),
+          conversation.rating ?? null,
+        ],
+      );
+      for (const [role, content, seconds, lowConfidence] of conversation.messages ?? []) {
+        messageNumber += 1;
+        await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+          `msg_ca_${messageNumber}`,
+          conversation.id,
+          role,
+          content,
+          lowConfidence ?? false,
+          at(seconds),
+        ]);
+      }
+    }
+    for (const [agent, visitor, at] of EVENTS) {
+      await db.query(`INSERT INTO events (workspace_id, agent_id, visitor_id, event, created_at) VALUES ($1, $2, $3, 'launcher.open', $4)`, [workspaceId, agentOf(agent), visitor, at]);
+    }
+    for (const [index, [agent, visitor, at]] of LEADS.entries()) {
+      await db.query(
+        `INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5, $6, $6)`,
+        [`lead_ca_${index}`, workspaceId, agentOf(agent), visitor, `lead${index}@example.com`, at],
+      );
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stage?.close();
+  });
+
+  /** The figure under a label, as shown. */
+  const figure = (label: string) => page.locator(".figure").filter({ has: page.getByRole("term").getByText(label, { exact: true }) });
+  const figureText = async (label: string) => `${await figure(label).locator(".figure-value").textContent()} | ${await figure(label).locator(".figure-detail").textContent()}`;
+  const tableRows = (name: string) =>
+    page
+      .getByRole("table", { name })
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent?.trim() ?? "")));
+  const funnel = () => page.locator(".funnel li").evaluateAll((items) => items.map((item) => `${item.querySelector(".funnel-label")?.textContent}: ${item.querySelector(".funnel-value")?.textContent}`));
+
+  it("happy: the seeded week's figures, exactly; another agent and a narrower period change them; an empty period shows dashes; no serious axe violation at 1280 px, tablet width and in dark mode", async () => {
+    const signedIn = await signedInOperator(
+      browser,
+      stage,
+      { email: "dee@acme-bikes.test", name: "Dee", role: "agent" },
+      `/console/analytics?agent=${stage.tenant.agentId}&from=2026-03-01&to=2026-03-07`,
+    );
+    page = signedIn.page;
+    onTestFailed(async () => {
+      await page.screenshot({ path: join(ARTIFACTS, "console-analytics-failure.png") });
+      console.error("page errors:", signedIn.pageErrors, "at", page.url());
+    });
+    await poll(() => page.getByRole("heading", { name: "Analytics", level: 1 }).isVisible()).toBe(true);
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("8");
+    expect(await page.getByLabel("Agent", { exact: true }).inputValue()).toBe(stage.tenant.agentId);
+    expect(await page.getByLabel("From", { exact: true }).inputValue()).toBe("2026-03-01");
+    expect(await page.getByLabel("To", { exact: true }).inputValue()).toBe("2026-03-07");
+
+    // Conversations per day: a bar for each day with any, and the same figures in the table.
+    const chart = page.getByRole("img", { name: "Conversations per day" });
+    expect(await chart.isVisible()).toBe(true);
+    expect(await chart.locator("rect.chart-bar title").allTextContents()).toEqual(["Mar 1: 2", "Mar 2: 1", "Mar 3: 2", "Mar 5: 2", "Mar 6: 1"]);
+    await page.getByText("Show as a table").click();
+    expect(await tableRows("Conversations per day")).toEqual([
+      ["Mar 1, 2026", "2"],
+      ["Mar 2, 2026", "1"],
+      ["Mar 3, 2026", "2"],
+      ["Mar 4, 2026", "0"],
+      ["Mar 5, 2026", "2"],
+      ["Mar 6, 2026", "1"],
+      ["Mar 7, 2026", "0"],
+    ]);
+    expect(await page.locator(".chart-summary").textContent()).toBe("8 conversations over 7 days; the busiest day was Mar 1, 2026 with 2.");
+
+    // The outcomes: 1, 2, 4 and 1 of 8; two good ratings and one bad; replies after 120, 600 and 30 s: the median is 2 minutes.
+    expect(await figureText("Answered")).toBe("12.5% | 1 of 8");
+    expect(await figureText("Answered with low confidence")).toBe("25% | 2 of 8");
+    expect(await figureText("Handed to a human")).toBe("50% | 4 of 8");
+    expect(await figureText("Unanswered")).toBe("12.5% | 1 of 8");
+    expect(await figureText("Satisfaction")).toBe("66.7% | 2 good, 1 bad");
+    expect(await figureText("Median first operator reply")).toBe("2 min | over 3 answered handovers");
+    expect(await tableRows("Top questions")).toEqual([
+      ["where is my order", "3"],
+      ["do you ship abroad", "2"],
+      ["hello", "1"],
+      ["i want a human", "1"],
+      ["thanks", "1"],
+    ]);
+    expect(await funnel()).toEqual(["Opened the launcher: 5", "Had a conversation: 7", "Left their details (leads): 2"]);
+    await screenshotWhole(page, ".analytics", "console-analytics.png");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Another agent: its one conversation of the week.
+    await page.getByLabel("Agent", { exact: true }).selectOption({ label: "Returns desk" });
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("1");
+    expect(new URL(page.url()).searchParams.get("agent")).toBe(agentB);
+    expect(await figureText("Answered")).toBe("100% | 1 of 1");
+    expect(await figureText("Satisfaction")).toBe("0% | 0 good, 1 bad");
+    expect(await figureText("Median first operator reply")).toBe("— | over 0 answered handovers");
+    expect(await tableRows("Top questions")).toEqual([["can i return a helmet", "1"]]);
+    expect(await funnel()).toEqual(["Opened the launcher: 1", "Had a conversation: 1", "Left their details (leads): 1"]);
+
+    // Back to the first agent, from March 3 to 5: every conversation handed over; an even sample of replies on March 3 alone.
+    await page.getByLabel("Agent", { exact: true }).selectOption({ label: "Acme Assistant" });
+    await page.getByLabel("From", { exact: true }).fill("2026-03-03");
+    await page.getByLabel("To", { exact: true }).fill("2026-03-05");
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("4");
+    expect(new URL(page.url()).searchParams.get("from")).toBe("2026-03-03");
+    expect(await figureText("Handed to a human")).toBe("100% | 4 of 4");
+    expect(await figureText("Median first operator reply")).toBe("2 min | over 3 answered handovers");
+    await page.getByLabel("To", { exact: true }).fill("2026-03-03");
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("2");
+    expect(await figureText("Median first operator reply")).toBe("6 min | over 2 answered handovers");
+
+    // A period with nothing: zeros and dashes, no bars.
+    await page.goto(`${stage.serviceUrl}/console/analytics?agent=${stage.tenant.agentId}&from=2025-01-01&to=2025-01-31`);
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("0");
+    expect(await figureText("Answered")).toBe("— | 0 of 0");
+    expect(await figureText("Satisfaction")).toBe("— | no ratings");
+    expect(await page.locator("rect.chart-bar").count()).toBe(0);
+    expect(await page.getByText("No questions in this period.").isVisible()).toBe(true);
+
+    // The seeded week at tablet width, and in dark mode.
+    await page.goto(`${stage.serviceUrl}/console/analytics?agent=${stage.tenant.agentId}&from=2026-03-01&to=2026-03-07`);
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("8");
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await screenshotWhole(page, ".analytics", "console-analytics-tablet.png");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshotWhole(page, ".analytics", "console-analytics-dark.png");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(signedIn.pageErrors).toEqual([]);
+  }, 120_000);
+
+  it("error: a period that ends before it starts shows the server's words, naming the parameter", async () => {
+    await page.goto(`${stage.serviceUrl}/console/analytics?agent=${stage.tenant.agentId}&from=2026-03-08&to=2026-03-07`);
+    await poll(() => page.getByRole("alert").textContent()).toBe("The request is invalid. from: must not be after `to`.");
+    expect(await page.locator(".figure").count()).toBe(0);
+  });
+});
