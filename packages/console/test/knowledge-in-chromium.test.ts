@@ -66,7 +66,7 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await stage?.close();
   });
 
-  it("happy: add a sitemap, its progress live until indexed without a reload, the failed page explained; an invalid URL refused beside the field; try a question (passages, scores, signals, answer with citation); re-sync; delete after confirming; no serious axe violation", async () => {
+  it("happy: add a sitemap, its progress live until indexed without a reload, the failed page explained; add a text; an invalid URL refused beside the field; try a question (passages, scores, signals, answer with citation); re-sync; delete after confirming; no serious axe violation", async () => {
     const signedIn = await signedInOperator(browser, stage, { email: "ada@acme-bikes.test", name: "Ada", role: "admin" }, "/console/knowledge");
     page = signedIn.page;
     onTestFailed(async () => {
@@ -141,6 +141,15 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await page.screenshot({ path: join(ARTIFACTS, "console-knowledge.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
 
+    // A text: indexed on its own, titled by its title.
+    await page.getByRole("radio", { name: "Text" }).check();
+    await page.getByRole("textbox", { name: "Title (optional)" }).fill("Gift cards");
+    await page.getByRole("textbox", { name: "Text", exact: true }).fill("Gift cards are valid for two years and can be used in every shop.");
+    await page.getByRole("button", { name: "Add source" }).click();
+    const textRow = sources.getByRole("listitem", { name: "Gift cards" });
+    await poll(() => textRow.getAttribute("data-status"), 60_000).toBe("indexed");
+    expect(await textRow.locator(".knowledge-progress-words").textContent()).toBe("1 of 1 page indexed");
+
     // Re-sync: the sitemap is fetched again and the source settles indexed again.
     const sitemapReads = () => stage.site.requests.filter((path) => path === "/kb/sitemap.xml").length;
     const readsBefore = sitemapReads();
@@ -160,7 +169,7 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await confirm.getByRole("button", { name: "Delete", exact: true }).click();
     await poll(() => row.count()).toBe(0);
     expect(await storedSitemaps()).toBe(0);
-    expect(await sources.getByRole("listitem").count()).toBe(before);
+    expect(await sources.getByRole("listitem").count()).toBe(before + 1);
 
     // Tablet width and dark mode.
     await page.setViewportSize({ width: 820, height: 1180 });
@@ -172,4 +181,27 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     expect(await seriousViolations(page)).toEqual([]);
     expect(signedIn.pageErrors).toEqual([]);
   }, 180_000);
+
+  it("security: an operator with the agent role sees the sources but the server refuses adding or deleting one, and the screen says so", async () => {
+    const signedIn = await signedInOperator(browser, stage, { email: "abe@acme-bikes.test", name: "Abe", role: "agent" }, "/console/knowledge");
+    const agentPage = signedIn.page;
+    try {
+      const sources = agentPage.getByRole("list", { name: "Sources" });
+      const row = sources.getByRole("listitem", { name: "Delivery times" });
+      await poll(() => row.getAttribute("data-status")).toBe("indexed");
+      const count = async () => Number((await stage.t.services.db.query<{ n: string }>(`SELECT count(*) AS n FROM sources WHERE workspace_id = $1`, [stage.tenant.workspaceId])).rows[0]?.n);
+      const stored = await count();
+      await agentPage.getByRole("textbox", { name: "Sitemap address" }).fill(stage.site.url("/kb/sitemap.xml"));
+      await agentPage.getByRole("button", { name: "Add source" }).click();
+      await poll(() => agentPage.locator(".add-source").getByRole("alert").textContent()).toBe("Only an admin of the workspace may do this.");
+      await row.getByRole("button", { name: "Delete Delivery times" }).click();
+      await row.getByRole("group", { name: "Confirm deleting Delivery times" }).getByRole("button", { name: "Delete", exact: true }).click();
+      await poll(() => row.getByRole("alert").textContent()).toBe("Only an admin of the workspace may do this.");
+      expect(await count()).toBe(stored);
+      expect(await row.count()).toBe(1);
+      expect(signedIn.pageErrors).toEqual([]);
+    } finally {
+      await signedIn.context.close();
+    }
+  }, 60_000);
 });
