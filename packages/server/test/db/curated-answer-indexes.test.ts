@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { findQuestionOfBotMessage, findWorkspaceCuratedAnswer, listAgentCuratedAnswers } from "../../src/console/curated/curated-answer-repository.js";
+import { findQuestionOfBotMessage, findWorkspaceCuratedAnswer, listAgentCuratedAnswers, listAgentCuratedQuestions } from "../../src/console/curated/curated-answer-repository.js";
 import { listLowConfidenceQuestions } from "../../src/console/curated/knowledge-gap-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
@@ -49,6 +49,9 @@ describeEachStore("curated answers and knowledge gaps use their indexes on %s", 
     const listed = await plansOf((tx) => listAgentCuratedAnswers(tx, "ws_3", "agt_1", 1000));
     expect(indexesOf(listed)).toContain("curated_answers_agent_created_idx");
     expect(bigScans(listed)).toEqual([]);
+    const compared = await plansOf((tx) => listAgentCuratedQuestions(tx, "ws_3", "agt_1", 1000));
+    expect(indexesOf(compared)).toContain("curated_answers_agent_created_idx");
+    expect(bigScans(compared)).toEqual([]);
     const found = await plansOf((tx) => findWorkspaceCuratedAnswer(tx, "ws_3", "cur_40"));
     expect(indexesOf(found)).toContain("curated_answers_pkey");
     expect(bigScans(found)).toEqual([]);

@@ -64,6 +64,15 @@ export async function listAgentCuratedAnswers(db: Queryable, workspaceId: string
   return rows.map(toCuratedAnswer);
 }
 
+/** The questions of an agent's curated answers, newest first (at most `limit`): what the answering path compares. */
+export async function listAgentCuratedQuestions(db: Queryable, workspaceId: string, agentId: string, limit: number): Promise<{ id: string; questionNormalised: string }[]> {
+  const { rows } = await db.query<{ id: string; question_normalised: string }>(
+    `SELECT id, question_normalised FROM curated_answers WHERE agent_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [agentId, workspaceId, limit],
+  );
+  return rows.map((row) => ({ id: row.id, questionNormalised: row.question_normalised }));
+}
+
 export async function findWorkspaceCuratedAnswer(db: Queryable, workspaceId: string, id: string): Promise<CuratedAnswer | null> {
   const { rows } = await db.query<CuratedAnswerRow>(`SELECT ${COLUMNS} FROM curated_answers WHERE id = $1 AND workspace_id = $2`, [id, workspaceId]);
   const row = rows[0];

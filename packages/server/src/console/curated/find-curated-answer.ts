@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/database.js";
-import { type CuratedAnswer, listAgentCuratedAnswers } from "./curated-answer-repository.js";
+import { type CuratedAnswer, findWorkspaceCuratedAnswer, listAgentCuratedQuestions } from "./curated-answer-repository.js";
 import { normaliseQuestion, questionSimilarity } from "./question-similarity.js";
 
 /**
@@ -24,11 +24,14 @@ export async function findCuratedAnswer(
 ): Promise<{ curated: CuratedAnswer; similarity: number } | null> {
   const normalised = normaliseQuestion(scope.question);
   if (normalised === "") return null;
-  const candidates = await listAgentCuratedAnswers(db, scope.workspaceId, scope.agentId, CURATED_ANSWERS_COMPARED);
-  let best: { curated: CuratedAnswer; similarity: number } | null = null;
-  for (const curated of candidates) {
-    const similarity = questionSimilarity(curated.questionNormalised, normalised);
-    if (similarity >= CURATED_ANSWER_THRESHOLD && (best === null || similarity > best.similarity)) best = { curated, similarity };
+  const candidates = await listAgentCuratedQuestions(db, scope.workspaceId, scope.agentId, CURATED_ANSWERS_COMPARED);
+  let best: { id: string; similarity: number } | null = null;
+  for (const candidate of candidates) {
+    const similarity = questionSimilarity(candidate.questionNormalised, normalised);
+    if (similarity >= CURATED_ANSWER_THRESHOLD && (best === null || similarity > best.similarity)) best = { id: candidate.id, similarity };
   }
-  return best;
+  if (best === null) return null;
+  // Only the closest one's answer is read (it may have been deleted in between: then there is none).
+  const curated = await findWorkspaceCuratedAnswer(db, scope.workspaceId, best.id);
+  return curated ? { curated, similarity: best.similarity } : null;
 }
