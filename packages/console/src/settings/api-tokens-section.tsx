@@ -130,8 +130,8 @@ export function ApiTokensSection() {
                         <code>{token.prefix}…</code>
                       </td>
                       <td>{token.abilities.join(", ")}</td>
-                      <td>{formatTime(token.created_at)}</td>
-                      <td>{formatTime(token.last_used_at)}</td>
+                      <td className="nowrap">{formatTime(token.created_at)}</td>
+                      <td className="nowrap">{formatTime(token.last_used_at)}</td>
                       <td>
                         <div className="row-actions">
                           {token.revoked_at ? (

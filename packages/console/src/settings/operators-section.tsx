@@ -88,6 +88,7 @@ export function OperatorsSection() {
   const changeRole = useMutation({
     mutationFn: ({ operator, role }: { operator: WorkspaceOperator; role: Role }) =>
       dataOf(api.PATCH("/api/v1/console/operators/{id}", { params: { path: { id: operator.id } }, body: { role } })),
+    onMutate: () => setNotice(null),
     onSuccess: ({ data }) => {
       setNotice(`${data.name} is now ${data.role === "admin" ? "an admin" : "an agent"}.`);
       refresh();
@@ -96,6 +97,7 @@ export function OperatorsSection() {
   });
   const reissue = useMutation({
     mutationFn: (operator: WorkspaceOperator) => dataOf(api.POST("/api/v1/console/operators/{id}/password-link", { params: { path: { id: operator.id } } })),
+    onMutate: () => setNotice(null),
     onSuccess: ({ data }, operator) => setLink({ name: operator.name, url: data.set_password_url, expiresAt: data.set_password_expires_at }),
   });
   const act = useMutation({
@@ -103,6 +105,11 @@ export function OperatorsSection() {
       kind === "remove"
         ? (await dataOf(api.DELETE("/api/v1/console/operators/{id}", { params: { path: { id: operator.id } } }))).data.name
         : (await dataOf(api.DELETE("/api/v1/console/operators/{id}/sessions", { params: { path: { id: operator.id } } }))).data.sessions_ended,
+    onMutate: () => {
+      setNotice(null);
+      changeRole.reset();
+      reissue.reset();
+    },
     onSuccess: (result, { kind, operator }) => {
       setPending(null);
       // Our own session ended with it: back to the sign-in.
