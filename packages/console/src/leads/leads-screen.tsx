@@ -35,7 +35,7 @@ function LeadRow({ lead }: { lead: Lead }) {
         <a href={`mailto:${lead.email}`}>{lead.email}</a>
       </th>
       <td>{lead.name ?? <span className="muted">—</span>}</td>
-      <td>{lead.phone ?? <span className="muted">—</span>}</td>
+      <td className="lead-phone">{lead.phone ?? <span className="muted">—</span>}</td>
       <td>{lead.agent_name}</td>
       <td className="lead-fields">{extraFields(lead) || <span className="muted">—</span>}</td>
       <td>
