@@ -140,7 +140,7 @@ describeNeeding("chromium")("the console's Analytics screen, in Chromium", () =>
       .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent?.trim() ?? "")));
   const funnel = () => page.locator(".funnel li").evaluateAll((items) => items.map((item) => `${item.querySelector(".funnel-label")?.textContent}: ${item.querySelector(".funnel-value")?.textContent}`));
 
-  it("happy: the seeded week's figures, exactly; another agent and a narrower period change them; an empty period shows dashes; no serious axe violation at 1280 px, tablet width and in dark mode", async () => {
+  it("happy: the seeded week's figures, exactly; another agent and a narrower period change them; an empty period shows dashes; a request for a person arrives live; no serious axe violation at 1280 px, tablet width and in dark mode", async () => {
     const signedIn = await signedInOperator(
       browser,
       stage,
@@ -233,6 +233,27 @@ describeNeeding("chromium")("the console's Analytics screen, in Chromium", () =>
     await screenshotWhole(page, ".analytics", "console-analytics-dark.png");
     expect(await seriousViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: "light" });
+
+    // Live: the last 7 days hold nothing of this agent's; a visitor asks for a person now, and the figures follow without a reload.
+    await page.getByRole("button", { name: "Last 7 days" }).click();
+    await poll(() => page.getByRole("button", { name: "Last 7 days" }).getAttribute("aria-pressed")).toBe("true");
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("0");
+    const init = await stage.t.app.inject({
+      method: "POST",
+      url: "/api/v1/widget/init",
+      headers: { origin: stage.site.origin },
+      payload: { agent_id: stage.tenant.agentId, page_url: stage.site.url("/") },
+    });
+    expect(init.statusCode, init.body).toBe(200);
+    const asked = await stage.t.app.inject({
+      method: "POST",
+      url: "/api/v1/widget/request-human",
+      headers: { authorization: `Bearer ${init.json().data.jwt}` },
+      payload: {},
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    await poll(() => figure("Conversations").locator(".figure-value").textContent()).toBe("1");
+    expect(await figureText("Handed to a human")).toBe("100% | 1 of 1");
     expect(signedIn.pageErrors).toEqual([]);
   }, 120_000);
 

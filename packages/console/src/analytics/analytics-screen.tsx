@@ -3,7 +3,8 @@ import { useLocation, useSearch } from "wouter";
 import { ApiError, describeError } from "../api/client.js";
 import { ConversationsChart } from "./conversations-chart.js";
 import { dayBefore, formatDuration, formatShare, todayUtc } from "./format.js";
-import { useAgentChoices, useAnalytics, type AgentAnalytics } from "./use-analytics.js";
+import { useOperator } from "../session.js";
+import { useAgentChoices, useAnalytics, useAnalyticsLive, type AgentAnalytics } from "./use-analytics.js";
 import "./analytics.css";
 
 const PRESETS = [7, 30, 90] as const;
@@ -106,11 +107,12 @@ function Funnel({ funnel }: { funnel: AgentAnalytics["funnel"] }) {
   );
 }
 
-/** Analytics: one agent's figures over a period of UTC days, chosen in the URL (`?agent=&from=&to=`). */
+/** Analytics: one agent's figures over a period of UTC days, chosen in the URL (`?agent=&from=&to=`), kept current by the workspace's events. */
 export function AnalyticsScreen() {
   const parameters = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const agents = useAgentChoices();
+  useAnalyticsLive(useOperator().workspace_id);
   const agentFieldId = useId();
   const fromFieldId = useId();
   const toFieldId = useId();
