@@ -3,6 +3,8 @@ import { api, dataOf } from "../api/client.js";
 
 export const LEADS_QUERY_KEY = ["leads"] as const;
 const PAGE_SIZE = "50";
+/** No realtime event announces a captured lead (yet), so an open Leads screen reads its pages again this often. */
+const REREAD_MS = 20_000;
 
 /** The workspace's leads, newest first, page after page (cursor); `search` in the e-mail or name, `agentId` one agent's. */
 export function useLeads(search: string, agentId: string) {
@@ -16,6 +18,7 @@ export function useLeads(search: string, agentId: string) {
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_cursor,
+    refetchInterval: REREAD_MS,
   });
 }
 
