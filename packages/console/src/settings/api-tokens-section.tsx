@@ -4,6 +4,7 @@ import { api, ApiError, dataOf, describeError, type Schemas } from "../api/clien
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { CopyField } from "./copy-field.js";
 import { formatTime } from "./format-time.js";
+import { REREAD_MS } from "./reread.js";
 
 type ApiToken = Schemas["ApiToken"];
 type Ability = Schemas["CreateApiTokenRequest"]["abilities"][number];
@@ -66,7 +67,12 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: ApiToken & { token:
 /** The API tokens page of the spec: the workspace's tokens for the Sources API (admins only, the server says so to others). */
 export function ApiTokensSection() {
   const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/tokens"))).data });
+  // No event announces a token's use or another admin's change: an open page reads the list again every 30 s.
+  const tokens = useQuery({
+    queryKey: TOKENS_KEY,
+    queryFn: async () => (await dataOf(api.GET("/api/v1/console/tokens"))).data,
+    refetchInterval: (query) => (query.state.error ? false : REREAD_MS),
+  });
   const [created, setCreated] = useState<(ApiToken & { token: string }) | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const revoke = useMutation({

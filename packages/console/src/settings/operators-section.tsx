@@ -5,6 +5,7 @@ import { switchSession, useOperator } from "../session.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { CopyField } from "./copy-field.js";
 import { formatTime } from "./format-time.js";
+import { REREAD_MS } from "./reread.js";
 
 type WorkspaceOperator = Schemas["WorkspaceOperator"];
 type Role = WorkspaceOperator["role"];
@@ -79,7 +80,8 @@ export function OperatorsSection() {
   const me = useOperator();
   const isAdmin = me.role === "admin";
   const queryClient = useQueryClient();
-  const operators = useQuery({ queryKey: OPERATORS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/operators"))).data });
+  // No event announces another admin's change, or a password set from a link: an open page reads the list again every 30 s.
+  const operators = useQuery({ queryKey: OPERATORS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/operators"))).data, refetchInterval: REREAD_MS });
   const [link, setLink] = useState<HandedLink | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

@@ -2,13 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { api, dataOf, describeError } from "../api/client.js";
 import { formatTime } from "./format-time.js";
+import { REREAD_MS } from "./reread.js";
 
 const monthName = (month: string) => new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en", { month: "long", year: "numeric", timeZone: "UTC" });
 
 /** The workspace's monthly conversation quota, this month's use and the last six months. */
 export function UsageSection() {
   const meterId = useId();
-  const usage = useQuery({ queryKey: ["settings", "usage"], queryFn: async () => (await dataOf(api.GET("/api/v1/console/workspace/usage"))).data });
+  // Conversations start all the time: an open page reads the count again every 30 s.
+  const usage = useQuery({ queryKey: ["settings", "usage"], queryFn: async () => (await dataOf(api.GET("/api/v1/console/workspace/usage"))).data, refetchInterval: REREAD_MS });
   const data = usage.data;
   return (
     <section className="settings-card" aria-labelledby="usage-title">
