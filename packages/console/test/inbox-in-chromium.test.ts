@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
@@ -9,24 +7,8 @@ import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
 import { modelAnswer, startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
 import { ARTIFACTS } from "./support/artifacts.js";
+import { OPERATOR_PASSWORD as PASSWORD, poll, seriousViolations } from "./support/console-browser.js";
 
-/** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
-const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 25 });
-
-const PASSWORD = "handlebar-tandem-42";
-
-/** axe-core on the whole page: the ids of serious and critical violations (evaluated by the driver, which the page's CSP does not govern). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const source = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
-    const results = await axe.run(document, { resultTypes: ["violations"] });
-    return results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id} ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
-  });
-}
 
 /**
  * The console in a real browser, on the real service: an operator chooses a password from the

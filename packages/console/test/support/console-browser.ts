@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { runAdminCommand } from "../../../server/src/admin/run-admin-command.js";
@@ -9,20 +7,10 @@ import type { WidgetStage } from "../../../widget/test/support/widget-stage.js";
 /** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
 export const poll = <T>(read: () => Promise<T> | T, timeout = 20_000) => expect.poll(read, { timeout, interval: 25 });
 
+export { seriousViolations } from "./axe.js";
+
 export const OPERATOR_PASSWORD = "handlebar-tandem-42";
 
-/** axe-core on the whole page: the ids of serious and critical violations (evaluated by the driver, which the page's CSP does not govern). */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const source = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact?: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
-    const results = await axe.run(document, { resultTypes: ["violations"] });
-    return results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id} ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
-  });
-}
 
 /**
  * An operator of the stage's workspace (created with `admin operator create`, its password set),

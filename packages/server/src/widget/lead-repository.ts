@@ -3,7 +3,8 @@ import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
 
-interface LeadRow {
+/** A `leads` row as stored (the console's lead list reads the same columns). */
+export interface LeadRow {
   id: string;
   agent_id: string;
   conversation_id: string | null;
@@ -16,7 +17,7 @@ interface LeadRow {
   updated_at: Date;
 }
 
-const toLead = (row: LeadRow): Lead => ({
+export const toLead = (row: LeadRow): Lead => ({
   id: row.id,
   agent_id: row.agent_id,
   conversation_id: row.conversation_id,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
-import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
+import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
+import { bearer, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 
@@ -89,11 +89,7 @@ describeEachStore("the console's analytics on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services);
-    other = await seedTenant(t.services);
-    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin" });
-    agentOperator = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent" });
-    outsider = await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin" });
+    ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t));
     const { db } = t.services;
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'B', 'B')`, [agentB, tenant.workspaceId]);
     const agentOf = (agent: "a" | "b" | "other") => (agent === "a" ? { id: tenant.agentId, workspace: tenant.workspaceId } : agent === "b" ? { id: agentB, workspace: tenant.workspaceId } : { id: other.agentId, workspace: other.workspaceId });

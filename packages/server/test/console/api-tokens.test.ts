@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
-import { seedTenant, type Tenant } from "../support/seed.js";
+import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
+import { type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 
@@ -28,11 +28,7 @@ describeEachStore("the console's API tokens on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services);
-    other = await seedTenant(t.services);
-    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin" });
-    agentOperator = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent" });
-    outsider = await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin" });
+    ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t));
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
+import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { bikeShopKnowledge, pushKnowledge } from "../support/knowledge.js";
-import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
+import { bearer, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
@@ -28,11 +28,7 @@ describeEachStore("curated answers on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000" }, { workers: { allowPrivateNetworks: true } });
-    tenant = await seedTenant(t.services);
-    other = await seedTenant(t.services);
-    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin" });
-    agentOperator = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent" });
-    outsider = await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin" });
+    ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t));
     await pushKnowledge(t, tenant.workspaceId, tenant.agentId, bikeShopKnowledge);
   });
   afterAll(() => t.close());

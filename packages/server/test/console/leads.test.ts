@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
+import { CONSOLE, createSignedInOperator, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -73,11 +73,7 @@ describeEachStore("the console's leads on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services);
-    other = await seedTenant(t.services);
-    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin", name: "Ada" });
-    agentOperator = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent", name: "Ana" });
-    outsider = await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin", name: "Eve" });
+    ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t, { admin: "Ada", agentOperator: "Ana", outsider: "Eve" }));
     const { db } = t.services;
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'Second Bot', 'Bo')`, [secondAgentId, tenant.workspaceId]);
     const insert = (id: string, agentId: string, workspaceId: string, email: string, name: string | null, phone: string | null, fields: object, at: string) =>

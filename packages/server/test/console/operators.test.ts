@@ -3,7 +3,7 @@ import { changeOperatorRole, removeOperator } from "../../src/console/operators/
 import { publicOrigin } from "../../src/console/public-origin.js";
 import { AppError } from "../../src/http/app-error.js";
 import { startOperatorSession } from "../../src/console/start-operator-session.js";
-import { CONSOLE, createSignedInOperator, sessionCookie, type ConsoleSession } from "../support/console-session.js";
+import { CONSOLE, createSignedInOperator, sessionCookie, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -30,11 +30,7 @@ describeEachStore("the console's operators on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    tenant = await seedTenant(t.services);
-    other = await seedTenant(t.services);
-    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin", name: "Ada" });
-    agentOperator = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent", name: "Ana" });
-    outsider = await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin", name: "Eve" });
+    ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t, { admin: "Ada", agentOperator: "Ana", outsider: "Eve" }));
   });
   afterAll(() => t.close());
 
@@ -162,9 +158,9 @@ describeEachStore("the console's operators on %s", (kind) => {
     expect(await adminCount(workspace.workspaceId)).toBe("1");
   });
 
-  // Postgres only: there the two transactions run at once and meet on the admins' lock. (On PGlite, two
-  // transactions begun in the same tick currently share one, a fault of pglite-database.ts's gate.)
-  it.runIf(kind === "postgres")("security: two admins demoting or removing each other in concurrent transactions (both past the guard) leave one admin: the second waits for the lock and gets last_admin", async () => {
+  // On Postgres the two transactions run at once and meet on the admins' lock; on PGlite (one
+  // connection) the second begins once the first has committed.
+  it("security: two admins demoting or removing each other in concurrent transactions (both past the guard) leave one admin: the second waits for the lock and gets last_admin", async () => {
     for (let round = 0; round < 4; round += 1) {
       const workspace = await seedTenant(t.services);
       const first = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "admin" });

@@ -6,7 +6,7 @@ import { publicOrigin } from "../../src/console/public-origin.js";
 import { SESSION_COOKIE_NAME } from "../../src/console/session-cookie.js";
 import { startOperatorSession } from "../../src/console/start-operator-session.js";
 import type { TestApp } from "./test-app.js";
-import { adminOf } from "./seed.js";
+import { adminOf, seedTenant } from "./seed.js";
 
 export const CONSOLE = "/api/v1/console";
 
@@ -67,5 +67,22 @@ export async function createSignedInOperator(
     operator: { id: created.id, workspaceId: options.workspaceId, role: options.role, name, email },
     secret: session.secret,
     headers: { cookie: sessionCookie(session.secret), origin: publicOrigin(testApp.services.config) },
+  };
+}
+
+/**
+ * The cast of most console tests: a workspace (`tenant`) with an admin and an `agent`-role
+ * operator, signed in, and the admin of another workspace (`outsider`), for the scoping checks.
+ */
+export async function seedConsoleCast(t: TestApp, names: { admin?: string; agentOperator?: string; outsider?: string } = {}) {
+  const tenant = await seedTenant(t.services);
+  const other = await seedTenant(t.services);
+  const named = (name: string | undefined) => (name === undefined ? {} : { name });
+  return {
+    tenant,
+    other,
+    admin: await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin", ...named(names.admin) }),
+    agentOperator: await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "agent", ...named(names.agentOperator) }),
+    outsider: await createSignedInOperator(t, { workspaceId: other.workspaceId, role: "admin", ...named(names.outsider) }),
   };
 }

@@ -1,20 +1,10 @@
 import type { Queryable, SqlValue } from "../../db/database.js";
-import { iso } from "../../db/timestamps.js";
+import type { Lead } from "@frontdesk/contracts";
+import { toLead, type LeadRow } from "../../widget/lead-repository.js";
 import { microsecondsOf, timestampFromMicroseconds } from "../page-cursor.js";
 
-export interface ConsoleLead {
-  id: string;
-  agent_id: string;
-  agent_name: string;
-  conversation_id: string | null;
-  visitor_id: string | null;
-  email: string;
-  name: string | null;
-  phone: string | null;
-  fields: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
+/** A lead as the widget API shows it, with its agent's name. */
+export type ConsoleLead = Lead & { agent_name: string };
 
 export interface LeadListFilter {
   workspaceId: string;
@@ -31,20 +21,7 @@ export interface LeadListRow {
   createdMicroseconds: string;
 }
 
-interface Row {
-  id: string;
-  agent_id: string;
-  agent_name: string;
-  conversation_id: string | null;
-  visitor_id: string | null;
-  email: string;
-  name: string | null;
-  phone: string | null;
-  fields: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-  created_us: string;
-}
+type Row = LeadRow & { agent_name: string; created_us: string };
 
 /**
  * A page of the workspace's leads, newest first (ties: by id, descending), after the cursor's row:
@@ -81,20 +58,5 @@ export async function listWorkspaceLeads(db: Queryable, filter: LeadListFilter):
      LIMIT ${limit}`,
     params,
   );
-  return rows.map((row) => ({
-    createdMicroseconds: row.created_us,
-    lead: {
-      id: row.id,
-      agent_id: row.agent_id,
-      agent_name: row.agent_name,
-      conversation_id: row.conversation_id,
-      visitor_id: row.visitor_id,
-      email: row.email,
-      name: row.name,
-      phone: row.phone,
-      fields: row.fields,
-      created_at: iso(row.created_at),
-      updated_at: iso(row.updated_at),
-    },
-  }));
+  return rows.map((row) => ({ createdMicroseconds: row.created_us, lead: { ...toLead(row), agent_name: row.agent_name } }));
 }
