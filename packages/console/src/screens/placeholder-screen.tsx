@@ -1,4 +1,4 @@
-/** A screen still to be built: its title only. */
+/** A screen that is its title only: the console's "Not found". */
 export function PlaceholderScreen({ title }: { title: string }) {
   return (
     <section className="placeholder" aria-labelledby="placeholder-title">

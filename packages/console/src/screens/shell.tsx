@@ -111,13 +111,6 @@ export function Shell() {
           <Route path="/settings" component={SettingsScreen} />
           <Route path="/knowledge" component={KnowledgeScreen} />
           <Route path="/leads" component={LeadsScreen} />
-          {sections
-            .filter((section) => section.path !== "/inbox")
-            .map((section) => (
-              <Route key={section.path} path={section.path} nest>
-                <PlaceholderScreen title={section.label} />
-              </Route>
-            ))}
           <Route>
             <PlaceholderScreen title="Not found" />
           </Route>
