@@ -90,3 +90,11 @@ writeFileSync(join(dist, "manifest.json"), `${JSON.stringify(manifest, null, 2)}
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const total = manifest.loader.gzip + manifest.assets.reduce((sum, asset) => sum + asset.gzip, 0);
 console.log(`widget: widget.js ${kb(manifest.loader.gzip)} gzipped, ${manifest.assets.length} asset(s), ${kb(total)} gzipped in all`);
+
+// The budgets (issue 11) fail the build itself, not only the suite's size-budget test.
+const LOADER_BUDGET = 5 * 1024;
+const TOTAL_BUDGET = 45 * 1024;
+if (manifest.loader.gzip > LOADER_BUDGET || total > TOTAL_BUDGET) {
+  console.error(`widget: over budget (widget.js at most ${kb(LOADER_BUDGET)}, all at most ${kb(TOTAL_BUDGET)} gzipped)`);
+  process.exit(1);
+}
