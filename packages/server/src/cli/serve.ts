@@ -54,18 +54,25 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
       );
     if (config.workers.concurrency > 0) pipeline = await startWorkers(services, logger);
     const http = (app = await buildApp(services, { loggerInstance: logger.child({ component: "http" }) }));
+    // Signals are handled before "listening" is logged: whoever waits for that line may stop us at
+    // once, even while the first-run link is being issued (the stop lets that finish first).
+    let announcing: Promise<unknown> = Promise.resolve();
+    onShutdown(logger, async () => {
+      adminSocket?.close();
+      await http.close();
+      await announcing;
+      await pipeline?.close();
+      await closeServices(services);
+    });
     const url = await http.listen({ host: config.http.host, port: config.http.port });
     logger.info(
       { url, store: services.db.kind, rateLimiter: services.limiter.backend },
       "Frontdesk is listening",
     );
-    await announceFirstRunSetup(services.db, { publicUrl: config.publicUrl, now: services.now(), logger });
-    onShutdown(logger, async () => {
-      adminSocket?.close();
-      await http.close();
-      await pipeline?.close();
-      await closeServices(services);
-    });
+    announcing = announceFirstRunSetup(services.db, { publicUrl: config.publicUrl, now: services.now(), logger }).catch((error: unknown) =>
+      logger.error({ err: error }, "the first-run setup link could not be issued"),
+    );
+    await announcing;
   } catch (error) {
     // A start that fails half-way (an occupied port …) closes what it opened, so the process can exit.
     adminSocket?.close();

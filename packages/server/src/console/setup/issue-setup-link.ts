@@ -32,18 +32,22 @@ export function boxedSetupMessage(link: SetupLink): string {
   return [`╔${edge}╗`, ...lines.map((line) => `║  ${line.padEnd(width)}  ║`), `╚${edge}╝`, ""].join("\n");
 }
 
+/** Where the box goes by default: stderr when it is a terminal; elsewhere (a log collector, a pipe) every line stays JSON. */
+const terminalWriter = (): ((text: string) => void) | null => (process.stderr.isTTY ? (text) => process.stderr.write(text) : null);
+
 /**
- * `serve`'s first-run announcement: while no operator exists, a fresh setup link, written once
- * to stderr in a box and logged as a structured line (`setupUrl`, `expiresAt`). Each start
- * issues a new link; earlier unexpired ones keep working until one of them is used.
+ * `serve`'s first-run announcement: while no operator exists, a fresh setup link, logged as a
+ * structured line (`setupUrl`, `expiresAt`) and, on a terminal, written once to stderr in a box.
+ * Each start issues a new link; earlier unexpired ones keep working until one of them is used.
  */
 export async function announceFirstRunSetup(
   db: Queryable,
-  options: { publicUrl: string; now: Date; logger: Logger; write?: (text: string) => void },
+  options: { publicUrl: string; now: Date; logger: Logger; write?: ((text: string) => void) | null },
 ): Promise<SetupLink | null> {
   const link = await issueSetupLink(db, options.publicUrl, options.now);
   if (!link) return null;
-  (options.write ?? ((text: string) => process.stderr.write(text)))(`\n${boxedSetupMessage(link)}\n`);
+  const write = options.write === undefined ? terminalWriter() : options.write;
+  write?.(`\n${boxedSetupMessage(link)}\n`);
   options.logger.warn(
     { event: "first_run_setup", setupUrl: link.url, expiresAt: link.expiresAt.toISOString() },
     "No operator yet: open the setup link to create the first admin",
