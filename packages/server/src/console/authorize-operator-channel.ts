@@ -1,11 +1,12 @@
 import { AppError } from "../http/app-error.js";
-import { conversationChannel, operatorsPresenceChannel, workspaceChannel } from "../realtime/bus-channels.js";
+import { conversationChannel, conversationOperatorsChannel, operatorsPresenceChannel, workspaceChannel } from "../realtime/bus-channels.js";
 import { signSubscription } from "../realtime/channels/channel-signature.js";
 import type { Services } from "../services.js";
-import { findConversation } from "../widget/conversation-repository.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
+import { isConversationOfWorkspace } from "./conversation-channel-repository.js";
 
 const CONVERSATION_CHANNEL_PREFIX = conversationChannel("");
+const CONVERSATION_OPERATORS_PREFIX = conversationOperatorsChannel("");
 
 export interface ChannelAuthorization {
   auth: string;
@@ -16,7 +17,8 @@ export interface ChannelAuthorization {
 /**
  * POST /api/v1/console/broadcasting/auth: signs the operator's subscription to its workspace's
  * channel, its workspace's operator presence (as itself), and the conversation channels of its
- * workspace. Anything else, a conversation of another workspace or an unknown one alike, is 403.
+ * workspace: `private-conversation.{id}` and the collision presence `presence-conversation-operators.{id}`
+ * (as itself, with its role). Anything else, a conversation of another workspace or an unknown one alike, is 403.
  */
 export async function authorizeOperatorChannel(
   services: Services,
@@ -25,14 +27,16 @@ export async function authorizeOperatorChannel(
 ): Promise<ChannelAuthorization> {
   const { credentials } = services.realtime;
   const { socketId, channelName } = input;
-  if (channelName === workspaceChannel(operator.workspaceId)) return { auth: signSubscription(credentials, socketId, channelName) };
-  if (channelName === operatorsPresenceChannel(operator.workspaceId)) {
-    const channelData = JSON.stringify({ user_id: operator.id, user_info: { name: operator.name } });
+  const asPresence = (userInfo: Record<string, string>): ChannelAuthorization => {
+    const channelData = JSON.stringify({ user_id: operator.id, user_info: userInfo });
     return { auth: signSubscription(credentials, socketId, channelName, channelData), channel_data: channelData };
-  }
-  if (channelName.startsWith(CONVERSATION_CHANNEL_PREFIX)) {
-    const conversation = await findConversation(services.db, channelName.slice(CONVERSATION_CHANNEL_PREFIX.length));
-    if (conversation && conversation.workspaceId === operator.workspaceId) return { auth: signSubscription(credentials, socketId, channelName) };
-  }
+  };
+  const conversationOfTheWorkspace = (prefix: string) =>
+    channelName.startsWith(prefix) && isConversationOfWorkspace(services.db, operator.workspaceId, channelName.slice(prefix.length));
+
+  if (channelName === workspaceChannel(operator.workspaceId)) return { auth: signSubscription(credentials, socketId, channelName) };
+  if (channelName === operatorsPresenceChannel(operator.workspaceId)) return asPresence({ name: operator.name });
+  if (await conversationOfTheWorkspace(CONVERSATION_CHANNEL_PREFIX)) return { auth: signSubscription(credentials, socketId, channelName) };
+  if (await conversationOfTheWorkspace(CONVERSATION_OPERATORS_PREFIX)) return asPresence({ name: operator.name, role: operator.role });
   throw new AppError("channel_forbidden", "An operator may subscribe to its workspace's channel and presence, and its workspace's conversations only.");
 }

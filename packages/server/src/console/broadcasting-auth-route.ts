@@ -16,7 +16,9 @@ const operatorChannelAuthResponseSchema = z.object({
   channel_data: z
     .string()
     .optional()
-    .describe("Presence channels only: `{\"user_id\": operator id, \"user_info\": {\"name\"}}` as JSON, to send as `channel_data` unchanged."),
+    .describe(
+      "Presence channels only: `{\"user_id\": operator id, \"user_info\": {\"name\"}}` (`{\"name\", \"role\"}` on `presence-conversation-operators.{id}`) as JSON, to send as `channel_data` unchanged.",
+    ),
 });
 componentSchemas.add(operatorChannelAuthResponseSchema, { id: "OperatorChannelAuthorization" });
 
@@ -36,7 +38,8 @@ export const operatorBroadcastingAuthRoute: FastifyPluginAsyncZod = async (app) 
       summary: "Authorise the operator's realtime subscription",
       description:
         "Signs a subscription of the realtime connection `socket_id` to `private-workspace.{workspace}`, `presence-operators.{workspace}` " +
-        "(as the signed-in operator: the server writes `channel_data`) or `private-conversation.{id}` of a conversation of the operator's " +
+        "(as the signed-in operator: the server writes `channel_data`), or `private-conversation.{id}` and `presence-conversation-operators.{id}` " +
+        "(who else has it open, as the operator with its name and role; members whisper `client-typing`) of a conversation of the operator's " +
         "workspace, as pusher-js and laravel-echo ask for it (form-encoded, or JSON). Anything else is 403. Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
       security: consoleSecurity,
       body: operatorChannelAuthBodySchema,

@@ -1,7 +1,7 @@
 import { operatorsPresenceChannel } from "../realtime/bus-channels.js";
 import type { Services } from "../services.js";
 
-/** Whether any operator of the workspace is connected to its operators' presence channel right now. */
+/** Whether any operator of the workspace is connected to its operators' presence channel right now: a count, no member list read. */
 export async function operatorsOnline(services: Services, workspaceId: string): Promise<boolean> {
-  return (await services.realtime.presenceMembers(operatorsPresenceChannel(workspaceId))).length > 0;
+  return (await services.realtime.presenceUserCount(operatorsPresenceChannel(workspaceId))) > 0;
 }

@@ -11,6 +11,11 @@ export const conversationChannel = (conversationId: string) => `private-conversa
 export const workspaceChannel = (workspaceId: string) => `private-workspace.${workspaceId}`;
 /** Operators online; `channel_data` is `{user_id: operator id, user_info: {name}}`. */
 export const operatorsPresenceChannel = (workspaceId: string) => `presence-operators.${workspaceId}`;
+/**
+ * The operators who have the conversation open (collision): `channel_data` is `{user_id: operator id,
+ * user_info: {name, role}}`; members whisper `client-typing` `{typing}` to each other. Never a visitor's.
+ */
+export const conversationOperatorsChannel = (conversationId: string) => `presence-conversation-operators.${conversationId}`;
 
 export interface Broadcast {
   channel: string;

@@ -1,15 +1,20 @@
 import type { ChannelSubscriptions } from "./channels/channel-subscriptions.js";
+import type { ClientEvents } from "./client-events.js";
 import type { Connection } from "./connection.js";
 import { parseClientMessage } from "./protocol/client-messages.js";
 import { PusherErrorCode } from "./protocol/pusher-error-codes.js";
 import { serverFrames } from "./protocol/server-frames.js";
 
 /**
- * What the server does with each message a client sends. Client events are refused on every
- * channel: a visitor signals typing through POST /typing, which the service can rate-limit and check.
+ * What the server does with each message a client sends. Client events are relayed on presence
+ * channels only (client-events.ts): a visitor signals typing through POST /typing, which the
+ * service can rate-limit and check.
  */
 export class EventHandler {
-  constructor(private readonly subscriptions: ChannelSubscriptions) {}
+  constructor(
+    private readonly subscriptions: ChannelSubscriptions,
+    private readonly clientEvents: ClientEvents,
+  ) {}
 
   async handle(connection: Connection, text: string): Promise<void> {
     const message = parseClientMessage(text);
@@ -26,7 +31,7 @@ export class EventHandler {
         connection.channels.delete(message.channel);
         return this.subscriptions.unsubscribe(connection.socketId, message.channel);
       case "client-event":
-        return connection.send(serverFrames.error(PusherErrorCode.clientEventRejected, "Client events are not accepted; use the service's HTTP API."));
+        return this.clientEvents.relay(connection, message.event, message.channel, message.data);
       case "invalid":
         return connection.send(serverFrames.error(PusherErrorCode.messageRejected, message.reason));
     }

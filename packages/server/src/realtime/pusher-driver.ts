@@ -39,6 +39,7 @@ function laneOf(channel: string): number {
 }
 
 const usersResponseSchema = z.object({ users: z.array(z.object({ id: z.string() })) });
+const userCountResponseSchema = z.object({ user_count: z.number().int().nonnegative() });
 
 /** Why a request failed, in a few words: never the signed URL the library puts in its messages. */
 function causeOf(error: unknown, timeoutMs: number): string {
@@ -61,7 +62,8 @@ function causeOf(error: unknown, timeoutMs: number): string {
  * channel's events arrive in the order they were published; a request is abandoned after
  * `timeoutMs`. When a request fails, its events and those queued behind it in its lane are dropped (clients fetch what they
  * missed by `seq`), and the failure is logged once until a request succeeds again. Who is present
- * is asked of the server each time (`GET /channels/{name}/users`); while it does not answer, nobody is.
+ * is asked of the server each time (`GET /channels/{name}/users`, or `?info=user_count` for a count);
+ * while it does not answer, nobody is.
  */
 export function createPusherDriver(options: PusherDriverOptions): Realtime {
   const { apiUrl, timeoutMs, credentials, logger } = options;
@@ -160,6 +162,20 @@ export function createPusherDriver(options: PusherDriverOptions): Realtime {
       } catch (error) {
         failed(error);
         return [];
+      }
+    },
+    async presenceUserCount(channel) {
+      if (kindOfChannel(channel) !== "presence" || channelNameProblem(channel, CHANNEL_NAME_LENGTH)) {
+        throw new AppError("bad_request", "Only presence channels have users.");
+      }
+      try {
+        const body: unknown = await (await pusher.get({ path: `/channels/${channel}`, params: { info: "user_count" } })).json();
+        const { user_count } = userCountResponseSchema.parse(body);
+        succeeded();
+        return user_count;
+      } catch (error) {
+        failed(error);
+        return 0;
       }
     },
     connectionCount: 0,

@@ -7,6 +7,7 @@ import { createLocalChannelOccupancy, type ChannelOccupancy } from "./channels/c
 import { ChannelSubscriptions } from "./channels/channel-subscriptions.js";
 import type { ChannelCredentials } from "./channels/channel-signature.js";
 import { LocalChannels } from "./channels/local-channels.js";
+import { ClientEvents } from "./client-events.js";
 import { EventHandler } from "./event-handler.js";
 import { createLocalPresenceStore } from "./presence/local-presence-store.js";
 import type { PresenceAnnouncer, PresenceMember, PresenceStore } from "./presence/presence-store.js";
@@ -74,7 +75,7 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
   const presence = parts.presence ? parts.presence(announce) : createLocalPresenceStore();
   const occupancy = (parts.occupancy ?? createLocalChannelOccupancy)(local);
   const subscriptions = new ChannelSubscriptions({ credentials, channelNameLength: config.limits.channelNameLength, local, adapter, presence, occupancy });
-  const handler = new EventHandler(subscriptions);
+  const handler = new EventHandler(subscriptions, new ClientEvents(subscriptions, adapter));
   const transport = new WebSocketTransport(
     {
       appKey: config.appKey,

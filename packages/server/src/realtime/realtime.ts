@@ -15,6 +15,8 @@ export interface Realtime {
   publish(input: PublishInput): Promise<void>;
   /** Who is on a presence channel, one member per user (nobody, logged, while an external server does not answer). */
   presenceMembers(channel: string): Promise<PresenceMember[]>;
+  /** How many users are on a presence channel, counted without listing them (0, logged, while an external server does not answer). */
+  presenceUserCount(channel: string): Promise<number>;
   /** Whether events and presence reach every process (Redis, or the external server), and if not, why (for /healthz). */
   sharing(): RealtimeSharing;
   /** Sockets this process serves (always 0 when an external server serves them). */
@@ -32,6 +34,7 @@ export function embeddedRealtime(server: RealtimeServer): Realtime {
     credentials: server.credentials,
     publish: (input) => server.publish(input),
     presenceMembers: (channel) => server.presenceMembers(channel),
+    presenceUserCount: async (channel) => (await server.userCounts([channel])).get(channel) ?? 0,
     sharing: () => server.sharing(),
     get connectionCount() {
       return server.connectionCount;

@@ -103,12 +103,14 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher: the service publishes to a separate 
     names.forEach((name, index) => expect(received.get(name)).toEqual(Array.from({ length: count / names.length }, (_, k) => k * names.length + index)));
   });
 
-  it("happy: presenceMembers asks the external server who is on a presence channel (GET …/users)", async () => {
+  it("happy: presenceMembers asks the external server who is on a presence channel (GET …/users), presenceUserCount how many (…?info=user_count)", async () => {
     const channelName = `presence-operators.${tenant.workspaceId}`;
     const operator = signedPusherClient(realtime.reverb, realtime.pusherServer, { user_id: "operator-1", user_info: { name: "Grace" } });
     clients.push(operator);
     await subscribed(operator.subscribe(channelName));
     expect(await t.services.realtime.presenceMembers(channelName)).toEqual([{ userId: "operator-1", userInfo: null }]);
+    expect(await t.services.realtime.presenceUserCount(channelName)).toBe(1);
+    expect(await t.services.realtime.presenceUserCount(`presence-operators.${tenant.workspaceId}-nobody`)).toBe(0);
     await expect(t.services.realtime.presenceMembers("private-workspace.x")).rejects.toMatchObject({ code: "bad_request" });
   });
 
@@ -154,6 +156,7 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher with an external server that does not
       }
       expect((await t.app.inject({ method: "POST", url: "/api/v1/widget/request-human", headers: bearer(jwt), payload: {} })).statusCode).toBe(200);
       expect(await t.services.realtime.presenceMembers("presence-operators.x")).toEqual([]);
+      expect(await t.services.realtime.presenceUserCount("presence-operators.x")).toBe(0);
       // Closing waits for what is queued to have had its attempt.
       await t.close();
       closed = true;

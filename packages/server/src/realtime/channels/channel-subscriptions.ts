@@ -23,6 +23,9 @@ export interface ChannelSubscriptionsOptions {
  * arrival and departure the other members hear about once per user, not once per socket.
  */
 export class ChannelSubscriptions {
+  /** The user each of this process's presence subscriptions joined as (`channel\nsocket id` → user id), for its client events. */
+  private readonly presenceUsers = new Map<string, string>();
+
   constructor(private readonly options: ChannelSubscriptionsOptions) {}
 
   async subscribe(subscriber: Subscriber, data: SubscribeData): Promise<void> {
@@ -47,6 +50,7 @@ export class ChannelSubscriptions {
     if (!member) return subscriber.send(serverFrames.subscriptionError(channel, 400, "channel_data must be JSON with a user_id."));
     // The presence store counts this subscription with the membership, and answers the members, in one step.
     this.options.local.add(channel, subscriber);
+    this.presenceUsers.set(`${channel}\n${subscriber.socketId}`, member.userId);
     const { added, members } = await presence.join(channel, subscriber.socketId, member);
     subscriber.send(serverFrames.subscriptionSucceeded(channel, members));
     if (added) await adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member), exceptSocketId: subscriber.socketId });
@@ -56,9 +60,15 @@ export class ChannelSubscriptions {
     return this.options.local.has(channel, socketId);
   }
 
+  /** The user a socket of this process is on a presence channel as, or null when it is not subscribed to it. */
+  presenceUserOf(channel: string, socketId: string): string | null {
+    return this.options.local.has(channel, socketId) ? (this.presenceUsers.get(`${channel}\n${socketId}`) ?? null) : null;
+  }
+
   async unsubscribe(socketId: string, channel: string): Promise<void> {
     if (!this.options.local.remove(channel, socketId)) return;
     if (kindOfChannel(channel) !== "presence") return this.options.occupancy.unsubscribed(channel);
+    this.presenceUsers.delete(`${channel}\n${socketId}`);
     const { removedUserId } = await this.options.presence.leave(channel, socketId);
     if (removedUserId !== null) await this.options.adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, removedUserId) });
   }

@@ -22,7 +22,8 @@ export type ClientMessage =
   | { kind: "pong" }
   | { kind: "subscribe"; data: SubscribeData }
   | { kind: "unsubscribe"; channel: string }
-  | { kind: "client-event"; event: string; channel: string | undefined }
+  /** `data` as subscribers receive it: a JSON string (pusher-js sends an object). */
+  | { kind: "client-event"; event: string; channel: string | undefined; data: string }
   | { kind: "invalid"; reason: string };
 
 /** Reads one text frame from a client into a typed message; anything else is `invalid`. */
@@ -51,7 +52,10 @@ export function parseClientMessage(text: string): ClientMessage {
       return parsed.success ? { kind: "unsubscribe", channel: parsed.data.channel } : { kind: "invalid", reason: "pusher:unsubscribe needs data.channel." };
     }
     default:
-      if (event.startsWith("client-")) return { kind: "client-event", event, channel };
+      if (event.startsWith("client-")) {
+        const raw = envelope.data.data;
+        return { kind: "client-event", event, channel, data: typeof raw === "string" ? raw : JSON.stringify(raw ?? {}) };
+      }
       return { kind: "invalid", reason: `Unknown event ${JSON.stringify(event)}.` };
   }
 }

@@ -18,7 +18,7 @@ export const PusherErrorCode = {
   pongNotReceived: 4201,
   /** A message the server does not accept (malformed, unknown event, bad channel name). */
   messageRejected: 4300,
-  /** Client events (`client-*`) are not accepted. */
+  /** A client event (`client-*`) refused: not on a presence channel the socket is subscribed to, or over the rate limit. */
   clientEventRejected: 4301,
 } as const;
 

@@ -20,6 +20,8 @@ export const serverFrames = {
   memberAdded: (channel: string, member: PresenceMember) =>
     frame("pusher_internal:member_added", JSON.stringify({ user_id: member.userId, user_info: member.userInfo }), channel),
   memberRemoved: (channel: string, userId: string) => frame("pusher_internal:member_removed", JSON.stringify({ user_id: userId }), channel),
+  /** A member's client event on a presence channel, relayed with the `user_id` its signed `channel_data` gave (pusher-js passes it as the callback's metadata). */
+  clientEvent: (channel: string, event: string, data: string, userId: string) => JSON.stringify({ event, channel, data, user_id: userId }),
   /** An application event; `data` is passed through as the publisher gave it. */
   event: (channel: string, event: string, data: string) => frame(event, data, channel),
 };
