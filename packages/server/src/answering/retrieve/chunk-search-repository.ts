@@ -64,12 +64,28 @@ function weightedTermFrequency(lexeme: string, boost: string): string {
 /** The best score a passage can reach is counted over at most this many of the question's words (the rarest in the knowledge): a long message (a story, then the question) is judged like a short one. */
 const SCORED_TERMS = 6;
 
-/** Chunks scored by BM25: the best of the full-text matches by ts_rank. */
-const BM25_CANDIDATES = 300;
-/** Candidates are chosen by the rarest words (they still all score): at most this many… */
-const SELECTIVE_TERMS = 4;
-/** …and none in more than this share of the chunks, beyond the two rarest. */
-const SELECTIVE_SHARE = 0.2;
+/**
+ * The SQL path scores every chunk holding one of the question's words while their postings (Σ
+ * document frequency) stay within this many, as the in-memory index does. Past it, the commonest
+ * words only score the chunks the rarer ones found (a chunk with none of the rarer words could
+ * not outrank them unless the commonest words outweigh them), and the candidates are capped here.
+ */
+export const SQL_CANDIDATE_POSTINGS = 3000;
+
+/**
+ * The words whose chunks are the SQL path's candidates: the rarest first (`known` is sorted by
+ * IDF, highest first), while their postings stay within `maxPostings`; always the rarest one.
+ */
+export function candidateSelectingTerms<T extends { df: number }>(known: readonly T[], maxPostings = SQL_CANDIDATE_POSTINGS): T[] {
+  const selected: T[] = [];
+  let postings = 0;
+  for (const term of known) {
+    if (selected.length > 0 && postings + term.df > maxPostings) break;
+    selected.push(term);
+    postings += term.df;
+  }
+  return selected;
+}
 
 /**
  * The question's lexemes, as the agent's text-search configuration makes them, and the agent's
@@ -97,7 +113,7 @@ interface WeightedQueryTerm {
  * "phone" outweighs a common one like "number"), term frequency from lexeme positions, title and
  * heading matches boosted. Any query word may match (a question is not a boolean query). Scored
  * exactly over every matching chunk by the agent's in-memory index when it is current; otherwise
- * in SQL, where the selective words pick candidates by ts_rank and BM25 orders them.
+ * in SQL, alike for any agent whose matching chunks are within `SQL_CANDIDATE_POSTINGS`.
  */
 export async function searchByText(
   db: Database,
@@ -148,7 +164,7 @@ export async function searchByText(
   if (known.length === 0) return { chunks: [], unknownShare, unknownRareShare };
   const hits = index
     ? index.search(known, query.limit, BM25)
-    : await searchByTextInSql(db, query, known, corpus.chunkCount, corpus.averageLength);
+    : await searchByTextInSql(db, query, known, corpus.averageLength);
   const bestPossible = total([...terms].sort((a, b) => b.idf - a.idf).slice(0, SCORED_TERMS), (term) => term.idf) * (BM25.k1 + 1);
   return {
     chunks: hits.map((hit) => ({
@@ -167,10 +183,9 @@ async function searchByTextInSql(
   db: Database,
   query: { agentId: string; embedder: string; limit: number },
   known: WeightedQueryTerm[],
-  chunkCount: number,
   averageLength: number,
 ): Promise<{ chunkId: number; score: number; matchedIdf: number; matchedWeight: number }[]> {
-  const selective = known.filter((term, index) => index < 2 || term.df / chunkCount <= SELECTIVE_SHARE).slice(0, SELECTIVE_TERMS);
+  const selective = candidateSelectingTerms(known);
   const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
   const { rows } = await db.query<{ id: number; score: number; matched_idf: number; matched_weight: number }>(
     `WITH weights AS (
@@ -199,7 +214,7 @@ async function searchByTextInSql(
       query.embedder,
       JSON.stringify(Object.fromEntries(known.map((term) => [term.lexeme, [term.idf, term.weight]]))),
       selector,
-      BM25_CANDIDATES,
+      SQL_CANDIDATE_POSTINGS,
       query.limit,
       BM25.k1,
       BM25.b,
