@@ -11,3 +11,4 @@ export * from "./console-conversation-actions.js";
 export * from "./console-setup.js";
 export * from "./console-agents.js";
 export * from "./console-knowledge.js";
+export * from "./workspace-events.js";

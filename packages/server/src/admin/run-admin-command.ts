@@ -2,6 +2,7 @@ import type { Database } from "../db/database.js";
 import { migrate } from "../db/migrate.js";
 import { scheduleReembedding } from "../ingest/schedule-reembedding.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import type { BusEvent } from "../realtime/event-bus.js";
 import { AppError } from "../http/app-error.js";
 import { listOperatorInbox } from "../inbox/inbox-repository.js";
 import { listAgentSources, presentSource } from "../sources/source-repository.js";
@@ -12,6 +13,7 @@ import { createApiToken } from "../tenants/create-api-token.js";
 import { deleteOperator, findOperator, insertOperator, listWorkspaceOperators } from "../tenants/operator-repository.js";
 import { issueSetPasswordLink } from "../console/issue-set-password-link.js";
 import { setOperatorPassword } from "../console/set-password.js";
+import { operatorEvent, tokenEvent } from "../tenants/settings-events.js";
 import { updateAgent } from "../tenants/update-agent.js";
 import { findWorkspace, insertWorkspace, listWorkspaces } from "../tenants/workspace-repository.js";
 import { findConversation } from "../widget/conversation-repository.js";
@@ -32,6 +34,8 @@ export interface AdminContext {
   jobs: () => Promise<JobQueue>;
   /** An agent was published, unpublished or updated (the running server drops its cached agent and sessions). */
   onAgentChanged?: (agentId: string) => void;
+  /** The running server's bus: a token or operator changed here is announced to the workspace's consoles (absent without a server). */
+  publish?: (event: BusEvent) => void;
   /** FRONTDESK_PUBLIC_URL: set-password links point at its console. */
   publicUrl: string;
   /** The time (tests move it); the wall clock by default. */
@@ -81,6 +85,7 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       const operator = await insertOperator(db, command);
       if (!operator) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
       const link = await issueSetPasswordLink(db, context.publicUrl, operator.id, now());
+      context.publish?.(operatorEvent("operator.invited", operator, now()));
       return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
     }
     case "operator.password-link": {
@@ -91,11 +96,13 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "operator.set-password": {
       const operator = await findOperator(db, command.operatorId);
       if (!operator || !(await setOperatorPassword(db, operator.id, command.password, now()))) throw notFound("operator", command.operatorId);
+      context.publish?.(operatorEvent("operator.updated", operator, now()));
       return { ...presentOperator({ ...operator, hasPassword: true }), sessions_ended: true };
     }
     case "operator.remove": {
       const removed = await deleteOperator(db, command.operatorId);
       if (!removed) throw notFound("operator", command.operatorId);
+      context.publish?.(operatorEvent("operator.removed", removed, now()));
       return { ...presentOperator(removed), removed: true };
     }
     case "operator.list":
@@ -103,11 +110,13 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       return (await listWorkspaceOperators(db, command.workspaceId)).map(presentOperator);
     case "token.create": {
       const token = await createApiToken(db, command);
+      context.publish?.(tokenEvent("token.created", token));
       return { ...presentToken(token), token: token.token };
     }
     case "token.revoke": {
       const token = await revokeApiToken(db, command.tokenId);
       if (!token) throw notFound("token", command.tokenId);
+      context.publish?.(tokenEvent("token.revoked", token));
       return presentToken(token);
     }
     case "token.list":

@@ -47,6 +47,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           db: services.db,
           jobs: async () => services.jobs,
           onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId),
+          publish: (event) => services.bus.publish(event),
           publicUrl: config.publicUrl,
           now: services.now,
         },

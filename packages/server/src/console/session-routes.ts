@@ -11,6 +11,7 @@ import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions 
 import { setPasswordWithToken } from "./set-password.js";
 import { signIn } from "./sign-in.js";
 import { findOperator } from "../tenants/operator-repository.js";
+import { operatorEvent } from "../tenants/settings-events.js";
 
 const originError = errorResponse("`csrf_origin_mismatch`: the request must carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.");
 
@@ -109,6 +110,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const operatorId = await setPasswordWithToken(services.db, request.body, services.now());
       const operator = await findOperator(services.db, operatorId);
       if (!operator) throw new Error("the operator of a consumed set-password token is gone");
+      // The Settings page's operators list shows whether a password is set.
+      services.bus.publish(operatorEvent("operator.updated", operator, services.now()));
       return { data: presentSignedInOperator(operator) };
     },
   });

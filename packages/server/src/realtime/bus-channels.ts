@@ -1,3 +1,4 @@
+import type { ApiTokenEvent, LeadEvent, OperatorEvent } from "@frontdesk/contracts";
 import type { BusEvent } from "./event-bus.js";
 
 /**
@@ -94,6 +95,23 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           },
         },
       ];
+    case "lead.captured":
+    case "lead.updated": {
+      const payload: LeadEvent = { lead_id: event.leadId, agent_id: event.agentId, conversation_id: event.conversationId, at: event.at };
+      return [{ channel: workspaceChannel(event.workspaceId), event: event.type, payload }];
+    }
+    case "token.created":
+    case "token.revoked": {
+      // The token's id only: its plaintext and hash never leave the request that issued it.
+      const payload: ApiTokenEvent = { token_id: event.tokenId, at: event.at };
+      return [{ channel: workspaceChannel(event.workspaceId), event: event.type, payload }];
+    }
+    case "operator.invited":
+    case "operator.updated":
+    case "operator.removed": {
+      const payload: OperatorEvent = { operator_id: event.operatorId, role: event.role, at: event.at };
+      return [{ channel: workspaceChannel(event.workspaceId), event: event.type, payload }];
+    }
     case "message.created": {
       // `author`: the operator who wrote it ({id, name}); null for the visitor, the bot and system messages.
       const { id, seq, role, content, citations, created_at } = event.message;

@@ -47,6 +47,24 @@ export type BusEvent =
       deleted: boolean;
     }
   | {
+      /** A lead was stored (`lead.captured`) or a repeat e-mail updated it (`lead.updated`): the Leads screen reads it again. */
+      type: "lead.captured" | "lead.updated";
+      workspaceId: string;
+      agentId: string;
+      leadId: string;
+      conversationId: string | null;
+      at: string;
+    }
+  | { /** An API token was issued or revoked (console or CLI): the Settings page reads its tokens again. */ type: "token.created" | "token.revoked"; workspaceId: string; tokenId: string; at: string }
+  | {
+      /** An operator was invited, changed (role, password set) or removed: the Settings page reads its operators again. */
+      type: "operator.invited" | "operator.updated" | "operator.removed";
+      workspaceId: string;
+      operatorId: string;
+      role: "admin" | "agent";
+      at: string;
+    }
+  | {
       type: "message.created";
       workspaceId: string;
       agentId: string;

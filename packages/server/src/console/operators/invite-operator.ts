@@ -2,6 +2,7 @@ import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
 import { insertOperator, type OperatorRole } from "../../tenants/operator-repository.js";
+import { operatorEvent } from "../../tenants/settings-events.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { issueSetPasswordLink } from "../issue-set-password-link.js";
 
@@ -10,12 +11,14 @@ import { issueSetPasswordLink } from "../issue-set-password-link.js";
  * one-time set-password link to hand over (as `frontdesk admin operator create` prints it).
  */
 export async function inviteOperator(services: Services, admin: SignedInOperator, input: { email: string; name: string; role: OperatorRole }) {
-  return services.db.transaction(async (tx) => {
-    const operator = await insertOperator(tx, { workspaceId: admin.workspaceId, ...input });
-    if (!operator) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
-    const link = await issueSetPasswordLink(tx, services.config.publicUrl, operator.id, services.now());
-    return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
+  const { operator, link } = await services.db.transaction(async (tx) => {
+    const inserted = await insertOperator(tx, { workspaceId: admin.workspaceId, ...input });
+    if (!inserted) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
+    return { operator: inserted, link: await issueSetPasswordLink(tx, services.config.publicUrl, inserted.id, services.now()) };
   });
+  // Committed: the workspace's consoles read their operators again (the link is not in the event).
+  services.bus.publish(operatorEvent("operator.invited", operator, services.now()));
+  return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
 }
 
 /** POST /console/operators/{id}/password-link: a new set-password link (the invitation's was lost or expired). */

@@ -4,6 +4,7 @@ import type { Services } from "../../services.js";
 import { deleteOperator, type Operator, type OperatorRole } from "../../tenants/operator-repository.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { deleteOperatorSessions } from "../operator-session-repository.js";
+import { operatorEvent } from "../../tenants/settings-events.js";
 import { findWorkspaceOperator, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
 
 const notFound = (operatorId: string) => new AppError("operator_not_found", `No operator ${operatorId} in this workspace.`);
@@ -20,15 +21,17 @@ function leavesNoAdmin(admins: string[], target: Operator): boolean {
  * cannot both pass). The new role applies to the operator's next request: the guard reads it from the store.
  */
 export async function changeOperatorRole(services: Services, admin: SignedInOperator, operatorId: string, role: OperatorRole) {
-  return services.db.transaction(async (tx) => {
+  const updated = await services.db.transaction(async (tx) => {
     const admins = await lockWorkspaceAdmins(tx, admin.workspaceId);
     const target = await findWorkspaceOperator(tx, admin.workspaceId, operatorId);
     if (!target) throw notFound(operatorId);
     if (role !== "admin" && leavesNoAdmin(admins, target)) throw lastAdmin();
-    const updated = await updateOperatorRole(tx, admin.workspaceId, operatorId, role);
-    if (!updated) throw notFound(operatorId);
-    return presentOperator(updated);
+    const changed = await updateOperatorRole(tx, admin.workspaceId, operatorId, role);
+    if (!changed) throw notFound(operatorId);
+    return changed;
   });
+  services.bus.publish(operatorEvent("operator.updated", updated, services.now()));
+  return presentOperator(updated);
 }
 
 /**
@@ -38,15 +41,17 @@ export async function changeOperatorRole(services: Services, admin: SignedInOper
  * the author's name.
  */
 export async function removeOperator(services: Services, admin: SignedInOperator, operatorId: string) {
-  return services.db.transaction(async (tx) => {
+  const removed = await services.db.transaction(async (tx) => {
     const admins = await lockWorkspaceAdmins(tx, admin.workspaceId);
     const target = await findWorkspaceOperator(tx, admin.workspaceId, operatorId);
     if (!target) throw notFound(operatorId);
     if (leavesNoAdmin(admins, target)) throw lastAdmin();
-    const removed = await deleteOperator(tx, target.id);
-    if (!removed) throw notFound(operatorId);
-    return { ...presentOperator(removed), removed: true as const };
+    const deleted = await deleteOperator(tx, target.id);
+    if (!deleted) throw notFound(operatorId);
+    return deleted;
   });
+  services.bus.publish(operatorEvent("operator.removed", removed, services.now()));
+  return { ...presentOperator(removed), removed: true as const };
 }
 
 /**

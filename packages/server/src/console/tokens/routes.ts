@@ -3,6 +3,7 @@ import { presentToken } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
 import { listWorkspaceApiTokens, revokeApiToken } from "../../tenants/api-token-repository.js";
 import { createApiToken } from "../../tenants/create-api-token.js";
+import { tokenEvent } from "../../tenants/settings-events.js";
 import { operatorGuard, operatorOf, requireAdmin } from "../authenticate-operator.js";
 import { createTokenRouteSchema, listTokensRouteSchema, revokeTokenRouteSchema } from "./schemas.js";
 
@@ -27,6 +28,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/tokens", { schema: createTokenRouteSchema, preValidation: guard }, async (request, reply) => {
     const operator = adminOf(request);
     const token = await createApiToken(services.db, { workspaceId: operator.workspaceId, ...request.body });
+    services.bus.publish(tokenEvent("token.created", token));
     return reply.status(201).send({ data: { ...presentToken(token), token: token.token } });
   });
 
@@ -36,6 +38,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
     const owned = (await listWorkspaceApiTokens(services.db, operator.workspaceId)).some((token) => token.id === request.params.id);
     const revoked = owned ? await revokeApiToken(services.db, request.params.id) : null;
     if (!revoked) throw new AppError("token_not_found", `No API token ${request.params.id} in this workspace.`);
+    services.bus.publish(tokenEvent("token.revoked", revoked));
     return { data: presentToken(revoked) };
   });
 };
