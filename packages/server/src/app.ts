@@ -26,6 +26,7 @@ import { consoleAppRoutes } from "./console/console-app-routes.js";
 import { loadWidgetBuild } from "./widget/widget-build.js";
 import { widgetRoutes } from "./widget/routes.js";
 import { visitorConversationRoutes } from "./conversations/widget-routes.js";
+import { visitorErasureRoutes } from "./privacy/widget-routes.js";
 import { registerRealtime } from "./realtime/register-realtime.js";
 import { broadcastingAuthRoute } from "./widget/broadcasting-auth-route.js";
 
@@ -84,6 +85,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(widgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
   await app.register(visitorConversationRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(visitorErasureRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await app.register(registerConsole, { prefix: CONSOLE_PREFIX });

@@ -55,6 +55,8 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   const jobs = await startJobQueue(db, {
     retry: config.jobs,
     singleProcess: config.store.kind === "pglite",
+    // A process with workers fires the stored schedules (the retention purge); an API-only `serve` does not.
+    runSchedules: config.workers.concurrency > 0,
     onError: (error) => logger.error({ err: error }, "job queue error"),
   });
   opened.push(() => jobs.stop());

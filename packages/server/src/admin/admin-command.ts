@@ -79,6 +79,10 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("lead.list"), agentId: id }),
   z.object({ command: z.literal("conversation.show"), conversationId: id }),
   z.object({ command: z.literal("inbox.list"), operatorId: id }),
+  z.object({ command: z.literal("visitor.erase"), workspaceId: id, visitorId: id }),
+  z.object({ command: z.literal("visitor.export"), workspaceId: id, visitorId: id }),
+  /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
+  z.object({ command: z.literal("workspace.set-retention"), workspaceId: id, retentionDays: z.number().int().min(0).max(36_500).nullable() }),
 ]);
 
 export type AdminCommand = z.infer<typeof adminCommandSchema>;

@@ -31,7 +31,11 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   source list --agent A
   lead list --agent A
   conversation show ID
-  inbox list --operator ID`;
+  inbox list --operator ID
+  visitor export --workspace W --visitor V   (everything held about the visitor, as JSON)
+  visitor erase --workspace W --visitor V    (deletes it all, irreversibly; an audit record with counts remains)
+  workspace set-retention ID --days N | --default
+               (purge conversations idle over N days; 0 keeps them forever; --default follows FRONTDESK_RETENTION_DAYS)`;
 
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
@@ -120,6 +124,9 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       operator: { type: "string" },
       role: { type: "string" },
       "password-stdin": { type: "boolean" },
+      visitor: { type: "string" },
+      days: { type: "string" },
+      default: { type: "boolean" },
     },
   });
   const [resource, action, id] = positionals;
@@ -206,6 +213,18 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       return { command: "conversation.show", conversationId: needId() };
     case "inbox list":
       return { command: "inbox.list", operatorId: required(values, "operator") };
+    case "visitor export":
+    case "visitor erase":
+      return {
+        command: action === "erase" ? "visitor.erase" : "visitor.export",
+        workspaceId: required(values, "workspace"),
+        visitorId: required(values, "visitor"),
+      };
+    case "workspace set-retention": {
+      const days = optional(values, "days");
+      if ((days === undefined) === (values.default !== true)) throw new UsageError("workspace set-retention needs either --days N or --default");
+      return { command: "workspace.set-retention", workspaceId: needId(), retentionDays: days === undefined ? null : integer(days, "days") };
+    }
     default:
       throw new UsageError(`Unknown admin command: ${positionals.join(" ") || "(none)"}`);
   }

@@ -4,6 +4,7 @@ import { registerIngestWorkers } from "../ingest/register-ingest-workers.js";
 import { registerIngestMetrics } from "../observability/ingest-metrics.js";
 import type { Services } from "../services.js";
 import { SourceUpdatePublisher } from "../console/knowledge/source-update-publisher.js";
+import { registerRetentionWorker } from "../privacy/register-retention-worker.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
@@ -21,6 +22,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     },
     services.config.workers.concurrency,
   );
+  await registerRetentionWorker(services, logger.child({ component: "retention" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {

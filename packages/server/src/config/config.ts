@@ -45,6 +45,11 @@ export interface Config {
   retrieval: Partial<ConfidenceThresholds>;
   /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
   retrievalIndexBudgetBytes: number;
+  /**
+   * Conversations with no activity for longer than `days` are purged by the retention job (null:
+   * kept, unless a workspace sets its own period); their leads too when `includeLeads`.
+   */
+  retention: { days: number | null; includeLeads: boolean };
   adminSocket: boolean;
   /** Where `worker` serves GET /metrics (on FRONTDESK_HOST); unset: no listener. */
   metricsPort: number | undefined;
@@ -130,6 +135,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       ...(env.RETRIEVAL_MIN_COVERAGE === undefined ? {} : { minCoverage: env.RETRIEVAL_MIN_COVERAGE }),
     },
     retrievalIndexBudgetBytes: env.RETRIEVAL_INDEX_MB * 1024 * 1024,
+    retention: { days: env.RETENTION_DAYS ?? null, includeLeads: env.RETENTION_INCLUDE_LEADS },
     adminSocket: env.ADMIN_SOCKET,
     metricsPort: env.METRICS_PORT,
   };

@@ -110,6 +110,8 @@ export const envSchema = z.object({
   CRAWLER_USER_AGENT: z.string().min(1).optional(),
   SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),
   ADMIN_SOCKET: booleanFromEnv.default(true),
+  RETENTION_DAYS: positiveInt.max(36_500).optional(),
+  RETENTION_INCLUDE_LEADS: booleanFromEnv.default(false),
   METRICS_PORT: port.optional(),
 });
 

@@ -14,6 +14,7 @@ import { operatorRoutes } from "./operators/routes.js";
 import { usageRoutes } from "./usage/routes.js";
 import { analyticsRoutes } from "./analytics/routes.js";
 import { curatedAnswerRoutes } from "./curated/routes.js";
+import { visitorPrivacyRoutes } from "../privacy/console-routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -36,4 +37,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(usageRoutes);
   await app.register(analyticsRoutes);
   await app.register(curatedAnswerRoutes);
+  await app.register(visitorPrivacyRoutes);
 };

@@ -27,6 +27,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   coupon_not_available: 403,
   conversation_not_found: 404,
   operator_not_found: 404,
+  visitor_not_found: 404,
   token_not_found: 404,
   last_admin: 409,
   conversation_taken: 409,

@@ -21,6 +21,11 @@ export const jobCatalog = {
     payload: z.object({ documentId: z.number().int().positive() }),
     retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
   },
+  /** The retention purge (privacy/purge-stale-conversations.ts), scheduled hourly by the workers; runs may overlap safely (rows held by one are skipped by the other). */
+  "purge-retention": {
+    payload: z.object({}),
+    retry: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 30 * 60 },
+  },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 
 export type JobName = keyof typeof jobCatalog;

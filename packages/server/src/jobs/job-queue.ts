@@ -17,6 +17,11 @@ export interface JobQueue {
   send<Name extends JobName>(name: Name, payload: JobPayload<Name>, tx?: Queryable): Promise<void>;
   /** Enqueues many jobs of one kind in one statement. */
   sendMany<Name extends JobName>(name: Name, payloads: JobPayload<Name>[], tx?: Queryable): Promise<void>;
+  /**
+   * Sends the job (with an empty payload) on the cron `cron` (UTC), from now on and across restarts;
+   * calling it again replaces the schedule. Only a queue started with `runSchedules` fires schedules.
+   */
+  schedule(name: JobName, cron: string): Promise<void>;
   /** Starts `concurrency` workers for the job. */
   work<Name extends JobName>(name: Name, concurrency: number, handler: JobHandler<Name>): Promise<void>;
   stop(): Promise<void>;
@@ -40,6 +45,8 @@ export interface JobQueueOptions {
    */
   singleProcess?: boolean;
   onError?: (error: Error) => void;
+  /** This process fires the stored schedules (pg-boss's timekeeper; several processes may, each schedule fires once). */
+  runSchedules?: boolean;
 }
 
 /** pg-boss on the service's own store (PGlite or Postgres): jobs survive restarts and are retried with back-off. */
@@ -63,7 +70,7 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     db: trackedStore,
     schema: "pgboss",
     supervise: true,
-    schedule: false,
+    schedule: options.runSchedules ?? false,
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(shortestTimeout / 2))),
   });
   boss.on("error", (error: Error) => options.onError?.(error));
@@ -116,6 +123,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
       for (let start = 0; start < jobs.length; start += 1000) {
         await boss.insert(jobs.slice(start, start + 1000), tx ? { db: asBossDb(tx) } : {});
       }
+    },
+    async schedule(name, cron) {
+      await boss.schedule(name, cron, {}, { tz: "UTC" });
     },
     async work(name, concurrency, handler) {
       for (let worker = 0; worker < concurrency; worker += 1) {

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { adminGuard } from "../console/admin-guard.js";
+import { operatorOf } from "../console/authenticate-operator.js";
+import { AppError } from "../http/app-error.js";
+import { servicesDeletionAnnouncer } from "./announce-deleted-conversations.js";
+import { eraseVisitor } from "./erase-visitor.js";
+import { exportVisitorData } from "./export-visitor-data.js";
+import { eraseVisitorRouteSchema, exportVisitorRouteSchema } from "./schemas.js";
+
+const visitorNotFound = (id: string) => new AppError("visitor_not_found", `No visitor ${id} in this workspace.`);
+
+/** A data subject's requests, under /api/v1/console: erase a visitor, export their data. Admins only; the operator's workspace only. */
+export const visitorPrivacyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = app.services;
+  const admin = adminGuard(services);
+  const announce = servicesDeletionAnnouncer(services);
+
+  app.delete("/visitors/:id", { schema: eraseVisitorRouteSchema, preValidation: admin }, async (request, reply) => {
+    const operator = operatorOf(request);
+    const erased = await eraseVisitor(
+      { db: services.db, announce },
+      { workspaceId: operator.workspaceId, visitorId: request.params.id, requestedBy: "operator", operatorId: operator.id },
+    );
+    if (!erased) throw visitorNotFound(request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.get("/visitors/:id/export", { schema: exportVisitorRouteSchema, preValidation: admin }, async (request) => {
+    const operator = operatorOf(request);
+    const exported = await exportVisitorData(services.db, { workspaceId: operator.workspaceId, visitorId: request.params.id, now: services.now() });
+    if (!exported) throw visitorNotFound(request.params.id);
+    return { data: exported };
+  });
+};

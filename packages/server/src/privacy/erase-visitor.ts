@@ -1,0 +1,52 @@
+import type { ErasureCounts } from "@frontdesk/contracts";
+import type { Database } from "../db/database.js";
+import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
+import { deleteVisitorData, lockVisitorOfWorkspace, recordErasure } from "./erasure-repository.js";
+
+export interface EraseVisitorDependencies {
+  db: Database;
+  /** Told of the deleted conversations after the commit; nobody to tell in a CLI run on the store alone. */
+  announce?: DeletionAnnouncer;
+}
+
+export interface EraseVisitorRequest {
+  workspaceId: string;
+  visitorId: string;
+  /** The visitor must be this agent's (the widget's session names it). */
+  agentId?: string;
+  requestedBy: "visitor" | "operator" | "cli";
+  /** The operator who asked (console). */
+  operatorId?: string | null;
+}
+
+export interface Erasure {
+  /** The audit record's random id. */
+  erasureId: string;
+  counts: ErasureCounts;
+}
+
+/**
+ * The one erasure of a visitor, for the widget's DELETE /me, the console and the CLI: in one
+ * transaction, the visitor's row is locked, everything of theirs with the agent is deleted
+ * (erasure-repository.ts says what), and the audit record is written. Null when the workspace has
+ * no such visitor (never had, or already erased: the two cannot be told apart, by design).
+ */
+export async function eraseVisitor(dependencies: EraseVisitorDependencies, request: EraseVisitorRequest): Promise<Erasure | null> {
+  const outcome = await dependencies.db.transaction(async (tx) => {
+    const visitor = await lockVisitorOfWorkspace(tx, request.workspaceId, request.visitorId, request.agentId);
+    if (!visitor) return null;
+    const { counts, conversations } = await deleteVisitorData(tx, visitor);
+    const erasureId = await recordErasure(tx, {
+      workspaceId: visitor.workspaceId,
+      agentId: visitor.agentId,
+      scope: "visitor",
+      requestedBy: request.requestedBy,
+      operatorId: request.operatorId ?? null,
+      counts,
+    });
+    return { erasure: { erasureId, counts }, conversations };
+  });
+  if (!outcome) return null;
+  dependencies.announce?.(outcome.conversations, "erasure");
+  return outcome.erasure;
+}

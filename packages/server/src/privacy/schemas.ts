@@ -1,0 +1,77 @@
+import { exportedConversationSchema, visitorExportResponseSchema, visitorExportSchema, visitorParamsSchema } from "@frontdesk/contracts";
+import { componentSchemas } from "../openapi/component-schemas.js";
+import { bodyErrors, errorResponse, errors, jsonResponse, noContentResponse, sessionSecurity } from "../openapi/route-responses.js";
+import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
+import { documentMembers } from "../console/conversation-read-schemas.js";
+
+documentMembers(visitorExportSchema);
+documentMembers(exportedConversationSchema);
+componentSchemas.add(visitorExportSchema, {
+  id: "VisitorExport",
+  description:
+    "Everything Frontdesk holds about one visitor of an agent (an access request): the visitor, their conversations with every " +
+    "message, satisfaction rating and coupon, their leads and their widget events. `format` names this shape's version.",
+});
+
+const ERASED =
+  "everything of the visitor with this agent is deleted in one transaction: their conversations (messages, pages, browser, " +
+  "satisfaction, coupon, operators' notifications and read marks), their leads, their widget events and the visitor. Irreversible. " +
+  "An audit record remains with counts only (what kinds of data, how many, when, who asked), never the visitor's id or any content. " +
+  "Open consoles get `conversation.deleted` on the workspace channel for each conversation.";
+
+export const eraseMeRouteSchema = {
+  tags: ["widget"],
+  operationId: "eraseMe",
+  summary: "Erase the visitor and everything of theirs",
+  description:
+    `The visitor behind the session token asks to be forgotten: ${ERASED} The token is revoked: every other route answers it 401 ` +
+    "`invalid_token`. Idempotent: repeating the call with the same (unexpired) token answers 204 again and changes nothing, since the " +
+    "visitor is gone (a retry after a lost answer must not look like a failure); an expired or forged token is still 401. Works while the " +
+    "agent is unpublished. Counts against the session token's budget.",
+  security: sessionSecurity,
+  response: {
+    204: noContentResponse("Erased (or already erased)."),
+    ...bodyErrors,
+    401: errors.sessionToken,
+    429: errors.rateLimited,
+  },
+};
+
+const tags = ["console"];
+const visitorNotFound = errorResponse("`visitor_not_found`: no visitor with this id in the operator's workspace (never was, or already erased).");
+
+export const eraseVisitorRouteSchema = {
+  tags,
+  operationId: "eraseConsoleVisitor",
+  summary: "Erase a visitor (a data subject's erasure request)",
+  description:
+    `An admin erases a visitor of the workspace: ${ERASED} A repeated call answers 404 \`visitor_not_found\` (nothing of the visitor ` +
+    "is kept to recognise them by). Admins only.",
+  security: consoleSecurity,
+  params: visitorParamsSchema,
+  response: {
+    204: noContentResponse("Erased."),
+    401: consoleErrorResponses.unauthenticated,
+    403: consoleErrorResponses.csrf,
+    404: visitorNotFound,
+    422: consoleWriteErrors[422],
+    500: consoleReadErrors[500],
+  },
+};
+
+export const exportVisitorRouteSchema = {
+  tags,
+  operationId: "exportConsoleVisitor",
+  summary: "Export a visitor's data (a data subject's access request)",
+  description: "Everything the workspace holds about the visitor, as one JSON document (the `VisitorExport` shape). Admins only.",
+  security: consoleSecurity,
+  params: visitorParamsSchema,
+  response: {
+    200: jsonResponse("The visitor's data.", visitorExportResponseSchema),
+    401: consoleErrorResponses.unauthenticated,
+    403: errorResponse("`forbidden`: the route is for admins and the operator is an agent."),
+    404: visitorNotFound,
+    422: errorResponse("`validation_failed`: the id is not an id."),
+    500: consoleReadErrors[500],
+  },
+};
