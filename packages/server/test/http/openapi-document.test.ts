@@ -93,6 +93,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /curated-answers", "POST /curated-answers", "PATCH /curated-answers/{id}", "DELETE /curated-answers/{id}", "GET /knowledge-gaps"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
+        ...["DELETE /visitors/{id}", "GET /visitors/{id}/export"].map((route) => route.replace(" ", " /api/v1/console")),
+        `DELETE ${W}/me`,
         `GET ${S}`,
         `POST ${S}`,
         `GET ${S}/{id}`,
