@@ -177,7 +177,7 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await poll(() => transcript().locator(".from-visitor", { hasText: "Do you rent tandems" }).count()).toBe(1);
 
     // Ana replies: the widget shows it with her name; the reply box empties.
-    // A colleague, Bea, opens the same conversation: she sees it is Ana's, has no reply box, and sees Ana typing.
+    // A colleague, Bea, opens the same conversation: she sees it is Ana's, her reply box is disabled, and she sees Ana typing.
     const bea = (await runAdminCommand(adminOf(stage.t.services), {
       command: "operator.create",
       workspaceId: stage.tenant.workspaceId,
@@ -193,7 +193,7 @@ describeNeeding("chromium")("the console's inbox, in Chromium", () => {
     await colleague.getByLabel("Password").fill(PASSWORD);
     await colleague.getByRole("button", { name: "Sign in" }).click();
     await poll(() => colleague.getByText("Ana has this conversation.").isVisible()).toBe(true);
-    expect(await colleague.getByRole("textbox", { name: "Reply to the visitor" }).count()).toBe(0);
+    expect(await colleague.getByRole("textbox", { name: "Reply to the visitor" }).isDisabled()).toBe(true);
     expect(await colleague.getByRole("button", { name: "Take over" }).count()).toBe(0);
     // Her view is subscribed to the conversation's channel (from now on its events reach her).
     await poll(() => colleague.getByRole("log", { name: "Transcript" }).getAttribute("data-live")).toBe("true");

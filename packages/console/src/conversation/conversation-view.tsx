@@ -9,6 +9,8 @@ import { Transcript } from "./transcript.js";
 import { useConversation, type Conversation } from "./use-conversation.js";
 import { useConversationActions } from "./use-conversation-actions.js";
 import { useReadNotificationsOf } from "../inbox/use-notifications.js";
+import { AlsoHere, colleaguesTypingText } from "./collision.js";
+import { useConversationPresence } from "./use-conversation-presence.js";
 
 function VisitorDetails({ conversation }: { conversation: Conversation }) {
   const { visitor, satisfaction, coupon } = conversation;
@@ -42,8 +44,9 @@ function VisitorDetails({ conversation }: { conversation: Conversation }) {
 /** One conversation: its transcript, live, and what the operator can do with it. */
 export function ConversationView({ id, backTo }: { id: string; backTo: string }) {
   const operator = useOperator();
-  const { query, live, visitorTyping, colleagueTyping, update } = useConversation(id);
+  const { query, live, visitorTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
+  const presence = useConversationPresence(id);
   useReadNotificationsOf(id);
   const scroller = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -72,7 +75,9 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   }
 
   const mine = conversation.status === "human" && conversation.assignee?.id === operator.id;
-  const takenByColleague = conversation.status === "human" && !mine;
+  const takenByColleague = conversation.status === "human" && conversation.assignee !== null && !mine;
+  // The server's rule: a `human` conversation whose assignee was removed may be taken over by anyone.
+  const orphaned = conversation.status === "human" && conversation.assignee === null;
   const failed = [actions.assign, actions.release, actions.close].find((mutation) => mutation.isError);
   const busy = actions.assign.isPending || actions.release.isPending || actions.close.isPending;
   const title = visitorLabel(conversation.visitor.anon_id);
@@ -91,9 +96,10 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
             <StatusBadge status={conversation.status} />
             {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
           </p>
+          <AlsoHere others={presence.others} />
         </div>
         <div className="actions" role="group" aria-label="Conversation actions">
-          {(conversation.status === "bot" || conversation.status === "awaiting_human") && (
+          {(conversation.status === "bot" || conversation.status === "awaiting_human" || orphaned) && (
             <button type="button" className="primary" disabled={busy} onClick={() => actions.assign.mutate()}>
               Take over
             </button>
@@ -122,23 +128,30 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
             <Transcript messages={conversation.messages} lastReadSeq={null} />
           </div>
           <p className="typing-indicator" aria-live="polite">
-            {visitorTyping ? "The visitor is typing…" : colleagueTyping ? `${colleagueTyping} is typing…` : ""}
+            {[visitorTyping ? "The visitor is typing…" : "", colleaguesTypingText(presence.others)].filter(Boolean).join(" ")}
           </p>
           <div className="composer">
-            {mine ? (
+            {mine || takenByColleague ? (
               <ReplyBox
                 onSend={(content) => actions.reply.mutateAsync(content)}
-                onKeystroke={actions.keystroke}
-                onStopTyping={actions.stopTyping}
+                onKeystroke={() => {
+                  actions.keystroke();
+                  presence.keystroke();
+                }}
+                onStopTyping={() => {
+                  actions.stopTyping();
+                  presence.stopTyping();
+                }}
                 sending={actions.reply.isPending}
                 focusOnShow={actions.assign.isSuccess}
+                disabledReason={takenByColleague ? `${conversation.assignee?.name ?? "Another operator"} has this conversation. Only the operator it is assigned to can reply.` : null}
               />
             ) : (
               <p className="composer-note">
                 {conversation.status === "closed"
                   ? "This conversation is closed. It reopens with the assistant if the visitor writes again."
-                  : takenByColleague
-                    ? `${conversation.assignee?.name ?? "Another operator"} has this conversation.`
+                  : orphaned
+                    ? "Nobody has this conversation any more: take over to reply."
                     : conversation.status === "awaiting_human"
                       ? "The visitor is waiting for a person: take over to reply."
                       : "The assistant is answering. Take over to reply yourself."}

@@ -8,13 +8,20 @@ interface ReplyBoxProps {
   sending: boolean;
   /** Take the focus when this turns true (the operator's take-over succeeded; the box may already be shown by the live state change). */
   focusOnShow: boolean;
+  /** Why this operator cannot reply now (another operator has the conversation): the box is disabled and says so. */
+  disabledReason?: string | null;
 }
 
-/** The operator's reply: Enter sends, Shift+Enter starts a new line. */
-export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow }: ReplyBoxProps) {
+/**
+ * The operator's reply: Enter sends, Shift+Enter starts a new line. With a `disabledReason` (the
+ * server would refuse the reply: 409 `not_assignee`) it is disabled and the reason is its description.
+ */
+export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow, disabledReason = null }: ReplyBoxProps) {
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const reasonId = useId();
+  const disabled = disabledReason !== null;
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (focusOnShow) input.current?.focus();
@@ -22,7 +29,7 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();
-    if (!text || sending) return;
+    if (!text || sending || disabled) return;
     setError(null);
     onStopTyping();
     try {
@@ -40,12 +47,19 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
       <label htmlFor={inputId} className="visually-hidden">
         Reply to the visitor
       </label>
+      {disabled && (
+        <p id={reasonId} className="composer-note reply-disabled-reason">
+          {disabledReason}
+        </p>
+      )}
       <textarea
         id={inputId}
         value={content}
         rows={3}
         ref={input}
-        placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
+        placeholder={disabled ? "" : "Write a reply… (Enter sends, Shift+Enter for a new line)"}
+        disabled={disabled}
+        aria-describedby={disabled ? reasonId : undefined}
         onChange={(event) => {
           setContent(event.target.value);
           onKeystroke();
@@ -59,7 +73,7 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
             {error}
           </p>
         )}
-        <button type="submit" className="primary" disabled={sending || content.trim() === ""}>
+        <button type="submit" className="primary" disabled={disabled || sending || content.trim() === ""}>
           Send
         </button>
       </div>

@@ -3,7 +3,6 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { api, dataOf, type Schemas } from "../api/client.js";
 import { CONVERSATIONS_QUERY_KEY } from "../inbox/use-conversation-list.js";
 import { useChannel } from "../realtime/use-channel.js";
-import { useOperator } from "../session.js";
 import { lastSeqOf, mergeMessages, type ConsoleMessage } from "./merge-messages.js";
 
 export type Conversation = Schemas["ConsoleConversation"];
@@ -31,7 +30,6 @@ interface LiveMessage {
  * low-confidence flag travels only in the stored form).
  */
 export function useConversation(id: string) {
-  const operator = useOperator();
   const queryClient = useQueryClient();
   const key = conversationQueryKey(id);
   const query = useQuery({
@@ -39,10 +37,9 @@ export function useConversation(id: string) {
     queryFn: async () => (await dataOf(api.GET("/api/v1/console/conversations/{id}", { params: { path: { id } } }))).data,
   });
   const [visitorTyping, setVisitorTyping] = useState(false);
-  const [colleagueTyping, setColleagueTyping] = useState<string | null>(null);
   /** Subscribed to the conversation's channel: what happens now arrives live. */
   const [live, setLive] = useState(false);
-  const fades = useRef<{ visitor?: number; colleague?: number }>({});
+  const fades = useRef<{ visitor?: number }>({});
 
   const update = useCallback(
     (change: (conversation: Conversation) => Conversation) => queryClient.setQueryData<Conversation>(key, (current) => (current ? change(current) : current)),
@@ -90,7 +87,6 @@ export function useConversation(id: string) {
   useEffect(
     () => () => {
       window.clearTimeout(fades.current.visitor);
-      window.clearTimeout(fades.current.colleague);
     },
     [],
   );
@@ -104,16 +100,12 @@ export function useConversation(id: string) {
         catchUp();
       },
       "conversation.updated": (state: ConversationState & { seq: number }) => applyState(state),
-      typing: (event: { role: string; typing: boolean; name: string | null }) => {
-        if (event.role === "visitor") {
-          setVisitorTyping(event.typing);
-          window.clearTimeout(fades.current.visitor);
-          if (event.typing) fades.current.visitor = window.setTimeout(() => setVisitorTyping(false), TYPING_FADE_MS);
-        } else if (event.role === "operator" && event.name !== operator.name) {
-          setColleagueTyping(event.typing ? event.name : null);
-          window.clearTimeout(fades.current.colleague);
-          if (event.typing) fades.current.colleague = window.setTimeout(() => setColleagueTyping(null), TYPING_FADE_MS);
-        }
+      // The assignee's `typing` is for the visitor: colleagues' typing comes by the collision channel (use-conversation-presence.ts).
+      typing: (event: { role: string; typing: boolean }) => {
+        if (event.role !== "visitor") return;
+        setVisitorTyping(event.typing);
+        window.clearTimeout(fades.current.visitor);
+        if (event.typing) fades.current.visitor = window.setTimeout(() => setVisitorTyping(false), TYPING_FADE_MS);
       },
     },
     () => {
@@ -136,5 +128,5 @@ export function useConversation(id: string) {
     );
   }, [id, lastSeq, lastReadSeq, Boolean(query.data)]);
 
-  return { query, live, visitorTyping, colleagueTyping, applyState, update };
+  return { query, live, visitorTyping, applyState, update };
 }
