@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import type Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { operatorsOnline } from "../../src/conversations/operators-online.js";
 import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
 import { capturedLogger, LOG_LEVELS } from "../support/captured-log.js";
 import { connected, createListeningTestApp, reverbFromInit, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
@@ -97,6 +98,38 @@ describeNeeding("redis")("realtime events across two processes through Redis", (
     await b.pusherServer.trigger("private-echo", "fence", {});
     await until(() => fences.every((fence) => fence.length === 1));
     expect(got).toEqual([[], [{ n: 1 }], [{ n: 1 }]]);
+  });
+
+  it("happy: a member's client event on a presence channel reaches the members on both processes with its user_id, not its sender; operatorsOnline on B counts an operator on A", async () => {
+    const workspaceId = randomUUID();
+    const channelName = `presence-conversation-operators.${randomUUID()}`;
+    const member = (reverb: ReverbDescriptor, t: ListeningTestApp, id: string) => {
+      const pusher = signedPusherClient(reverb, t.pusherServer, { user_id: id, user_info: { name: id } });
+      clients.push(pusher);
+      return pusher.subscribe(channelName);
+    };
+    const [sender, otherOnA, otherOnB] = [member(reverbA, a, "op_ana"), member(reverbA, a, "op_bea"), member(reverbB, b, "op_cy")];
+    await Promise.all([sender, otherOnA, otherOnB].map(subscribed));
+    const heard = [sender, otherOnA, otherOnB].map((channel) => {
+      const got: unknown[] = [];
+      channel.bind("client-typing", (data: unknown, metadata?: { user_id?: string }) => got.push({ data, from: metadata?.user_id }));
+      return got;
+    });
+    sender.trigger("client-typing", { typing: true });
+    await until(() => heard[1]!.length === 1 && heard[2]!.length === 1);
+    const fences = [sender, otherOnA, otherOnB].map((channel) => recorder(channel, "fence"));
+    await b.pusherServer.trigger(channelName, "fence", {});
+    await until(() => fences.every((fence) => fence.length === 1));
+    const typing = { data: { typing: true }, from: "op_ana" };
+    expect(heard).toEqual([[], [typing], [typing]]);
+
+    expect(await operatorsOnline(b.services, workspaceId)).toBe(false);
+    const operator = signedPusherClient(reverbA, a.pusherServer, { user_id: "op_ana", user_info: { name: "Ana" } });
+    clients.push(operator);
+    await subscribed(operator.subscribe(`presence-operators.${workspaceId}`));
+    expect(await operatorsOnline(b.services, workspaceId)).toBe(true);
+    operator.disconnect();
+    await until(async () => !(await operatorsOnline(b.services, workspaceId)));
   });
 
   it("security: a deployment with another FRONTDESK_REDIS_PREFIX on the same Redis sees none of these events", async () => {
