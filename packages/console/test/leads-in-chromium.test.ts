@@ -126,6 +126,20 @@ describeNeeding("chromium")("the console's Leads screen, in Chromium", () => {
     await page.emulateMedia({ colorScheme: "dark" });
     await page.screenshot({ path: join(ARTIFACTS, "console-leads-dark.png") });
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Live, without a reload: a visitor leaves an e-mail in the widget (lead.captured), then a name with it (lead.updated).
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const visitor = await startSession(stage.t.app, stage.tenant.agentId, { page_url: stage.site.url("/contact") }, stage.site.origin);
+    const leave = async (lead: Record<string, string>) => {
+      const response = await stage.t.app.inject({ method: "POST", url: "/api/v1/widget/leads", headers: bearer(visitor.jwt), payload: lead });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    };
+    await leave({ email: "vera@visitor.test" });
+    await poll(async () => (await emails())[0]).toBe("vera@visitor.test");
+    expect(await rows().count()).toBe(3 + 1 + BULK_LEADS);
+    await leave({ email: "vera@visitor.test", name: "Vera Lindqvist" });
+    await poll(() => rows().first().locator("td").first().textContent()).toBe("Vera Lindqvist");
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
     expect(signedIn.pageErrors).toEqual([]);
   }, 120_000);
 });

@@ -1,6 +1,9 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { runAdminCommand } from "../../server/src/admin/run-admin-command.js";
+import type { BusEvent } from "../../server/src/realtime/event-bus.js";
+import { adminOf } from "../../server/test/support/seed.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
 import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
@@ -24,21 +27,22 @@ describeNeeding("chromium")("the console's Settings screen, in Chromium", () => 
   beforeAll(async () => {
     [stage, browser] = await Promise.all([startWidgetStage(), launchChromium()]);
     await stage.t.services.db.query(`UPDATE workspaces SET conversation_quota = $1 WHERE id = $2`, [QUOTA, stage.tenant.workspaceId]);
-    for (let visitor = 0; visitor < VISITORS; visitor += 1) {
-      const response = await stage.t.app.inject({
-        method: "POST",
-        url: "/api/v1/widget/init",
-        headers: { origin: stage.site.origin },
-        payload: { agent_id: stage.tenant.agentId, page_url: stage.site.url("/") },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-    }
+    for (let visitor = 0; visitor < VISITORS; visitor += 1) await startVisitor();
   });
   afterAll(async () => {
     await browser?.close();
     await stage?.close();
   });
 
+  async function startVisitor() {
+    const response = await stage.t.app.inject({
+      method: "POST",
+      url: "/api/v1/widget/init",
+      headers: { origin: stage.site.origin },
+      payload: { agent_id: stage.tenant.agentId, page_url: stage.site.url("/") },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
   const sources = (token: string) => fetch(`${stage.serviceUrl}/api/v1/workspace/sources`, { headers: { authorization: `Bearer ${token}` } });
   const tokenRow = (page: Page, name: string) => page.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name }) });
   const operatorRow = (page: Page, name: string) => page.getByRole("table", { name: "Operators" }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
@@ -140,9 +144,10 @@ describeNeeding("chromium")("the console's Settings screen, in Chromium", () => 
     await brunoPage.getByRole("button", { name: "Sign in" }).click();
     await poll(() => brunoPage.getByRole("heading", { name: "Inbox" }).isVisible()).toBe(true);
 
-    // Make him an admin; the row says so after a reload too.
-    await page.reload();
+    // His password is set: Ada's open page shows it without a reload (operator.updated). Make him an admin; the row says so after a reload too.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await poll(() => operatorRow(page, "Bruno").textContent()).not.toContain("Invited");
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
     await operatorRow(page, "Bruno").getByLabel("Role of Bruno").selectOption("admin");
     await poll(() => page.getByText("Bruno is now an admin.").isVisible()).toBe(true);
     await page.reload();
@@ -161,6 +166,15 @@ describeNeeding("chromium")("the console's Settings screen, in Chromium", () => 
     await page.getByRole("dialog", { name: "Remove Bruno?" }).getByRole("button", { name: "Remove operator" }).click();
     await poll(() => operatorRow(page, "Bruno").count()).toBe(0);
     expect(await page.getByText("Bruno was removed.").isVisible()).toBe(true);
+
+    // Live, without a reload: a token the CLI issues through the serving process (token.created), and a new visitor's conversation in the usage (conversation.started).
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const cli = { ...adminOf(stage.t.services), publish: (event: BusEvent) => stage.t.services.bus.publish(event) };
+    await runAdminCommand(cli, { command: "token.create", workspaceId: stage.tenant.workspaceId, name: "Deploy script", abilities: ["sources:read"] });
+    await poll(() => tokenRow(page, "Deploy script").count()).toBe(1);
+    await startVisitor();
+    await poll(() => usage.locator(".usage-figures dd").first().textContent()).toBe(String(VISITORS + 1));
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
 
     // The last admin cannot demote themselves: the server's words.
     await operatorRow(page, "Ada").getByLabel("Role of Ada").selectOption("agent");

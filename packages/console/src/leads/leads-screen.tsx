@@ -3,7 +3,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { describeError, type Schemas } from "../api/client.js";
 import { AgentPicker } from "../knowledge/agent-picker.js";
 import { useAgentList } from "../agents/use-agents.js";
-import { leadsCsvHref, useLeads } from "./use-leads.js";
+import { leadsCsvHref, useLeads, useLeadsLive } from "./use-leads.js";
 import "./leads.css";
 
 type Lead = Schemas["ConsoleLead"];
@@ -56,6 +56,7 @@ export function LeadsScreen() {
   const searchId = useId();
   const agents = useAgentList();
   const leads = useLeads(search, agentId);
+  useLeadsLive();
 
   useEffect(() => {
     if (typed.trim() === search) return;

@@ -1,10 +1,10 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { api, dataOf } from "../api/client.js";
+import { useChannel } from "../realtime/use-channel.js";
+import { useOperator } from "../session.js";
 
 export const LEADS_QUERY_KEY = ["leads"] as const;
 const PAGE_SIZE = "50";
-/** No realtime event announces a captured lead (yet), so an open Leads screen reads its pages again this often. */
-const REREAD_MS = 20_000;
 
 /** The workspace's leads, newest first, page after page (cursor); `search` in the e-mail or name, `agentId` one agent's. */
 export function useLeads(search: string, agentId: string) {
@@ -18,8 +18,18 @@ export function useLeads(search: string, agentId: string) {
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_cursor,
-    refetchInterval: REREAD_MS,
   });
+}
+
+/**
+ * `lead.captured` and `lead.updated` on the workspace channel (a visitor left or changed an e-mail):
+ * the loaded pages are read again, and at every (re)subscription, for what was missed meanwhile.
+ */
+export function useLeadsLive(): void {
+  const operator = useOperator();
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: LEADS_QUERY_KEY });
+  useChannel(`private-workspace.${operator.workspace_id}`, { "lead.captured": refresh, "lead.updated": refresh }, refresh);
 }
 
 /** The CSV export of the same leads (the session cookie goes with it: its path is /api/v1/console). */

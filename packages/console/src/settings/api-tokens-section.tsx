@@ -4,12 +4,12 @@ import { api, ApiError, dataOf, describeError, type Schemas } from "../api/clien
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { CopyField } from "./copy-field.js";
 import { formatTime } from "./format-time.js";
-import { REREAD_MS } from "./reread.js";
+import { TOKENS_KEY } from "./settings-keys.js";
+import { useConfirmedAction } from "./use-confirmed-action.js";
 
 type ApiToken = Schemas["ApiToken"];
 type Ability = Schemas["CreateApiTokenRequest"]["abilities"][number];
 
-const TOKENS_KEY = ["settings", "tokens"] as const;
 const ABILITIES: { value: Ability; label: string }[] = [
   { value: "sources:read", label: "Read sources (sources:read)" },
   { value: "sources:write", label: "Push and delete sources (sources:write, which includes reading)" },
@@ -67,20 +67,12 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: ApiToken & { token:
 /** The API tokens page of the spec: the workspace's tokens for the Sources API (admins only, the server says so to others). */
 export function ApiTokensSection() {
   const queryClient = useQueryClient();
-  // No event announces a token's use or another admin's change: an open page reads the list again every 30 s.
-  const tokens = useQuery({
-    queryKey: TOKENS_KEY,
-    queryFn: async () => (await dataOf(api.GET("/api/v1/console/tokens"))).data,
-    refetchInterval: (query) => (query.state.error ? false : REREAD_MS),
-  });
+  // Kept live by useSettingsLive (token.created, token.revoked on the workspace channel).
+  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/tokens"))).data });
   const [created, setCreated] = useState<(ApiToken & { token: string }) | null>(null);
-  const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  const revoke = useMutation({
-    mutationFn: (id: string) => dataOf(api.DELETE("/api/v1/console/tokens/{id}", { params: { path: { id } } })),
-    onSuccess: () => {
-      setRevoking(null);
-      void queryClient.invalidateQueries({ queryKey: TOKENS_KEY });
-    },
+  const revoke = useConfirmedAction({
+    run: (token: ApiToken) => dataOf(api.DELETE("/api/v1/console/tokens/{id}", { params: { path: { id: token.id } } })),
+    onDone: () => void queryClient.invalidateQueries({ queryKey: TOKENS_KEY }),
   });
   const forbidden = tokens.error instanceof ApiError && tokens.error.status === 403;
 
@@ -143,7 +135,7 @@ export function ApiTokensSection() {
                           {token.revoked_at ? (
                             <span className="badge">Revoked {formatTime(token.revoked_at)}</span>
                           ) : (
-                            <button type="button" className="danger-outline" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                            <button type="button" className="danger-outline" aria-label={`Revoke ${token.name}`} onClick={() => revoke.ask(token)}>
                               Revoke
                             </button>
                           )}
@@ -158,19 +150,10 @@ export function ApiTokensSection() {
           <CreateTokenForm onCreated={setCreated} />
         </>
       )}
-      {revoking && (
-        <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          confirmLabel="Revoke token"
-          pending={revoke.isPending}
-          error={revoke.isError ? describeError(revoke.error) : null}
-          onConfirm={() => revoke.mutate(revoking.id)}
-          onCancel={() => {
-            setRevoking(null);
-            revoke.reset();
-          }}>
+      {revoke.target && revoke.dialog && (
+        <ConfirmDialog title={`Revoke ${revoke.target.name}?`} confirmLabel="Revoke token" {...revoke.dialog}>
           <p>
-            Every call with <code>{revoking.prefix}…</code> is refused from now on, in every process. This cannot be undone.
+            Every call with <code>{revoke.target.prefix}…</code> is refused from now on, in every process. This cannot be undone.
           </p>
         </ConfirmDialog>
       )}

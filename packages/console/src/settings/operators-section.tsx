@@ -5,13 +5,13 @@ import { switchSession, useOperator } from "../session.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { CopyField } from "./copy-field.js";
 import { formatTime } from "./format-time.js";
-import { REREAD_MS } from "./reread.js";
+import { OPERATORS_KEY } from "./settings-keys.js";
+import { useConfirmedAction } from "./use-confirmed-action.js";
 
 type WorkspaceOperator = Schemas["WorkspaceOperator"];
 type Role = WorkspaceOperator["role"];
 type HandedLink = { name: string; url: string; expiresAt: string };
 
-const OPERATORS_KEY = ["settings", "operators"] as const;
 const ROLES: { value: Role; label: string }[] = [
   { value: "agent", label: "Agent (conversations)" },
   { value: "admin", label: "Admin (everything)" },
@@ -80,10 +80,9 @@ export function OperatorsSection() {
   const me = useOperator();
   const isAdmin = me.role === "admin";
   const queryClient = useQueryClient();
-  // No event announces another admin's change, or a password set from a link: an open page reads the list again every 30 s.
-  const operators = useQuery({ queryKey: OPERATORS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/operators"))).data, refetchInterval: REREAD_MS });
+  // Kept live by useSettingsLive (operator.invited, operator.updated, operator.removed on the workspace channel).
+  const operators = useQuery({ queryKey: OPERATORS_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/operators"))).data });
   const [link, setLink] = useState<HandedLink | null>(null);
-  const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: OPERATORS_KEY });
 
@@ -102,24 +101,24 @@ export function OperatorsSection() {
     onMutate: () => setNotice(null),
     onSuccess: ({ data }, operator) => setLink({ name: operator.name, url: data.set_password_url, expiresAt: data.set_password_expires_at }),
   });
-  const act = useMutation({
-    mutationFn: async ({ kind, operator }: Pending) =>
+  const act = useConfirmedAction({
+    run: async ({ kind, operator }: Pending) =>
       kind === "remove"
         ? (await dataOf(api.DELETE("/api/v1/console/operators/{id}", { params: { path: { id: operator.id } } }))).data.name
         : (await dataOf(api.DELETE("/api/v1/console/operators/{id}/sessions", { params: { path: { id: operator.id } } }))).data.sessions_ended,
-    onMutate: () => {
+    onStart: () => {
       setNotice(null);
       changeRole.reset();
       reissue.reset();
     },
-    onSuccess: (result, { kind, operator }) => {
-      setPending(null);
+    onDone: (result, { kind, operator }) => {
       // Our own session ended with it: back to the sign-in.
       if (operator.id === me.id) return switchSession(queryClient, null);
       setNotice(kind === "remove" ? `${operator.name} was removed.` : `${operator.name} was signed out of ${result} session${result === 1 ? "" : "s"}.`);
       refresh();
     },
   });
+  const pending = act.target;
   const rowError = changeRole.error ?? reissue.error;
 
   return (
@@ -199,12 +198,12 @@ export function OperatorsSection() {
                         </button>
                       )}
                       {(isAdmin || operator.id === me.id) && (
-                        <button type="button" aria-label={`Sign out everywhere, ${operator.name}`} onClick={() => setPending({ kind: "sign-out", operator })}>
+                        <button type="button" aria-label={`Sign out everywhere, ${operator.name}`} onClick={() => act.ask({ kind: "sign-out", operator })}>
                           Sign out everywhere
                         </button>
                       )}
                       {isAdmin && (
-                        <button type="button" className="danger-outline" aria-label={`Remove ${operator.name}`} onClick={() => setPending({ kind: "remove", operator })}>
+                        <button type="button" className="danger-outline" aria-label={`Remove ${operator.name}`} onClick={() => act.ask({ kind: "remove", operator })}>
                           Remove
                         </button>
                       )}
@@ -217,17 +216,11 @@ export function OperatorsSection() {
         </div>
       )}
       {isAdmin ? <InviteForm onInvited={setLink} /> : <p className="muted small">An admin invites operators, changes roles and removes them.</p>}
-      {pending && (
+      {pending && act.dialog && (
         <ConfirmDialog
           title={pending.kind === "remove" ? `Remove ${pending.operator.name}?` : `Sign ${pending.operator.name} out everywhere?`}
           confirmLabel={pending.kind === "remove" ? "Remove operator" : "Sign out everywhere"}
-          pending={act.isPending}
-          error={act.isError ? describeError(act.error) : null}
-          onConfirm={() => act.mutate(pending)}
-          onCancel={() => {
-            setPending(null);
-            act.reset();
-          }}>
+          {...act.dialog}>
           <p>
             {pending.kind === "remove"
               ? "Their sessions end at once and their conversations lose their assignee; their messages keep their name."

@@ -1,10 +1,12 @@
 import { ApiTokensSection } from "./api-tokens-section.js";
 import { OperatorsSection } from "./operators-section.js";
 import { UsageSection } from "./usage-section.js";
+import { useSettingsLive } from "./use-settings-live.js";
 import "./settings.css";
 
 /** Settings: the API tokens page, the operators, the workspace's quota and usage. Each section asks the server, which says who may. */
 export function SettingsScreen() {
+  useSettingsLive();
   return (
     <div className="settings">
       <header className="settings-header">

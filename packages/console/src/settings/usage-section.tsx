@@ -2,15 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { api, dataOf, describeError } from "../api/client.js";
 import { formatTime } from "./format-time.js";
-import { REREAD_MS } from "./reread.js";
+import { USAGE_KEY } from "./settings-keys.js";
 
 const monthName = (month: string) => new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en", { month: "long", year: "numeric", timeZone: "UTC" });
 
 /** The workspace's monthly conversation quota, this month's use and the last six months. */
 export function UsageSection() {
   const meterId = useId();
-  // Conversations start all the time: an open page reads the count again every 30 s.
-  const usage = useQuery({ queryKey: ["settings", "usage"], queryFn: async () => (await dataOf(api.GET("/api/v1/console/workspace/usage"))).data, refetchInterval: REREAD_MS });
+  // Kept live by useSettingsLive (conversation.started on the workspace channel).
+  const usage = useQuery({ queryKey: USAGE_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/workspace/usage"))).data });
   const data = usage.data;
   return (
     <section className="settings-card" aria-labelledby="usage-title">
