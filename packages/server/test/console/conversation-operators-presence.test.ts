@@ -122,7 +122,7 @@ describeEachStore("the conversation's operators presence (collision) on %s", (ki
     expect(response.json().error.code).toBe("channel_forbidden");
   });
 
-  it("error: unknown, empty and near-miss names are 403 channel_forbidden; a malformed socket id or a missing name 422, no session 401", async () => {
+  it("error: unknown, empty and near-miss names are 403 channel_forbidden; a malformed socket id, a missing name or one over 200 characters 422, no session 401", async () => {
     const { conversationId } = await startSession(t.app, tenant.agentId);
     for (const channel of [
       collision("cnv_unknown"),
@@ -143,6 +143,9 @@ describeEachStore("the conversation's operators presence (collision) on %s", (ki
     const noName = await t.app.inject({ method: "POST", url: AUTH, headers: ana.headers, payload: { socket_id: SOCKET_ID } });
     expect(noName.statusCode).toBe(422);
     expect(noName.json().error.fields.channel_name).toBeDefined();
+    const tooLong = await authorize(collision("c".repeat(200)));
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().error.fields.channel_name).toBeDefined();
     expect((await authorize(collision(conversationId), {})).statusCode).toBe(401);
   });
 
