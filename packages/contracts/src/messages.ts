@@ -22,6 +22,8 @@ export const answerSchema = z.object({
   content: z.string(),
   citations: z.array(citationSchema),
   low_confidence: z.boolean(),
+  /** The reply is an operator's curated answer ("Fix this answer"); absent otherwise. */
+  curated: z.boolean().optional(),
   awaiting_human: z.boolean().optional(),
   /** An operator took the conversation over while the answer was generated: the reply was not kept. */
   discarded: z.boolean().optional(),
@@ -39,6 +41,8 @@ export const doneFrameSchema = z.object({
   conversation_id: z.string(),
   message_id: z.string().optional(),
   low_confidence: z.boolean().optional(),
+  /** The reply is an operator's curated answer ("Fix this answer"); absent otherwise. */
+  curated: z.boolean().optional(),
   awaiting_human: z.boolean().optional(),
   /** An operator took the conversation over while the answer was generated: the reply was not kept. */
   discarded: z.boolean().optional(),

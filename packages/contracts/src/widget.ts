@@ -43,6 +43,8 @@ export const conversationMessageSchema = z.object({
   /** The operator who wrote it (role `operator`), by name; null for the other roles. */
   author: z.object({ name: z.string() }).nullable(),
   created_at: isoTimestampSchema,
+  /** A bot reply that is an operator's curated answer ("Fix this answer"); absent otherwise. */
+  curated: z.boolean().optional(),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

@@ -18,7 +18,7 @@ export type ConversationEvent =
   | { type: "token"; token: string }
   | { type: "citations"; citations: Citation[] }
   | { type: "error"; code: AnswerErrorCode; message: string }
-  | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean; discarded?: boolean };
+  | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean; discarded?: boolean; curated?: boolean };
 
 /**
  * POST /messages(/stream): stores the visitor's message (reopening a closed conversation); only in
@@ -167,9 +167,9 @@ async function* answerWithCurated(
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
-    message: { id: reply.id, seq: reply.seq, role: "bot", content: curated.answer, citations, created_at: reply.createdAt },
+    message: { id: reply.id, seq: reply.seq, role: "bot", content: curated.answer, citations, created_at: reply.createdAt, curated_answer_id: curated.id },
     author: null,
   });
   yield { type: "citations", citations };
-  yield { type: "done", messageId: reply.id, lowConfidence: false, awaitingHuman: false };
+  yield { type: "done", messageId: reply.id, lowConfidence: false, awaitingHuman: false, curated: true };
 }

@@ -30,6 +30,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
               content: event.awaitingHuman || event.discarded ? "" : content,
               citations,
               low_confidence: event.lowConfidence,
+              ...(event.curated ? { curated: true } : {}),
               ...(event.awaitingHuman ? { awaiting_human: true } : {}),
               ...(event.discarded ? { discarded: true } : {}),
             },
@@ -55,7 +56,10 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
           else if (event.type === "error") sse.send({ event: "error", code: event.code, message: event.message });
           else if (event.awaitingHuman) sse.send({ event: "done", conversation_id: conversationId, awaiting_human: true });
           else if (event.discarded) sse.send({ event: "done", conversation_id: conversationId, discarded: true });
-          else sse.send({ event: "done", conversation_id: conversationId, message_id: event.messageId, low_confidence: event.lowConfidence });
+          else {
+            const curated = event.curated ? { curated: true } : {};
+            sse.send({ event: "done", conversation_id: conversationId, message_id: event.messageId, low_confidence: event.lowConfidence, ...curated });
+          }
         }
       } catch (error) {
         request.log.error({ err: error }, "streamed answer failed");

@@ -60,6 +60,7 @@ export async function listVisitorMessages(
         citations: message.citations,
         author: message.author ? { name: message.author.name } : null,
         created_at: message.createdAt,
+        ...(message.curatedAnswerId !== null ? { curated: true } : {}),
       }),
     ),
     has_more: hasMore,

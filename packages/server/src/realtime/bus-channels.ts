@@ -1,4 +1,5 @@
 import type { ApiTokenEvent, LeadEvent, OperatorEvent } from "@frontdesk/contracts";
+import type { CuratedAnswerEvent } from "@frontdesk/contracts";
 import type { BusEvent } from "./event-bus.js";
 
 /**
@@ -79,6 +80,10 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           payload: { agent_id: event.agentId, published: event.published, updated_at: event.updatedAt },
         },
       ];
+    case "curated_answer.updated": {
+      const payload: CuratedAnswerEvent = { curated_answer_id: event.curatedAnswerId, agent_id: event.agentId, deleted: event.deleted };
+      return [{ channel: workspaceChannel(event.workspaceId), event: "curated_answer.updated", payload }];
+    }
     case "source.updated":
       return [
         {
@@ -114,8 +119,9 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
     }
     case "message.created": {
       // `author`: the operator who wrote it ({id, name}); null for the visitor, the bot and system messages.
+      // `curated_answer_id`: the curated answer a bot reply was served from, else null.
       const { id, seq, role, content, citations, created_at } = event.message;
-      const message = { id, seq, role, content, citations, created_at, author: event.author ?? null };
+      const message = { id, seq, role, content, citations, created_at, author: event.author ?? null, curated_answer_id: event.message.curated_answer_id ?? null };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },
         { channel: workspaceChannel(event.workspaceId), event: "message.created", payload: { conversation_id: event.conversationId, ...message } },

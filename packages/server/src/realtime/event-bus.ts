@@ -34,6 +34,8 @@ export type BusEvent =
     }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
   | { type: "agent.updated"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
+  /** A curated answer was created, changed or deleted (`deleted`) in the console: its lists read again. */
+  | { type: "curated_answer.updated"; workspaceId: string; agentId: string; curatedAnswerId: string; deleted: boolean }
   | {
       /** A source was added, progressed, settled, or was deleted (`deleted`): the Knowledge screen's live status. */
       type: "source.updated";
@@ -70,7 +72,16 @@ export type BusEvent =
       agentId: string;
       conversationId: string;
       /** `seq`: the message's place among its conversation's events. */
-      message: { id: string; seq: number; role: "visitor" | "bot" | "operator" | "system"; content: string; citations: Citation[]; created_at: string };
+      message: {
+        id: string;
+        seq: number;
+        role: "visitor" | "bot" | "operator" | "system";
+        content: string;
+        citations: Citation[];
+        created_at: string;
+        /** The curated answer a bot reply was served from ("Fix this answer"). */
+        curated_answer_id?: string | null;
+      };
       /** The operator who wrote it (role `operator`). */
       author?: OperatorAuthor | null;
     };

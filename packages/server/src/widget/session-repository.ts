@@ -110,9 +110,10 @@ interface MessageRow {
   citations: ConversationMessage["citations"];
   author_name: string | null;
   created_at: Date;
+  curated_answer_id: string | null;
 }
 
-const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, author_name, created_at`;
+const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, author_name, created_at, curated_answer_id`;
 
 const toMessage = (row: MessageRow): ConversationMessage => ({
   id: row.id,
@@ -122,6 +123,7 @@ const toMessage = (row: MessageRow): ConversationMessage => ({
   citations: row.citations,
   author: row.role === "operator" && row.author_name !== null ? { name: row.author_name } : null,
   created_at: iso(row.created_at),
+  ...(row.curated_answer_id !== null ? { curated: true } : {}),
 });
 
 /** The last `limit` messages of the conversation (system messages included), oldest first. */

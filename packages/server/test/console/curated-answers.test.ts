@@ -5,6 +5,7 @@ import { bearer, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 
 const W = "/api/v1/widget";
 
@@ -58,6 +59,15 @@ describeEachStore("curated answers on %s", (kind) => {
     const created = await post(admin, { message_id: wrong.id, answer: CURATED_ANSWER, source_url: SOURCE });
     expect(created.statusCode).toBe(201);
     const curated = created.json().data;
+    // The workspace's consoles hear it.
+    const announced = t.published.filter((event) => event.type === "curated_answer.updated").at(-1);
+    expect(broadcastsOf(announced!)).toEqual([
+      {
+        channel: `private-workspace.${tenant.workspaceId}`,
+        event: "curated_answer.updated",
+        payload: { curated_answer_id: curated.id, agent_id: tenant.agentId, deleted: false },
+      },
+    ]);
     expect(curated).toMatchObject({
       id: expect.stringMatching(/^cur_/),
       agent_id: tenant.agentId,
@@ -70,7 +80,7 @@ describeEachStore("curated answers on %s", (kind) => {
     // A rewording, over the JSON route.
     const again = await ask("how long will delivery take to scotland");
     const data = again.response.json().data;
-    expect(data).toMatchObject({ content: CURATED_ANSWER, citations: [{ id: 0, url: SOURCE }], low_confidence: false });
+    expect(data).toMatchObject({ content: CURATED_ANSWER, citations: [{ id: 0, url: SOURCE }], low_confidence: false, curated: true });
     const stored = await storedReply(again.session.conversationId);
     expect(stored).toMatchObject({ id: data.message_id, content: CURATED_ANSWER, low_confidence: false, generator: "curated", curated_answer_id: curated.id });
 
@@ -85,13 +95,26 @@ describeEachStore("curated answers on %s", (kind) => {
       ["bot", curated.id],
     ]);
 
+    // Every reader of the message says it is curated: the widget's catch-up read and its resumed init,
+    // and the live message.created on the conversation's and the workspace's channels.
+    const widgetMessages = await t.app.inject({ method: "GET", url: `${W}/conversation/messages?after_seq=0`, headers: bearer(again.session.jwt) });
+    expect((widgetMessages.json().data.messages as { role: string; curated?: boolean }[]).map((message) => [message.role, message.curated])).toEqual([
+      ["visitor", undefined],
+      ["bot", true],
+    ]);
+    const live = t.published.find((event) => event.type === "message.created" && event.message.id === data.message_id);
+    expect(broadcastsOf(live!).map((broadcast) => [broadcast.channel, broadcast.payload.curated_answer_id])).toEqual([
+      [`private-conversation.${again.session.conversationId}`, curated.id],
+      [`private-workspace.${tenant.workspaceId}`, curated.id],
+    ]);
+
     // Streamed like any answer.
     const streamed = await ask("How long does delivery take to Scotland?", "/messages/stream");
     const frames = sseFrames(streamed.response.body);
     const tokens = frames.filter((frame) => frame.event === "token").map((frame) => frame.token);
     expect(tokens.length).toBeGreaterThan(1);
     expect(tokens.join("")).toBe(CURATED_ANSWER);
-    expect(frames.at(-1)).toMatchObject({ event: "done", low_confidence: false });
+    expect(frames.at(-1)).toMatchObject({ event: "done", low_confidence: false, curated: true });
     expect(await storedReply(streamed.session.conversationId)).toMatchObject({ generator: "curated", curated_answer_id: curated.id });
   });
 
@@ -101,9 +124,14 @@ describeEachStore("curated answers on %s", (kind) => {
     const { session, response } = await ask("How should I store my e-bike battery in winter?");
     const data = response.json().data;
     expect(data.content).toContain("room temperature");
+    expect(data).not.toHaveProperty("curated");
     const stored = await storedReply(session.conversationId);
     expect(stored.generator).toBe("extractive");
     expect(stored.curated_answer_id).toBeNull();
+    const widgetMessages = await t.app.inject({ method: "GET", url: `${W}/conversation/messages?after_seq=0`, headers: bearer(session.jwt) });
+    for (const message of widgetMessages.json().data.messages as Record<string, unknown>[]) expect(message).not.toHaveProperty("curated");
+    const live = t.published.find((event) => event.type === "message.created" && event.message.id === data.message_id);
+    expect(broadcastsOf(live!).map((broadcast) => broadcast.payload.curated_answer_id)).toEqual([null, null]);
   });
 
   it("happy: any operator lists an agent's curated answers; an admin changes and deletes one, after which the knowledge answers again", async () => {
@@ -125,6 +153,8 @@ describeEachStore("curated answers on %s", (kind) => {
 
     const deleted = await t.app.inject({ method: "DELETE", url: `${CONSOLE}/curated-answers/${created.id}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(204);
+    const announcedDeletion = t.published.filter((event) => event.type === "curated_answer.updated").at(-1);
+    expect(announcedDeletion).toMatchObject({ workspaceId: tenant.workspaceId, agentId: tenant.agentId, curatedAnswerId: created.id, deleted: true });
     const after = await ask("is there a shop in leeds");
     expect((await storedReply(after.session.conversationId)).curated_answer_id).toBeNull();
     // The reply served before keeps its marker.

@@ -67,12 +67,31 @@ describeEachStore("the console's knowledge gaps on %s", (kind) => {
       from: "2026-03-01",
       to: "2026-03-07",
       gaps: [
-        { question: "Hi, do you guys sell kayaks", count: 3, last_asked_at: "2026-03-03T10:00:00.000Z", questions: ["hi do you guys sell kayaks", "do you sell kayaks"] },
-        { question: "Could I rent a bike this weekend", count: 2, last_asked_at: "2026-03-04T11:00:00.000Z", questions: ["could i rent a bike this weekend", "can i rent a bike for the weekend"] },
-        { question: "Who is your CEO?", count: 1, last_asked_at: "2026-03-05T12:00:00.000Z", questions: ["who is your ceo"] },
-        { question: "What is the weather in Paris?", count: 1, last_asked_at: "2026-03-03T12:00:00.000Z", questions: ["what is the weather in paris"] },
+        { question: "Hi, do you guys sell kayaks", count: 3, last_asked_at: "2026-03-03T10:00:00.000Z", questions: ["hi do you guys sell kayaks", "do you sell kayaks"], curated_answer_id: null },
+        { question: "Could I rent a bike this weekend", count: 2, last_asked_at: "2026-03-04T11:00:00.000Z", questions: ["could i rent a bike this weekend", "can i rent a bike for the weekend"], curated_answer_id: null },
+        { question: "Who is your CEO?", count: 1, last_asked_at: "2026-03-05T12:00:00.000Z", questions: ["who is your ceo"], curated_answer_id: null },
+        { question: "What is the weather in Paris?", count: 1, last_asked_at: "2026-03-03T12:00:00.000Z", questions: ["what is the weather in paris"], curated_answer_id: null },
       ],
     });
+  });
+
+  it("happy: a group whose question a curated answer now answers says which (\"Answer it\" done)", async () => {
+    const created = await t.app.inject({
+      method: "POST",
+      url: `${CONSOLE}/curated-answers`,
+      headers: admin.headers,
+      payload: { agent_id: tenant.agentId, question: "Can I rent a bike at the weekend?", answer: "Yes, from Friday to Monday." },
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await gaps(agentOperator, `?agent_id=${tenant.agentId}&from=2026-03-01&to=2026-03-07`);
+    const shown = (response.json().data.gaps as { question: string; count: number; curated_answer_id: string | null }[]).map((gap) => [gap.question, gap.count, gap.curated_answer_id]);
+    expect(shown).toEqual([
+      ["Hi, do you guys sell kayaks", 3, null],
+      ["Could I rent a bike this weekend", 2, created.json().data.id],
+      ["Who is your CEO?", 1, null],
+      ["What is the weather in Paris?", 1, null],
+    ]);
+    await t.app.inject({ method: "DELETE", url: `${CONSOLE}/curated-answers/${created.json().data.id}`, headers: admin.headers });
   });
 
   it("happy: a period without low-confidence answers has no gaps", async () => {

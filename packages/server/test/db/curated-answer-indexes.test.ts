@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { findQuestionOfBotMessage, findWorkspaceCuratedAnswer, listAgentCuratedAnswers, listAgentCuratedQuestions } from "../../src/console/curated/curated-answer-repository.js";
+import { findQuestionOfBotMessage, findWorkspaceCuratedAnswer, listAgentCuratedAnswers, listCuratedQuestionCandidates } from "../../src/console/curated/curated-answer-repository.js";
 import { listLowConfidenceQuestions } from "../../src/console/curated/knowledge-gap-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 /**
  * Curated answers and knowledge gaps on a store of some size (40 agents, 6,000 conversations,
- * 12,000 messages, 4,000 curated answers, planner statistics up to date): each read uses an
+ * 12,000 messages, 4,000 curated answers, 2,400 of them one agent's, planner statistics up to date): each read uses an
  * index and never scans a big table whole, on PGlite as on Postgres.
  */
 describeEachStore("curated answers and knowledge gaps use their indexes on %s", (kind) => {
@@ -25,9 +25,12 @@ describeEachStore("curated answers and knowledge gaps use their indexes on %s", 
     await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at)
       SELECT 'msg_' || g, 'cnv_' || (g % 6000 + 1), CASE WHEN g % 2 = 0 THEN 'bot' ELSE 'visitor' END,
         'question ' || (g % 50), g % 14 = 0, now() - (12000 - g) * interval '1 minute' FROM generate_series(1, 12000) g`);
-    await db.query(`INSERT INTO curated_answers (id, workspace_id, agent_id, question, question_normalised, answer, created_at)
-      SELECT 'cur_' || g, 'ws_' || ((g % 40 + 1) % 20 + 1), 'agt_' || (g % 40 + 1), 'q ' || g, 'q ' || g, 'a', now() - g * interval '1 minute'
-      FROM generate_series(1, 4000) g`);
+    // agt_1 has 2,400 of them (a big agent). Questions of two content words each, from a vocabulary of
+    // 400: a word is shared by about 10 questions in all, 6 of them agt_1's.
+    await db.query(`INSERT INTO curated_answers (id, workspace_id, agent_id, question, question_normalised, question_stems, answer, created_at)
+      SELECT 'cur_' || g, 'ws_' || (a % 20 + 1), 'agt_' || a, 'q ' || g, 'word' || (g % 400) || ' term' || (g % 397),
+        ARRAY['word' || (g % 400), 'term' || (g % 397)], 'a', now() - g * interval '1 minute'
+      FROM generate_series(1, 4000) g, LATERAL (SELECT CASE WHEN g <= 2400 THEN 1 ELSE g % 40 + 1 END AS a) agent`);
     await db.query(`ANALYZE`);
   }, 180_000);
   afterAll(async () => {
@@ -46,12 +49,16 @@ describeEachStore("curated answers and knowledge gaps use their indexes on %s", 
   const bigScans = (nodes: PlanNode[]) => nodes.filter((node) => node["Node Type"] === "Seq Scan" && BIG_TABLES.includes(node["Relation Name"] ?? ""));
 
   it("happy: the answering path's and the console's reads of curated answers use their indexes", async () => {
-    const listed = await plansOf((tx) => listAgentCuratedAnswers(tx, "ws_3", "agt_1", 1000));
+    const listed = await plansOf((tx) => listAgentCuratedAnswers(tx, "ws_2", "agt_1", 1000));
     expect(indexesOf(listed)).toContain("curated_answers_agent_created_idx");
     expect(bigScans(listed)).toEqual([]);
-    const compared = await plansOf((tx) => listAgentCuratedQuestions(tx, "ws_3", "agt_1", 1000));
-    expect(indexesOf(compared)).toContain("curated_answers_agent_created_idx");
+    // The answering path's candidates: those sharing a content stem (GIN, migration 0014), or, for a question without any, the few without.
+    const compared = await plansOf((tx) => listCuratedQuestionCandidates(tx, { workspaceId: "ws_2", agentId: "agt_1", normalised: "word41 term41", stems: ["word41", "term41"] }, 1000));
+    expect(indexesOf(compared)).toContain("curated_answers_question_stems_idx");
     expect(bigScans(compared)).toEqual([]);
+    const withoutStems = await plansOf((tx) => listCuratedQuestionCandidates(tx, { workspaceId: "ws_2", agentId: "agt_1", normalised: "hi", stems: [] }, 1000));
+    expect(indexesOf(withoutStems)).toContain("curated_answers_agent_without_stems_idx");
+    expect(bigScans(withoutStems)).toEqual([]);
     const found = await plansOf((tx) => findWorkspaceCuratedAnswer(tx, "ws_3", "cur_40"));
     expect(indexesOf(found)).toContain("curated_answers_pkey");
     expect(bigScans(found)).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/database.js";
 import { newId } from "../../db/ids.js";
 import { iso } from "../../db/timestamps.js";
-import { normaliseQuestion } from "./question-similarity.js";
+import { contentStems, normaliseQuestion } from "./question-similarity.js";
 
 export interface CuratedAnswer {
   id: string;
@@ -41,14 +41,20 @@ const toCuratedAnswer = (row: CuratedAnswerRow): CuratedAnswer => ({
   updatedAt: iso(row.updated_at),
 });
 
+/** What question_stems stores: the content stems of a normalised question (see migration 0014), as a JSON array for `textArray`. */
+const stemsOf = (normalised: string): string => JSON.stringify([...contentStems(normalised)]);
+/** A text[] from a JSON array of strings parameter (the store's parameters are scalars). */
+const textArray = (parameter: string) => `ARRAY(SELECT jsonb_array_elements_text(${parameter}::jsonb))`;
+
 export async function insertCuratedAnswer(
   db: Queryable,
-  curated: { workspaceId: string; agentId: string; question: string; answer: string; sourceUrl: string | null; createdBy: string },
+  curated: { workspaceId: string; agentId: string; question: string; answer: string; sourceUrl: string | null; createdBy: string | null },
 ): Promise<CuratedAnswer> {
+  const normalised = normaliseQuestion(curated.question);
   const { rows } = await db.query<CuratedAnswerRow>(
-    `INSERT INTO curated_answers (id, workspace_id, agent_id, question, question_normalised, answer, source_url, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [newId("cur"), curated.workspaceId, curated.agentId, curated.question, normaliseQuestion(curated.question), curated.answer, curated.sourceUrl, curated.createdBy],
+    `INSERT INTO curated_answers (id, workspace_id, agent_id, question, question_normalised, question_stems, answer, source_url, created_by)
+     VALUES ($1, $2, $3, $4, $5, ${textArray("$6")}, $7, $8, $9) RETURNING ${COLUMNS}`,
+    [newId("cur"), curated.workspaceId, curated.agentId, curated.question, normalised, stemsOf(normalised), curated.answer, curated.sourceUrl, curated.createdBy],
   );
   const row = rows[0];
   if (!row) throw new Error("curated answer not stored");
@@ -64,12 +70,31 @@ export async function listAgentCuratedAnswers(db: Queryable, workspaceId: string
   return rows.map(toCuratedAnswer);
 }
 
-/** The questions of an agent's curated answers, newest first (at most `limit`): what the answering path compares. */
-export async function listAgentCuratedQuestions(db: Queryable, workspaceId: string, agentId: string, limit: number): Promise<{ id: string; questionNormalised: string }[]> {
-  const { rows } = await db.query<{ id: string; question_normalised: string }>(
-    `SELECT id, question_normalised FROM curated_answers WHERE agent_id = $1 AND workspace_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [agentId, workspaceId, limit],
-  );
+/**
+ * The curated questions of an agent that could match a question with these content stems, newest
+ * first (at most `limit`): those sharing a stem with it (curated_answers_question_stems_idx), or,
+ * for a question without content words, those without any and with the same normalised text
+ * (curated_answers_agent_without_stems_idx). Every other curated question scores 0.
+ */
+export async function listCuratedQuestionCandidates(
+  db: Queryable,
+  scope: { workspaceId: string; agentId: string; normalised: string; stems: readonly string[] },
+  limit: number,
+): Promise<{ id: string; questionNormalised: string }[]> {
+  const { rows } =
+    scope.stems.length > 0
+      ? await db.query<{ id: string; question_normalised: string }>(
+          `SELECT id, question_normalised FROM curated_answers
+           WHERE question_stems && ${textArray("$3")} AND agent_id = $1 AND workspace_id = $2
+           ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [scope.agentId, scope.workspaceId, JSON.stringify(scope.stems), limit],
+        )
+      : await db.query<{ id: string; question_normalised: string }>(
+          `SELECT id, question_normalised FROM curated_answers
+           WHERE question_stems = '{}' AND agent_id = $1 AND workspace_id = $2 AND question_normalised = $3
+           ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [scope.agentId, scope.workspaceId, scope.normalised, limit],
+        );
   return rows.map((row) => ({ id: row.id, questionNormalised: row.question_normalised }));
 }
 
@@ -86,23 +111,27 @@ export async function updateCuratedAnswer(
   patch: { question?: string | undefined; answer?: string | undefined; sourceUrl?: string | null | undefined },
 ): Promise<CuratedAnswer | null> {
   const question = patch.question ?? null;
+  const normalised = question === null ? null : normaliseQuestion(question);
   const { rows } = await db.query<CuratedAnswerRow>(
     `UPDATE curated_answers SET
        question = COALESCE($3::text, question),
        question_normalised = COALESCE($4::text, question_normalised),
+       question_stems = CASE WHEN $8::jsonb IS NULL THEN question_stems ELSE ${textArray("$8")} END,
        answer = COALESCE($5::text, answer),
        source_url = CASE WHEN $6::boolean THEN $7::text ELSE source_url END,
        updated_at = now()
      WHERE id = $1 AND workspace_id = $2 RETURNING ${COLUMNS}`,
-    [id, workspaceId, question, question === null ? null : normaliseQuestion(question), patch.answer ?? null, patch.sourceUrl !== undefined, patch.sourceUrl ?? null],
+    [id, workspaceId, question, normalised, patch.answer ?? null, patch.sourceUrl !== undefined, patch.sourceUrl ?? null, normalised === null ? null : stemsOf(normalised)],
   );
   const row = rows[0];
   return row ? toCuratedAnswer(row) : null;
 }
 
-export async function deleteCuratedAnswer(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
-  const { rows } = await db.query<{ id: string }>(`DELETE FROM curated_answers WHERE id = $1 AND workspace_id = $2 RETURNING id`, [id, workspaceId]);
-  return rows.length > 0;
+/** Deletes the workspace's curated answer; its agent, or null when there was none. */
+export async function deleteCuratedAnswer(db: Queryable, workspaceId: string, id: string): Promise<{ agentId: string } | null> {
+  const { rows } = await db.query<{ agent_id: string }>(`DELETE FROM curated_answers WHERE id = $1 AND workspace_id = $2 RETURNING agent_id`, [id, workspaceId]);
+  const row = rows[0];
+  return row ? { agentId: row.agent_id } : null;
 }
 
 /**

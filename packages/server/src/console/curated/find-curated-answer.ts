@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/database.js";
-import { type CuratedAnswer, findWorkspaceCuratedAnswer, listAgentCuratedQuestions } from "./curated-answer-repository.js";
-import { normaliseQuestion, questionSimilarity } from "./question-similarity.js";
+import { type CuratedAnswer, findWorkspaceCuratedAnswer, listCuratedQuestionCandidates } from "./curated-answer-repository.js";
+import { contentStems, normaliseQuestion, questionSimilarity } from "./question-similarity.js";
 
 /**
  * The similarity from which a question gets a curated answer directly. Measured by
@@ -14,17 +14,22 @@ import { normaliseQuestion, questionSimilarity } from "./question-similarity.js"
  */
 export const CURATED_ANSWER_THRESHOLD = 0.55;
 
-/** How many of an agent's curated answers are compared (the newest). */
+/** How many of an agent's candidate curated answers are compared at most (the newest of those sharing a content word). */
 export const CURATED_ANSWERS_COMPARED = 1000;
 
-/** The agent's curated answer closest to `question`, if at or above the threshold (the newest wins a tie). */
+/**
+ * The agent's curated answer closest to `question`, if at or above the threshold (the newest wins a
+ * tie). SQL selects the candidates, the curated questions sharing a content stem with it (migration
+ * 0014: every other one scores 0, below any threshold), and only those are scored here.
+ */
 export async function findCuratedAnswer(
   db: Queryable,
   scope: { workspaceId: string; agentId: string; question: string },
 ): Promise<{ curated: CuratedAnswer; similarity: number } | null> {
   const normalised = normaliseQuestion(scope.question);
   if (normalised === "") return null;
-  const candidates = await listAgentCuratedQuestions(db, scope.workspaceId, scope.agentId, CURATED_ANSWERS_COMPARED);
+  const stems = [...contentStems(normalised)];
+  const candidates = await listCuratedQuestionCandidates(db, { workspaceId: scope.workspaceId, agentId: scope.agentId, normalised, stems }, CURATED_ANSWERS_COMPARED);
   let best: { id: string; similarity: number } | null = null;
   for (const candidate of candidates) {
     const similarity = questionSimilarity(candidate.questionNormalised, normalised);
@@ -34,4 +39,42 @@ export async function findCuratedAnswer(
   // Only the closest one's answer is read (it may have been deleted in between: then there is none).
   const curated = await findWorkspaceCuratedAnswer(db, scope.workspaceId, best.id);
   return curated ? { curated, similarity: best.similarity } : null;
+}
+
+/**
+ * For each question, the id of the curated answer the answering path would now serve it (or null),
+ * as findCuratedAnswer decides: one read of the candidates sharing a stem with any of them (and
+ * one per question without content words), then each question scored against its candidates.
+ */
+export async function matchCuratedAnswers(
+  db: Queryable,
+  scope: { workspaceId: string; agentId: string; questions: readonly string[] },
+): Promise<(string | null)[]> {
+  const asked = scope.questions.map((question) => {
+    const normalised = normaliseQuestion(question);
+    return { normalised, stems: contentStems(normalised) };
+  });
+  const allStems = [...new Set(asked.flatMap((question) => [...question.stems]))];
+  const shared =
+    allStems.length === 0
+      ? []
+      : await listCuratedQuestionCandidates(db, { workspaceId: scope.workspaceId, agentId: scope.agentId, normalised: "", stems: allStems }, CURATED_ANSWERS_COMPARED * 4);
+  const matches: (string | null)[] = [];
+  for (const question of asked) {
+    if (question.normalised === "") {
+      matches.push(null);
+      continue;
+    }
+    const candidates =
+      question.stems.size > 0
+        ? shared
+        : await listCuratedQuestionCandidates(db, { workspaceId: scope.workspaceId, agentId: scope.agentId, normalised: question.normalised, stems: [] }, 1);
+    let best: { id: string; similarity: number } | null = null;
+    for (const candidate of candidates) {
+      const similarity = questionSimilarity(candidate.questionNormalised, question.normalised);
+      if (similarity >= CURATED_ANSWER_THRESHOLD && (best === null || similarity > best.similarity)) best = { id: candidate.id, similarity };
+    }
+    matches.push(best?.id ?? null);
+  }
+  return matches;
 }

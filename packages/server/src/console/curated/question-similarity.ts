@@ -50,10 +50,16 @@ export function contentStems(normalised: string): Set<string> {
 
 /** 0 to 1: the Dice coefficient of the content stems of two normalised questions. */
 export function questionSimilarity(normalisedA: string, normalisedB: string): number {
-  const a = contentStems(normalisedA);
-  const b = contentStems(normalisedB);
+  return stemSimilarity(contentStems(normalisedA), contentStems(normalisedB), normalisedA, normalisedB);
+}
+
+/** `questionSimilarity` of two questions whose content stems are already known. */
+export function stemSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>, normalisedA: string, normalisedB: string): number {
   if (a.size === 0 || b.size === 0) return a.size === b.size && normalisedA === normalisedB ? 1 : 0;
   let shared = 0;
   for (const word of a) if (b.has(word)) shared += 1;
-  return (2 * shared) / (a.size + b.size);
+  return diceCoefficient(shared, a.size, b.size);
 }
+
+/** The Dice coefficient of two sets of these sizes sharing `shared` members. */
+export const diceCoefficient = (shared: number, sizeA: number, sizeB: number): number => (2 * shared) / (sizeA + sizeB);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../http/app-error.js";
+import type { Services } from "../../services.js";
 import { findWorkspaceAgent } from "../../tenants/agent-repository.js";
 import { adminGuard } from "../admin-guard.js";
 import { operatorGuard, operatorOf } from "../authenticate-operator.js";
@@ -28,6 +29,10 @@ const present = (curated: CuratedAnswer) => ({
 
 const notFound = (id: string) => new AppError("not_found", `No curated answer ${id} in this workspace.`);
 
+/** Tells the workspace's consoles (`curated_answer.updated`): their lists of curated answers and knowledge gaps read again. */
+const announce = (services: Services, workspaceId: string, change: { agentId: string; id: string; deleted: boolean }) =>
+  services.bus.publish({ type: "curated_answer.updated", workspaceId, agentId: change.agentId, curatedAnswerId: change.id, deleted: change.deleted });
+
 /**
  * Curated answers ("Fix this answer") and the knowledge gaps list, under /api/v1/console:
  * admins write, any operator reads; everything is the operator's workspace's (another's is 404).
@@ -38,7 +43,9 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod = async (app) => {
   const admin = adminGuard(services);
 
   app.post("/curated-answers", { schema: createCuratedAnswerRouteSchema, preValidation: admin }, async (request, reply) => {
-    const curated = await createCuratedAnswer(services, operatorOf(request), request.body);
+    const operator = operatorOf(request);
+    const curated = await createCuratedAnswer(services, operator, request.body);
+    announce(services, operator.workspaceId, { agentId: curated.agentId, id: curated.id, deleted: false });
     return reply.status(201).send({ data: present(curated) });
   });
 
@@ -54,12 +61,15 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod = async (app) => {
     const { question, answer, source_url: sourceUrl } = request.body;
     const updated = await updateCuratedAnswer(services.db, operator.workspaceId, request.params.id, { question, answer, sourceUrl });
     if (!updated) throw notFound(request.params.id);
+    announce(services, operator.workspaceId, { agentId: updated.agentId, id: updated.id, deleted: false });
     return { data: present(updated) };
   });
 
   app.delete("/curated-answers/:id", { schema: deleteCuratedAnswerRouteSchema, preValidation: admin }, async (request, reply) => {
     const operator = operatorOf(request);
-    if (!(await deleteCuratedAnswer(services.db, operator.workspaceId, request.params.id))) throw notFound(request.params.id);
+    const deleted = await deleteCuratedAnswer(services.db, operator.workspaceId, request.params.id);
+    if (!deleted) throw notFound(request.params.id);
+    announce(services, operator.workspaceId, { agentId: deleted.agentId, id: request.params.id, deleted: true });
     return reply.code(204).send(null);
   });
 

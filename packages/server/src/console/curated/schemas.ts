@@ -65,6 +65,7 @@ export const knowledgeGapSchema = z.object({
   count: z.number().int().describe("Low-confidence answers in the group."),
   last_asked_at: isoTimestampSchema,
   questions: z.array(z.string()).describe("Up to 5 distinct questions of the group (normalised text), most recent first."),
+  curated_answer_id: z.string().nullable().describe("The curated answer the group's question now gets (\"answered\"), else null."),
 });
 export const knowledgeGapsResponseSchema = z.object({
   data: z.object({ agent_id: z.string(), from: z.string(), to: z.string(), gaps: z.array(knowledgeGapSchema) }),
