@@ -11,5 +11,6 @@ export * from "./console-conversation-actions.js";
 export * from "./console-setup.js";
 export * from "./console-agents.js";
 export * from "./console-knowledge.js";
+export * from "./visitor-data.js";
 export * from "./curated-answers.js";
 export * from "./workspace-events.js";

@@ -19,6 +19,10 @@ import { findWorkspace, insertWorkspace, listWorkspaces } from "../tenants/works
 import { findConversation } from "../widget/conversation-repository.js";
 import { listAgentLeads } from "../widget/lead-repository.js";
 import { listRecentMessages } from "../widget/session-repository.js";
+import { deletionAnnouncer } from "../privacy/announce-deleted-conversations.js";
+import { eraseVisitor } from "../privacy/erase-visitor.js";
+import { setWorkspaceRetention } from "../privacy/erasure-repository.js";
+import { exportVisitorData } from "../privacy/export-visitor-data.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
 import { presentAdminAgent, presentConversation, presentNotification, presentOperator, presentToken, presentWorkspace } from "./present.js";
 
@@ -133,6 +137,22 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       const conversation = await findConversation(db, command.conversationId);
       if (!conversation) throw notFound("conversation", command.conversationId);
       return presentConversation(conversation, await listRecentMessages(db, conversation.id, 1000));
+    }
+    case "visitor.erase": {
+      // Through the running server, its consoles are told; on the store alone, there is nobody to tell.
+      const announce = context.publish ? deletionAnnouncer({ publish: context.publish, now }) : undefined;
+      const erased = await eraseVisitor({ db, ...(announce ? { announce } : {}) }, { workspaceId: command.workspaceId, visitorId: command.visitorId, requestedBy: "cli" });
+      if (!erased) throw new AppError("visitor_not_found", `No visitor ${command.visitorId} in workspace ${command.workspaceId} (never was, or already erased).`);
+      return { erased: true, erasure_id: erased.erasureId, counts: erased.counts };
+    }
+    case "visitor.export": {
+      const exported = await exportVisitorData(db, { workspaceId: command.workspaceId, visitorId: command.visitorId, now: now() });
+      if (!exported) throw new AppError("visitor_not_found", `No visitor ${command.visitorId} in workspace ${command.workspaceId}.`);
+      return exported;
+    }
+    case "workspace.set-retention": {
+      if (!(await setWorkspaceRetention(db, command.workspaceId, command.retentionDays))) throw notFound("workspace", command.workspaceId);
+      return { workspace_id: command.workspaceId, retention_days: command.retentionDays };
     }
     case "inbox.list": {
       if (!(await findOperator(db, command.operatorId))) throw notFound("operator", command.operatorId);

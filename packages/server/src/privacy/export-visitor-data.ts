@@ -76,13 +76,15 @@ export async function exportVisitorData(
       scope,
     );
     const { rows: leads } = await tx.query<LeadRow>(
-      `SELECT l.* FROM leads l WHERE l.workspace_id = $1 AND l.agent_id = $2 AND (l.visitor_id = $3 OR l.conversation_id IN (${VISITOR_CONVERSATIONS}))
+      `SELECT l.* FROM leads l WHERE l.workspace_id = $1 AND l.agent_id = $2
+         AND l.id IN (SELECT v.id FROM leads v WHERE v.visitor_id = $3 UNION SELECT c.id FROM leads c WHERE c.conversation_id IN (${VISITOR_CONVERSATIONS}))
        ORDER BY l.created_at, l.id`,
       scope,
     );
     const { rows: events } = await tx.query<EventRow>(
       `SELECT e.conversation_id, e.event, e.rule_id, e.metadata, e.created_at FROM events e
-       WHERE e.workspace_id = $1 AND e.agent_id = $2 AND (e.visitor_id = $3 OR e.conversation_id IN (${VISITOR_CONVERSATIONS}))
+       WHERE e.workspace_id = $1 AND e.agent_id = $2
+         AND e.id IN (SELECT v.id FROM events v WHERE v.visitor_id = $3 UNION SELECT c.id FROM events c WHERE c.conversation_id IN (${VISITOR_CONVERSATIONS}))
        ORDER BY e.created_at, e.id`,
       scope,
     );

@@ -1,5 +1,6 @@
 import type { ApiTokenEvent, LeadEvent, OperatorEvent } from "@frontdesk/contracts";
 import type { CuratedAnswerEvent } from "@frontdesk/contracts";
+import type { ConversationDeletedEvent } from "@frontdesk/contracts";
 import type { BusEvent } from "./event-bus.js";
 
 /**
@@ -71,6 +72,14 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           },
         },
       ];
+    case "conversation.deleted": {
+      // Erased or purged: the workspace's consoles drop it from their lists, and an open view of it (console or widget) closes.
+      const payload: ConversationDeletedEvent = { conversation_id: event.conversationId, agent_id: event.agentId, reason: event.reason, deleted_at: event.at };
+      return [
+        { channel: workspaceChannel(event.workspaceId), event: "conversation.deleted", payload },
+        { channel: conversationChannel(event.conversationId), event: "conversation.deleted", payload },
+      ];
+    }
     case "agent.updated":
       // Created, changed, published or unpublished in the console: the Agents screen reads it again.
       return [

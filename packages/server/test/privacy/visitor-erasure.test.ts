@@ -285,14 +285,16 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
 
     const visitor = await visit(other.agentId, "cli");
     const visitorId = visitor.sessions[0]!.visitorId;
-    const context = adminOf(t.services);
+    const context = { ...adminOf(t.services), publish: (event: (typeof t.published)[number]) => t.services.bus.publish(event) };
     // Scoped: the visitor is not the tenant's.
     await expect(runAdminCommand(context, { command: "visitor.erase", workspaceId: tenant.workspaceId, visitorId })).rejects.toMatchObject({ code: "visitor_not_found" });
     const exported = visitorExportSchema.parse(await runAdminCommand(context, { command: "visitor.export", workspaceId: other.workspaceId, visitorId }));
     expect(exported.conversations).toHaveLength(2);
+    const before = t.published.length;
     const result = (await runAdminCommand(context, { command: "visitor.erase", workspaceId: other.workspaceId, visitorId })) as { erased: boolean; erasure_id: string; counts: ErasureCounts };
     expect(result).toMatchObject({ erased: true, erasure_id: expect.stringMatching(/^era_/), counts: { visitors: 1, conversations: 2, leads: 1 } });
     expect(await traces(visitor, await everyTable())).toEqual({});
+    expect(t.published.slice(before).filter((event) => event.type === "conversation.deleted")).toHaveLength(2);
     expect(await erasureRows(other.workspaceId)).toEqual([expect.objectContaining({ id: result.erasure_id, requested_by: "cli", operator_id: null })]);
     await expect(runAdminCommand(context, { command: "visitor.erase", workspaceId: other.workspaceId, visitorId })).rejects.toMatchObject({ code: "visitor_not_found" });
   });
