@@ -65,12 +65,19 @@ function weightedTermFrequency(lexeme: string, boost: string): string {
 const SCORED_TERMS = 6;
 
 /**
- * The SQL path scores every chunk holding one of the question's words while their postings (Σ
- * document frequency) stay within this many, as the in-memory index does. Past it, the commonest
- * words only score the chunks the rarer ones found (a chunk with none of the rarer words could
- * not outrank them unless the commonest words outweigh them), and the candidates are capped here.
+ * The SQL path's candidates are the chunks holding one of the question's words, the rarest first,
+ * while their postings (Σ document frequency) stay within this many; past it the commonest words
+ * only score the chunks the rarer ones found…
  */
-export const SQL_CANDIDATE_POSTINGS = 3000;
+export const SQL_CANDIDATE_POSTINGS = 1000;
+/**
+ * …and of those, the best by Σ IDF of the question's words they hold (a cheap stand-in for BM25)
+ * are scored by BM25: every candidate while there are at most this many, so the SQL path ranks as
+ * the in-memory index does for any agent whose matching chunks are within it.
+ */
+export const SQL_SCORED_CANDIDATES = 300;
+/** The preselection's Σ IDF counts at most this many of the question's words (the rarest). */
+const PRESELECTION_TERMS = 16;
 
 /**
  * The words whose chunks are the SQL path's candidates: the rarest first (`known` is sorted by
@@ -113,7 +120,7 @@ interface WeightedQueryTerm {
  * "phone" outweighs a common one like "number"), term frequency from lexeme positions, title and
  * heading matches boosted. Any query word may match (a question is not a boolean query). Scored
  * exactly over every matching chunk by the agent's in-memory index when it is current; otherwise
- * in SQL, alike for any agent whose matching chunks are within `SQL_CANDIDATE_POSTINGS`.
+ * in SQL, alike for any agent whose matching chunks are within `SQL_SCORED_CANDIDATES`.
  */
 export async function searchByText(
   db: Database,
@@ -185,16 +192,24 @@ async function searchByTextInSql(
   known: WeightedQueryTerm[],
   averageLength: number,
 ): Promise<{ chunkId: number; score: number; matchedIdf: number; matchedWeight: number }[]> {
-  const selective = candidateSelectingTerms(known);
-  const selector = selective.map((term) => `'${term.lexeme.replaceAll("'", "''")}'`).join(" | ");
+  const quoted = (term: WeightedQueryTerm) => `'${term.lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const selector = candidateSelectingTerms(known).map(quoted).join(" | ");
+  // Σ IDF of the words a candidate holds (`preselected`: one single-lexeme tsquery per word and its
+  // IDF), each tested by the tsvector's own binary search.
+  const preselected = known.slice(0, PRESELECTION_TERMS);
+  const preselection = preselected.map((_, i) => `(CASE WHEN c.search_vector @@ p.queries[${i + 1}] THEN p.idfs[${i + 1}] ELSE 0 END)`).join(" + ");
   const { rows } = await db.query<{ id: number; score: number; matched_idf: number; matched_weight: number }>(
     `WITH weights AS (
        SELECT key AS lexeme, (value->>0)::float8 AS idf, (value->>1)::float8 AS weight FROM jsonb_each($3::jsonb)
      ),
+     preselected AS (
+       SELECT array_agg((value->>0)::tsquery ORDER BY position) AS queries, array_agg((value->>1)::float8 ORDER BY position) AS idfs
+       FROM jsonb_array_elements($11::jsonb) WITH ORDINALITY AS term(value, position)
+     ),
      candidates AS (
-       SELECT c.id, c.search_vector FROM chunks c
+       SELECT c.id, c.search_vector FROM chunks c CROSS JOIN preselected p
        WHERE c.agent_id = $1 AND c.embedder = $2 AND c.search_vector @@ to_tsquery('simple', $4)
-       ORDER BY ts_rank(c.search_vector, to_tsquery('simple', $4)) DESC, c.id
+       ORDER BY ${preselection} DESC, c.id
        LIMIT $5
      )
      SELECT cand.id::int AS id,
@@ -214,12 +229,13 @@ async function searchByTextInSql(
       query.embedder,
       JSON.stringify(Object.fromEntries(known.map((term) => [term.lexeme, [term.idf, term.weight]]))),
       selector,
-      SQL_CANDIDATE_POSTINGS,
+      SQL_SCORED_CANDIDATES,
       query.limit,
       BM25.k1,
       BM25.b,
       averageLength,
       BM25.titleBoost,
+      JSON.stringify(preselected.map((term) => [quoted(term), term.idf])),
     ],
   );
   return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), matchedIdf: Number(row.matched_idf), matchedWeight: Number(row.matched_weight) }));
