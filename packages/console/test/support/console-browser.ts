@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { runAdminCommand } from "../../../server/src/admin/run-admin-command.js";
+import { giveOperatorPassword } from "../../../server/test/support/operator-password.js";
 import { adminOf } from "../../../server/test/support/seed.js";
 import type { WidgetStage } from "../../../widget/test/support/widget-stage.js";
 
@@ -13,7 +14,8 @@ export const OPERATOR_PASSWORD = "handlebar-tandem-42";
 
 
 /**
- * An operator of the stage's workspace (created with `admin operator create`, its password set),
+ * An operator of the stage's workspace (created with `admin operator create`, its password set at
+ * the fixtures' scrypt cost, see operator-password.ts),
  * signed in to the console in a new browser context at `path`; the page's errors are collected.
  */
 export async function signedInOperator(
@@ -24,7 +26,7 @@ export async function signedInOperator(
 ): Promise<{ context: BrowserContext; page: Page; pageErrors: string[] }> {
   const admin = adminOf(stage.t.services);
   const created = (await runAdminCommand(admin, { command: "operator.create", workspaceId: stage.tenant.workspaceId, ...operator })) as { id: string };
-  await runAdminCommand(admin, { command: "operator.set-password", operatorId: created.id, password: OPERATOR_PASSWORD });
+  await giveOperatorPassword(stage.t.services, created.id, OPERATOR_PASSWORD);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const pageErrors: string[] = [];

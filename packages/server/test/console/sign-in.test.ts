@@ -1,6 +1,8 @@
 import { afterEach, beforeAll, afterAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
+import { PASSWORD_HASH_PARAMETERS } from "../../src/console/password-hash.js";
 import { CONSOLE, sessionCookie } from "../support/console-session.js";
+import { giveOperatorPassword } from "../support/operator-password.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
@@ -26,10 +28,11 @@ describeEachStore("console sign-in, sessions and sign-out on %s", (kind) => {
   /** Each test signs in from its own client address, so the per-IP budget of one does not spill into another. */
   const newAddress = () => `198.51.100.${(addressCount += 1)}`;
 
+  /** An operator with PASSWORD, at the fixtures' scrypt cost (support/operator-password.ts): sign-ins check it for real, cheaply. */
   async function operatorWithPassword(role: "admin" | "agent" = "agent"): Promise<{ id: string; email: string }> {
     const email = `op${Math.random().toString(36).slice(2)}@acme.test`;
     const operator = (await runAdminCommand(adminOf(t.services), { command: "operator.create", workspaceId: tenant.workspaceId, email, name: "Ana", role })) as { id: string };
-    await runAdminCommand(adminOf(t.services), { command: "operator.set-password", operatorId: operator.id, password: PASSWORD });
+    await giveOperatorPassword(t.services, operator.id, PASSWORD);
     return { id: operator.id, email };
   }
 
@@ -184,6 +187,11 @@ describeEachStore("console sign-in, sessions and sign-out on %s", (kind) => {
     const second = await signedIn(operator.email);
     const others = await signedIn(other.email);
     await runAdminCommand(adminOf(t.services), { command: "operator.set-password", operatorId: operator.id, password: "another long passphrase" });
+    // The command stores production's cost (the fixtures' passwords are cheaper), which the sign-in below verifies.
+    const { N, r, p } = PASSWORD_HASH_PARAMETERS;
+    expect(N).toBeGreaterThanOrEqual(2 ** 15);
+    const { rows } = await t.services.db.query<{ password_hash: string }>(`SELECT password_hash FROM operators WHERE id = $1`, [operator.id]);
+    expect(rows[0]!.password_hash.startsWith(`scrypt$${N}$${r}$${p}$`)).toBe(true);
     expect((await me(first)).statusCode).toBe(401);
     expect((await me(second)).statusCode).toBe(401);
     expect((await me(others)).statusCode).toBe(200);
@@ -217,7 +225,7 @@ describeEachStore("the console's cookie and CORS under an https public URL on %s
       command: "operator.create", workspaceId: tenant.workspaceId, email: "secure@acme.test", name: "Sec",
     })) as { id: string; set_password_url: string };
     expect(operator.set_password_url).toMatch(/^https:\/\/support\.example\.com\/frontdesk\/console\/set-password#token=[A-Za-z0-9_-]{43}$/);
-    await runAdminCommand(adminOf(t.services), { command: "operator.set-password", operatorId: operator.id, password: PASSWORD });
+    await giveOperatorPassword(t.services, operator.id, PASSWORD);
     const response = await t.app.inject({ method: "POST", url: `${CONSOLE}/session`, headers: { origin: ORIGIN }, payload: { email: "secure@acme.test", password: PASSWORD } });
     expect(response.statusCode).toBe(200);
     expect(String(response.headers["set-cookie"])).toMatch(/; Secure/);

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import type { Database } from "../../src/db/database.js";
-import { migrate } from "../../src/db/migrate.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
+import { adminPostgresUrl, copyPgliteTemplate, postgresTemplateDatabase } from "./store-templates.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
@@ -21,8 +24,7 @@ export const legsOfStore = (kind: StoreKind): TestLegName[] => (kind === "postgr
  */
 export const describeEachStore = describeEachNeeding(storeKinds, legsOfStore);
 
-/** The machine's Postgres 15 (with pgvector); override with FRONTDESK_TEST_POSTGRES_URL. */
-export const adminPostgresUrl = process.env.FRONTDESK_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export { adminPostgresUrl };
 
 export interface TestDatabase {
   db: Database;
@@ -31,24 +33,42 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database per test file, migrated: in-memory PGlite or a new database on the real Postgres. */
+/**
+ * A fresh database per test file, migrated: a PGlite data directory of its own (under the system's
+ * temporary directory, removed by `drop`) or a new database on the real Postgres, each a copy of a
+ * migrated template (store-templates.ts).
+ */
 export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const db = await openPgliteDatabase(null, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
-    await migrate(db);
-    return { db, url: null, drop: () => db.close() };
+    const directory = await mkdtemp(join(tmpdir(), "frontdesk-test-store-"));
+    try {
+      const dataDir = join(directory, "pglite");
+      await copyPgliteTemplate(dataDir);
+      const db = await openPgliteDatabase(dataDir, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
+      return {
+        db,
+        url: null,
+        async drop() {
+          await db.close();
+          await rm(directory, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      await rm(directory, { recursive: true, force: true });
+      throw error;
+    }
   }
   const skipped = skippedLegReason("postgres");
   if (skipped) throw new Error(`the postgres test leg is skipped (${skipped}): wrap this test in describeEachStore or describeNeeding("postgres")`);
+  const template = await postgresTemplateDatabase();
   const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminPostgresUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
   const db = await openPostgresDatabase(url.toString(), 20);
-  await migrate(db);
   return {
     db,
     url: url.toString(),
