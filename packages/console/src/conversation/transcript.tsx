@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { CuratedBadge, FixAnswerButton, questionAnsweredBy } from "../curated/fix-answer-button.js";
 import type { ConsoleMessage } from "./merge-messages.js";
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -51,7 +52,9 @@ export function Transcript({ messages, lastReadSeq }: { messages: readonly Conso
                     Low confidence
                   </span>
                 )}
+                {message.curated_answer_id && <CuratedBadge />}
                 <time dateTime={message.created_at}>{time.format(new Date(message.created_at))}</time>
+                {message.role === "bot" && <FixAnswerButton reply={message} question={questionAnsweredBy(messages, message)} />}
                 {lastReadSeq !== null && message.role === "visitor" && message.seq !== null && message.seq > lastReadSeq && <span className="badge">New</span>}
               </div>
               <div className="message-body">{message.content}</div>

@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { AgentsScreen } from "../agents/agents-screen.js";
 import { api, dataOf } from "../api/client.js";
 import { AnalyticsScreen } from "../analytics/analytics-screen.js";
+import { CuratedScreen } from "../curated/curated-screen.js";
 import { canAskForNotifications } from "../inbox/alert-operator.js";
 import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useNotifications } from "../inbox/use-notifications.js";
@@ -110,6 +111,7 @@ export function Shell() {
           <Route path="/analytics" component={AnalyticsScreen} />
           <Route path="/settings" component={SettingsScreen} />
           <Route path="/knowledge" component={KnowledgeScreen} />
+          <Route path="/curated" component={CuratedScreen} />
           <Route path="/leads" component={LeadsScreen} />
           <Route>
             <PlaceholderScreen title="Not found" />
