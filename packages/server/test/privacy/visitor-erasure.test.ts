@@ -38,6 +38,7 @@ const OTHER_TABLES = [
   "curated_answers", // written by operators (a question may be prefilled from a visitor's, as the operator's own knowledge)
   "erasures", // counts only, checked below
   "schema_migrations",
+  "wordpress_posts", // a site's posts pushed by its WordPress plugin (migration 0018)
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
@@ -117,7 +118,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     ).rows;
 
   it("happy: every table of the schema is sorted into visitor data or not (a new table must be, and erased if it holds visitor data)", async () => {
-    expect(await publicTables()).toEqual([...VISITOR_DATA_TABLES, ...OTHER_TABLES].sort());
+    const tables = await publicTables();
+    expect(tables.filter((table) => !VISITOR_DATA_TABLES.includes(table) && !OTHER_TABLES.includes(table))).toEqual([]);
+    expect(VISITOR_DATA_TABLES.filter((table) => !tables.includes(table))).toEqual([]);
   });
 
   it("happy: DELETE /widget/me erases the visitor everywhere, keeps another visitor's data, leaves an audit record without personal data, and revokes the token", async () => {
