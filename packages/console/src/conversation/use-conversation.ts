@@ -100,6 +100,11 @@ export function useConversation(id: string) {
         catchUp();
       },
       "conversation.updated": (state: ConversationState & { seq: number }) => applyState(state),
+      // Erased (a visitor's request) or purged (retention): nothing is left to show; reading it again gives the not-found state.
+      "conversation.deleted": () => {
+        void queryClient.resetQueries({ queryKey: key });
+        void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY });
+      },
       // The assignee's `typing` is for the visitor: colleagues' typing comes by the collision channel (use-conversation-presence.ts).
       typing: (event: { role: string; typing: boolean }) => {
         if (event.role !== "visitor") return;

@@ -41,6 +41,8 @@ export function useWorkspaceLive(): string {
         setAnnouncement(`A visitor asks for a person (${new Date().toLocaleTimeString()}).`);
       },
       "conversation.updated": refresh,
+      // Erased or purged (reason `erasure` | `retention`): the lists drop it.
+      "conversation.deleted": refresh,
       "message.created": refresh,
       // Announced once for the workspace: this operator's own are picked by operator_id.
       "notification.created": (event: { notifications: { operator_id: string }[] }) => {
