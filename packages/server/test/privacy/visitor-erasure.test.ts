@@ -1,5 +1,5 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
-import { visitorExportSchema } from "@frontdesk/contracts";
+import { conversationDeletedEventSchema, visitorExportSchema } from "@frontdesk/contracts";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "../../src/config/config.js";
 import { servicesDeletionAnnouncer } from "../../src/privacy/announce-deleted-conversations.js";
 import { effectiveRetentionDays, purgeStaleConversations } from "../../src/privacy/purge-stale-conversations.js";
 import { registerRetentionWorker } from "../../src/privacy/register-retention-worker.js";
+import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { adminOf, bearer, seedTenant, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -300,6 +301,17 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     expect(t.published.slice(before).filter((event) => event.type === "conversation.deleted")).toHaveLength(2);
     expect(await erasureRows(other.workspaceId)).toEqual([expect.objectContaining({ id: result.erasure_id, requested_by: "cli", operator_id: null })]);
     await expect(runAdminCommand(context, { command: "visitor.erase", workspaceId: other.workspaceId, visitorId })).rejects.toMatchObject({ code: "visitor_not_found" });
+  });
+
+  it("happy: conversation.deleted goes to the workspace's consoles and the conversation's channel, in its contract's shape", () => {
+    const broadcasts = broadcastsOf({ type: "conversation.deleted", workspaceId: "ws_1", agentId: "agt_1", conversationId: "cnv_1", reason: "erasure", at: "2026-01-01T00:00:00.000Z" });
+    expect(broadcasts.map((broadcast) => [broadcast.channel, broadcast.event])).toEqual([
+      ["private-workspace.ws_1", "conversation.deleted"],
+      ["private-conversation.cnv_1", "conversation.deleted"],
+    ]);
+    for (const broadcast of broadcasts) {
+      expect(conversationDeletedEventSchema.strict().parse(broadcast.payload)).toEqual({ conversation_id: "cnv_1", agent_id: "agt_1", reason: "erasure", deleted_at: "2026-01-01T00:00:00.000Z" });
+    }
   });
 
   it("happy: no audit record holds an identifier or content of the people erased", async () => {
