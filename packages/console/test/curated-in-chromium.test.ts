@@ -163,5 +163,5 @@ describeNeeding("chromium")("curated answers in the console, in Chromium", () =>
     expect(new URL(page.url()).searchParams.get("agent")).toBe(stage.tenant.agentId);
     await poll(() => page.evaluate(() => document.activeElement?.closest("form")?.getAttribute("aria-labelledby") ?? null)).toBe("add-source-title");
     expect(signedIn.pageErrors).toEqual([]);
-  });
+  }, 120_000);
 });

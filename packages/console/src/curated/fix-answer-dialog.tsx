@@ -50,8 +50,9 @@ export function FixAnswerDialog({ draft, onClose }: { draft: CuratedDraft; onClo
     if (draft.kind === "edit") {
       update.mutate({ id: draft.curated.id, body: { question, answer, source_url: url === "" ? null : url } }, { onSuccess });
     } else {
-      const target = draft.kind === "message" ? { message_id: draft.messageId } : { agent_id: draft.agentId };
-      create.mutate({ ...target, question, answer, ...(url === "" ? {} : { source_url: url }) }, { onSuccess });
+      // From a reply whose question is not shown (an earlier page), the server finds it.
+      const target = draft.kind === "message" ? { message_id: draft.messageId, ...(question.trim() === "" ? {} : { question }) } : { agent_id: draft.agentId, question };
+      create.mutate({ ...target, answer, ...(url === "" ? {} : { source_url: url }) }, { onSuccess });
     }
   };
   const title = draft.kind === "edit" ? "Edit the curated answer" : draft.kind === "message" ? "Fix this answer" : "Answer it";

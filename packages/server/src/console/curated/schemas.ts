@@ -9,8 +9,8 @@ import { documentMembers } from "../conversation-read-schemas.js";
 export const CURATED_LIST_MAX = 500;
 export const KNOWLEDGE_GAPS_MAX = 50;
 
-const questionSchema = z.string().trim().min(1).max(1000).describe("The visitor's question, as a visitor would ask it.");
-const answerSchema = z.string().trim().min(1).max(8000).describe("The right answer, served as written.");
+const questionSchema = z.string().trim().min(1, "must not be empty").max(1000, "must be at most 1,000 characters").describe("The visitor's question, as a visitor would ask it.");
+const answerSchema = z.string().trim().min(1, "must not be empty").max(8000, "must be at most 8,000 characters").describe("The right answer, served as written.");
 const sourceUrlSchema = z
   .string()
   .trim()
