@@ -18,7 +18,8 @@ const WEDDING_ANSWER = "Yes: our cargo bikes can be hired for weddings, with rib
  * fields, saved); the visitor asks it again in other words and the widget shows the curated answer,
  * which the console shows with its Curated badge; the Curated answers screen lists the knowledge
  * gaps ("Answer it" answers one, "Add a source" opens the Knowledge form) and the curated answers,
- * live when another console writes one; delete after confirming.
+ * live when another console writes one; delete after confirming; an operator with the agent role
+ * is refused by the server, in the dialog.
  */
 describeNeeding("chromium")("curated answers in the console, in Chromium", () => {
   let stage: WidgetStage;
@@ -163,5 +164,17 @@ describeNeeding("chromium")("curated answers in the console, in Chromium", () =>
     expect(new URL(page.url()).searchParams.get("agent")).toBe(stage.tenant.agentId);
     await poll(() => page.evaluate(() => document.activeElement?.closest("form")?.getAttribute("aria-labelledby") ?? null)).toBe("add-source-title");
     expect(signedIn.pageErrors).toEqual([]);
+
+    // An operator with the agent role sees the button; the server refuses the write, and the dialog says so.
+    const agentRole = await signedInOperator(browser, stage, { email: "abe@acme-bikes.test", name: "Abe", role: "agent" }, `/console/inbox/${rows[0]!.id}`);
+    const agentTranscript = agentRole.page.getByRole("log", { name: "Transcript" });
+    await poll(() => agentTranscript.getByRole("listitem").filter({ hasText: "dogs can come along" }).isVisible()).toBe(true);
+    await agentTranscript.getByRole("listitem").filter({ hasText: "dogs can come along" }).getByRole("button", { name: "Fix this answer" }).click();
+    const refused = agentRole.page.getByRole("dialog", { name: "Fix this answer" });
+    await refused.getByLabel("Right answer").fill("Cats too.");
+    await refused.getByRole("button", { name: "Save answer" }).click();
+    await poll(() => refused.getByRole("alert").textContent()).toBe("Only an admin of the workspace may do this.");
+    const stored = await stage.t.services.db.query<{ answer: string }>(`SELECT answer FROM curated_answers WHERE agent_id = $1`, [stage.tenant.agentId]);
+    expect(stored.rows.map((row) => row.answer).sort()).toEqual([DOG_ANSWER, WEDDING_ANSWER]);
   }, 120_000);
 });
