@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { systemMessageCodeSchema } from "./system-messages.js";
 import { isoTimestampSchema } from "./common.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
 
@@ -100,8 +101,11 @@ export const consoleMessageSchema = z.object({
   seq: z.number().int().nullable(),
   role: z.enum(messageRoles),
   content: z.string(),
+  /** Absent from an operator's own reply as POST …/messages answers it (never a system message). */
+  code: systemMessageCodeSchema.optional(),
   citations: z.array(citationSchema),
   low_confidence: z.boolean(),
+  /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`); null otherwise. */
   author: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
   created_at: isoTimestampSchema,
   /** The curated answer a bot reply was served from ("Fix this answer"); null otherwise (absent from older clients' events). */

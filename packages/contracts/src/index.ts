@@ -14,3 +14,4 @@ export * from "./console-knowledge.js";
 export * from "./visitor-data.js";
 export * from "./curated-answers.js";
 export * from "./workspace-events.js";
+export * from "./system-messages.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { behaviorRuleSchema, couponCodeSchema } from "./behavior-rules.js";
 import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common.js";
+import { systemMessageCodeSchema } from "./system-messages.js";
 
 export const agentIdSchema = z.string().min(1).max(64);
 
@@ -39,8 +40,9 @@ export const conversationMessageSchema = z.object({
   seq: z.number().int().nullable(),
   role: z.enum(messageRoles),
   content: z.string(),
+  code: systemMessageCodeSchema,
   citations: z.array(citationSchema),
-  /** The operator who wrote it (role `operator`), by name; null for the other roles. */
+  /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`), by name; null otherwise. */
   author: z.object({ name: z.string() }).nullable(),
   created_at: isoTimestampSchema,
   /** A bot reply that is an operator's curated answer ("Fix this answer"); absent otherwise. */

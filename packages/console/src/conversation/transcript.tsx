@@ -1,6 +1,7 @@
 import { Fragment } from "react";
 import { CuratedBadge, FixAnswerButton, questionAnsweredBy } from "../curated/fix-answer-button.js";
 import type { ConsoleMessage } from "./merge-messages.js";
+import { systemEventText } from "./system-event-text.js";
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
@@ -41,7 +42,7 @@ export function Transcript({ messages, lastReadSeq }: { messages: readonly Conso
         <Fragment key={message.id}>
           {message.role === "system" ? (
             <li className="system-event">
-              <span>{message.content}</span> <time dateTime={message.created_at}>{time.format(new Date(message.created_at))}</time>
+              <span>{systemEventText(message)}</span> <time dateTime={message.created_at}>{time.format(new Date(message.created_at))}</time>
             </li>
           ) : (
             <li className={`message from-${message.role}`} data-seq={message.seq ?? undefined}>

@@ -1,4 +1,4 @@
-import type { Citation, ConversationStatus } from "@frontdesk/contracts";
+import type { Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -16,11 +16,13 @@ export interface NewMessage {
   conversationId: string;
   role: "visitor" | "bot" | "operator" | "system";
   content: string;
+  /** A system message's stable code (conversations/apply-transition.ts). */
+  systemCode?: SystemMessageCode | null;
   citations?: Citation[];
   lowConfidence?: boolean;
   generator?: string | null;
   latencyMs?: number | null;
-  /** The operator who wrote it (role `operator`), with their name as it is now. */
+  /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`), with their name as it is now. */
   author?: { id: string; name: string } | null;
   /** The curated answer a bot reply was served from (see console/curated/find-curated-answer.ts). */
   curatedAnswerId?: string | null;
@@ -48,8 +50,8 @@ async function insertMessageWhen(db: Queryable, message: NewMessage, condition: 
            OR ($11::text = 'botSince' AND status = 'bot' AND COALESCE(updated_seq, 0) < $12::integer))
        RETURNING event_seq, status
      ), inserted AS (
-       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name, curated_answer_id)
-       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text, $13::text FROM touched
+       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name, curated_answer_id, system_code)
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text, $13::text, $14::text FROM touched
        RETURNING id, created_at, conversation_seq
      )
      SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status FROM inserted, touched`,
@@ -67,6 +69,7 @@ async function insertMessageWhen(db: Queryable, message: NewMessage, condition: 
       condition.kind,
       condition.kind === "botSince" ? condition.seq : null,
       message.curatedAnswerId ?? null,
+      message.systemCode ?? null,
     ],
   );
   const row = rows[0];

@@ -1,4 +1,4 @@
-import type { ConsoleMessage, ConversationStatus } from "@frontdesk/contracts";
+import type { ConsoleMessage, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
@@ -108,6 +108,7 @@ interface MessageRow {
   conversation_seq: number | null;
   role: ConsoleMessage["role"];
   content: string;
+  system_code: SystemMessageCode | null;
   citations: ConsoleMessage["citations"];
   low_confidence: boolean;
   operator_id: string | null;
@@ -116,16 +117,17 @@ interface MessageRow {
   curated_answer_id: string | null;
 }
 
-const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, low_confidence, operator_id, author_name, created_at, curated_answer_id`;
+const MESSAGE_COLUMNS = `id, conversation_seq, role, content, system_code, citations, low_confidence, operator_id, author_name, created_at, curated_answer_id`;
 
 const toConsoleMessage = (row: MessageRow): ConsoleMessage => ({
   id: row.id,
   seq: row.conversation_seq,
   role: row.role,
   content: row.content,
+  code: row.system_code,
   citations: row.citations,
   low_confidence: row.low_confidence,
-  author: row.role === "operator" && row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
+  author: row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
   created_at: iso(row.created_at),
   curated_answer_id: row.curated_answer_id,
 });

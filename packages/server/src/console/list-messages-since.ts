@@ -31,6 +31,7 @@ export async function listMessagesSince(
       seq: message.seq,
       role: message.role,
       content: message.content,
+      code: message.code,
       citations: message.citations,
       low_confidence: message.lowConfidence,
       author: message.author,

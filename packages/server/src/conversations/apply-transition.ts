@@ -1,21 +1,32 @@
+import type { SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { insertMessage } from "../answering/message-repository.js";
 import type { Services } from "../services.js";
 import { writeConversationState, type ConversationState, type NextState } from "./conversation-state-repository.js";
 
-/** The system messages of the transitions, as the visitor and the operators read them. */
+/**
+ * A transition's system message: its stable code (clients show it in their reader's words), its
+ * English text (for older clients) and, for `operator_joined`, the operator who joined.
+ */
+export interface SystemMessage {
+  code: SystemMessageCode;
+  content: string;
+  author?: { id: string; name: string };
+}
+
+/** The system messages of the transitions. */
 export const systemMessages = {
-  humanRequested: "Waiting for a person to join",
-  joined: (name: string) => `${name} joined the conversation`,
-  released: "The assistant is back",
-  closed: "Conversation closed",
-  reopened: "Conversation reopened",
-} as const;
+  humanRequested: { code: "human_requested", content: "Waiting for a person to join" },
+  joined: (operator: { id: string; name: string }): SystemMessage => ({ code: "operator_joined", content: `${operator.name} joined the conversation`, author: operator }),
+  released: { code: "bot_resumed", content: "The assistant is back" },
+  closed: { code: "conversation_closed", content: "Conversation closed" },
+  reopened: { code: "conversation_reopened", content: "Conversation reopened" },
+} as const satisfies Record<string, SystemMessage | ((operator: { id: string; name: string }) => SystemMessage)>;
 
 /** A transition committed: the conversation's new state (seq of its `conversation.updated`) and its system message. */
 export interface CommittedTransition {
   state: ConversationState & { updatedSeq: number };
-  systemMessage: { id: string; seq: number; content: string; createdAt: string };
+  systemMessage: SystemMessage & { id: string; seq: number; createdAt: string };
 }
 
 /**
@@ -27,10 +38,10 @@ export async function applyTransition(
   tx: Queryable,
   before: ConversationState,
   next: Omit<NextState, "assigneeId"> & { assignee: { id: string; name: string } | null },
-  systemText: string,
+  system: SystemMessage,
 ): Promise<CommittedTransition> {
   const written = await writeConversationState(tx, before.id, { ...next, assigneeId: next.assignee?.id ?? null });
-  const message = await insertMessage(tx, { conversationId: before.id, role: "system", content: systemText });
+  const message = await insertMessage(tx, { conversationId: before.id, role: "system", content: system.content, systemCode: system.code, author: system.author ?? null });
   return {
     state: {
       ...before,
@@ -40,7 +51,7 @@ export async function applyTransition(
       humanRequestReason: written.humanRequestReason,
       updatedSeq: written.seq,
     },
-    systemMessage: { id: message.id, seq: message.seq, content: systemText, createdAt: message.createdAt },
+    systemMessage: { ...system, id: message.id, seq: message.seq, createdAt: message.createdAt },
   };
 }
 
@@ -63,7 +74,15 @@ export function publishTransition(services: Services, committed: CommittedTransi
     workspaceId: state.workspaceId,
     agentId: state.agentId,
     conversationId: state.id,
-    message: { id: systemMessage.id, seq: systemMessage.seq, role: "system", content: systemMessage.content, citations: [], created_at: systemMessage.createdAt },
-    author: null,
+    message: {
+      id: systemMessage.id,
+      seq: systemMessage.seq,
+      role: "system",
+      content: systemMessage.content,
+      code: systemMessage.code,
+      citations: [],
+      created_at: systemMessage.createdAt,
+    },
+    author: systemMessage.author ?? null,
   });
 }

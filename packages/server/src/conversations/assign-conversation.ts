@@ -39,7 +39,7 @@ export async function assignConversation(
       tx,
       before,
       { status: "human", assignee, humanRequest: { kind: "keep" } },
-      systemMessages.joined(assignee.name),
+      systemMessages.joined(assignee),
     );
     return { state: committed.state as ConversationState, committed };
   });

@@ -1,4 +1,4 @@
-import type { Citation, ConsoleMessage } from "@frontdesk/contracts";
+import type { Citation, ConsoleMessage, SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso } from "../db/timestamps.js";
 
@@ -9,9 +9,11 @@ export interface ListedMessage {
   seq: number | null;
   role: ConsoleMessage["role"];
   content: string;
+  /** A system message's stable code (null for the other roles). */
+  code: SystemMessageCode | null;
   citations: Citation[];
   lowConfidence: boolean;
-  /** The operator who wrote it (role `operator`), with their name as it was then. */
+  /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`), with their name as it was then. */
   author: { id: string | null; name: string } | null;
   createdAt: string;
   /** The curated answer a bot reply was served from, else null. */
@@ -23,6 +25,7 @@ interface MessageRow {
   conversation_seq: number | null;
   role: ConsoleMessage["role"];
   content: string;
+  system_code: SystemMessageCode | null;
   citations: Citation[];
   low_confidence: boolean;
   operator_id: string | null;
@@ -36,9 +39,10 @@ const toListedMessage = (row: MessageRow): ListedMessage => ({
   seq: row.conversation_seq,
   role: row.role,
   content: row.content,
+  code: row.system_code,
   citations: row.citations,
   lowConfidence: row.low_confidence,
-  author: row.role === "operator" && row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
+  author: row.author_name !== null ? { id: row.operator_id, name: row.author_name } : null,
   createdAt: iso(row.created_at),
   curatedAnswerId: row.curated_answer_id,
 });
@@ -60,7 +64,7 @@ export async function listMessagesAfterSeq(
   scope: { workspaceId: string; conversationId: string; afterSeq: number; limit: number },
 ): Promise<{ messages: ListedMessage[]; hasMore: boolean }> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT m.id, m.conversation_seq, m.role, m.content, m.citations, m.low_confidence, m.operator_id, m.author_name, m.created_at, m.curated_answer_id
+    `SELECT m.id, m.conversation_seq, m.role, m.content, m.system_code, m.citations, m.low_confidence, m.operator_id, m.author_name, m.created_at, m.curated_answer_id
      FROM messages m
      WHERE m.conversation_id = $2::text
        AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = $2::text AND c.workspace_id = $1::text)

@@ -57,6 +57,7 @@ export async function listVisitorMessages(
         seq: message.seq,
         role: message.role,
         content: message.content,
+        code: message.code,
         citations: message.citations,
         author: message.author ? { name: message.author.name } : null,
         created_at: message.createdAt,

@@ -127,10 +127,20 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       return [{ channel: workspaceChannel(event.workspaceId), event: event.type, payload }];
     }
     case "message.created": {
-      // `author`: the operator who wrote it ({id, name}); null for the visitor, the bot and system messages.
-      // `curated_answer_id`: the curated answer a bot reply was served from, else null.
+      // `author`: the operator who wrote it, or who joined (system `operator_joined`) ({id, name}); else null.
+      // `code`: a system message's stable code, else null. `curated_answer_id`: the curated answer a bot reply was served from, else null.
       const { id, seq, role, content, citations, created_at } = event.message;
-      const message = { id, seq, role, content, citations, created_at, author: event.author ?? null, curated_answer_id: event.message.curated_answer_id ?? null };
+      const message = {
+        id,
+        seq,
+        role,
+        content,
+        code: event.message.code ?? null,
+        citations,
+        created_at,
+        author: event.author ?? null,
+        curated_answer_id: event.message.curated_answer_id ?? null,
+      };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },
         { channel: workspaceChannel(event.workspaceId), event: "message.created", payload: { conversation_id: event.conversationId, ...message } },

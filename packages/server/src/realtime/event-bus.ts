@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { Citation, ConversationStatus } from "@frontdesk/contracts";
+import type { Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
 
 /** An operator as the visitor and the other operators see them. */
 export interface OperatorAuthor {
@@ -79,12 +79,14 @@ export type BusEvent =
         seq: number;
         role: "visitor" | "bot" | "operator" | "system";
         content: string;
+        /** A system message's stable code. */
+        code?: SystemMessageCode | null;
         citations: Citation[];
         created_at: string;
         /** The curated answer a bot reply was served from ("Fix this answer"). */
         curated_answer_id?: string | null;
       };
-      /** The operator who wrote it (role `operator`). */
+      /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`). */
       author?: OperatorAuthor | null;
     };
 

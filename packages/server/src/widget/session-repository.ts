@@ -107,21 +107,23 @@ interface MessageRow {
   conversation_seq: number | null;
   role: ConversationMessage["role"];
   content: string;
+  system_code: ConversationMessage["code"];
   citations: ConversationMessage["citations"];
   author_name: string | null;
   created_at: Date;
   curated_answer_id: string | null;
 }
 
-const MESSAGE_COLUMNS = `id, conversation_seq, role, content, citations, author_name, created_at, curated_answer_id`;
+const MESSAGE_COLUMNS = `id, conversation_seq, role, content, system_code, citations, author_name, created_at, curated_answer_id`;
 
 const toMessage = (row: MessageRow): ConversationMessage => ({
   id: row.id,
   seq: row.conversation_seq,
   role: row.role,
   content: row.content,
+  code: row.system_code,
   citations: row.citations,
-  author: row.role === "operator" && row.author_name !== null ? { name: row.author_name } : null,
+  author: row.author_name !== null ? { name: row.author_name } : null,
   created_at: iso(row.created_at),
   ...(row.curated_answer_id !== null ? { curated: true } : {}),
 });

@@ -75,8 +75,8 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
       payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, anon_id: session.anonymousId },
     });
     expect(resumed.json().data.messages).toEqual([
-      { id: rows[0]!.id, seq: 1, role: "visitor", content: "When is my refund paid after you receive the return?", citations: [], author: null, created_at: expect.any(String) },
-      { id: data.message_id, seq: 2, role: "bot", content: data.content, citations: data.citations, author: null, created_at: expect.any(String) },
+      { id: rows[0]!.id, seq: 1, role: "visitor", content: "When is my refund paid after you receive the return?", code: null, citations: [], author: null, created_at: expect.any(String) },
+      { id: data.message_id, seq: 2, role: "bot", content: data.content, code: null, citations: data.citations, author: null, created_at: expect.any(String) },
     ]);
   });
 

@@ -122,7 +122,8 @@ describeEachStore("the conversation's states through the console's write routes 
 
     expect(await stored(session.conversationId)).toEqual([
       { role: "system", content: "Waiting for a person to join", conversation_seq: 2, operator_id: null, author_name: null },
-      { role: "system", content: "Ana joined the conversation", conversation_seq: 4, operator_id: null, author_name: null },
+      // The operator who joined is the system message's author (the name its code's text needs).
+      { role: "system", content: "Ana joined the conversation", conversation_seq: 4, operator_id: ana.operator.id, author_name: "Ana" },
       { role: "operator", content: "Hi, I'm Ana. Let me look at your refund.", conversation_seq: 5, operator_id: ana.operator.id, author_name: "Ana" },
       { role: "system", content: "The assistant is back", conversation_seq: 7, operator_id: null, author_name: null },
       { role: "system", content: "Conversation closed", conversation_seq: 9, operator_id: null, author_name: null },
@@ -139,7 +140,7 @@ describeEachStore("the conversation's states through the console's write routes 
       { seq: 1, what: "updated:awaiting_human:-" },
       { seq: 2, what: "system:-" },
       { seq: 3, what: "updated:human:Ana" },
-      { seq: 4, what: "system:-" },
+      { seq: 4, what: "system:Ana" },
       { seq: 5, what: "operator:Ana" },
       { seq: 6, what: "updated:bot:-" },
       { seq: 7, what: "system:-" },

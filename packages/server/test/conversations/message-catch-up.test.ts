@@ -75,6 +75,7 @@ describeEachStore("the catch-up of a conversation's messages on %s", (kind) => {
       seq: null,
       role: "visitor",
       content: "legacy question",
+      code: null,
       citations: [],
       author: null,
       created_at: "2026-01-01T10:00:05.000Z",

@@ -149,8 +149,8 @@ describeEachStore("the visitor's /conversation routes and the bot's turn on %s",
       [7, "operator", "Hello, Ana here."],
       [9, "system", "The assistant is back"],
     ]);
-    expect(messages[4]).toEqual({ id: expect.stringMatching(/^msg_/), seq: 7, role: "operator", content: "Hello, Ana here.", citations: [], author: { name: "Ana" }, created_at: expect.any(String) });
-    expect(messages[3]).toMatchObject({ author: null, citations: [] });
+    expect(messages[4]).toEqual({ id: expect.stringMatching(/^msg_/), seq: 7, role: "operator", content: "Hello, Ana here.", code: null, citations: [], author: { name: "Ana" }, created_at: expect.any(String) });
+    expect(messages[3]).toMatchObject({ code: "operator_joined", author: { name: "Ana" }, citations: [] });
     expect(all.body.data.has_more).toBe(false);
 
     const missed = await get(session, "/conversation/messages?after_seq=6");
@@ -226,8 +226,18 @@ describeEachStore("the visitor's /conversation routes and the bot's turn on %s",
     expect(await typing).toEqual({ role: "operator", typing: true, name: "Ana" });
     await operator(session.conversationId, "messages", { content: "How can I help?" });
     await until(() => messages.length === 2);
-    expect(messages[0]).toMatchObject({ role: "system", content: "Ana joined the conversation", author: null });
-    expect(messages[1]).toEqual({ id: expect.any(String), seq: 3, role: "operator", content: "How can I help?", citations: [], created_at: expect.any(String), author: { id: ana.operator.id, name: "Ana" } });
+    expect(messages[0]).toMatchObject({ role: "system", content: "Ana joined the conversation", code: "operator_joined", author: { id: ana.operator.id, name: "Ana" } });
+    expect(messages[1]).toEqual({
+      id: expect.any(String),
+      seq: 3,
+      role: "operator",
+      content: "How can I help?",
+      code: null,
+      citations: [],
+      created_at: expect.any(String),
+      author: { id: ana.operator.id, name: "Ana" },
+      curated_answer_id: null,
+    });
   });
 
   it("concurrency: a streamed bot reply still being generated when an operator takes over is discarded: not stored, not published, and the stream ends with done discarded", async () => {

@@ -99,8 +99,9 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const botMessageId = answered.message_id;
     await until(() => onConversation.length === 2 && onWorkspace.length === 2);
     expect(onConversation.map((message) => message.role)).toEqual(["visitor", "bot"]);
-    expect(onConversation[0]).toEqual({ id: expect.any(String), seq: 1, role: "visitor", content: "Do you ship abroad?", citations: [], created_at: expect.any(String), author: null });
-    expect(onConversation[1]).toEqual({ id: botMessageId, seq: 2, role: "bot", content: answered.content, citations: answered.citations, created_at: expect.any(String), author: null });
+    const unmarked = { code: null, curated_answer_id: null, author: null };
+    expect(onConversation[0]).toEqual({ id: expect.any(String), seq: 1, role: "visitor", content: "Do you ship abroad?", citations: [], created_at: expect.any(String), ...unmarked });
+    expect(onConversation[1]).toEqual({ id: botMessageId, seq: 2, role: "bot", content: answered.content, citations: answered.citations, created_at: expect.any(String), ...unmarked });
     expect(onWorkspace.every((message) => message.conversation_id === session.conversationId)).toBe(true);
 
     // seq goes on counting the conversation's events, and is stored with them; a repeated request takes none.

@@ -47,9 +47,9 @@ export function Message({ message, strings, onRetry }: { message: ChatMessage; s
       class={`msg ${message.role === "visitor" ? "from-visitor" : message.role === "system" ? "from-agent from-system" : "from-agent"}${unsent ? " unsent" : ""}`}
       aria-busy={message.streaming ? "true" : undefined}
     >
-      {message.author && <span class="author">{message.author}</span>}
+      {message.author && message.role != "system" && <span class="author">{message.author}</span>}
       <div class="bubble" dir="auto">
-        {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message.content, strings)}</p> : <MarkdownView source={message.content} />}
+        {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message, strings)}</p> : <MarkdownView source={message.content} />}
       </div>
       {!message.streaming && <Citations citations={message.citations} strings={strings} />}
       {unsent && (

@@ -1,4 +1,4 @@
-import type { Branding, WidgetAgent } from "@frontdesk/contracts";
+import type { Branding, SystemMessageCode, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
 import { WidgetApiClient, type CitationChip, type InitData } from "./widget-api-client.js";
 import { WidgetApiError } from "./widget-request.js";
@@ -12,10 +12,12 @@ export interface ChatMessage {
   key: string;
   /** The stored message's id, once known (dedupes what the realtime channel and the catch-up send). */
   id?: string;
-  /** The operator who wrote it, by name. */
+  /** The operator who wrote it (or who joined: a system message), by name. */
   author?: string | null;
   role: ChatRole;
   content: string;
+  /** A system message's stable code (system-messages.ts shows it in the visitor's language). */
+  code?: SystemMessageCode | null;
   citations: CitationChip[];
   /** The answer is still arriving. */
   streaming: boolean;

@@ -1,18 +1,12 @@
-import { en, type UiStrings } from "./ui-strings.js";
-
-/** The system messages' keys in the strings tables, whose English texts are the service's own. */
-const FIXED = ["waitingForPerson", "assistantBack", "conversationClosed", "conversationReopened"] as const;
-const JOINED = /^(.+) joined the conversation$/;
+import type { ChatMessage } from "./chat-session.js";
+import type { UiStrings } from "./ui-strings.js";
 
 /**
- * A system message in the widget's language. The service stores the handoff's system messages in
- * English (conversations/apply-transition.ts: "Waiting for a person to join", "Ana joined the
- * conversation" …); the widget knows each by its English text and shows the visitor's words for it.
- * A text it does not know is shown as it is.
+ * A system message in the widget's language, by the stable code the service sends with it
+ * (`human_requested`, `operator_joined` with the operator as its author, …: the strings tables'
+ * keys). A message without a code the widget knows is shown as the service wrote it.
  */
-export function systemText(content: string, strings: UiStrings): string {
-  const key = FIXED.find((name) => en[name] === content);
-  if (key) return strings[key];
-  const joined = JOINED.exec(content);
-  return joined ? strings.joined(joined[1] ?? "") : content;
+export function systemText({ code, content, author }: ChatMessage, strings: UiStrings): string {
+  const text = code && strings[code];
+  return typeof text == "function" ? text(author ?? "") : text || content;
 }

@@ -27,11 +27,11 @@ export const en = {
   leaveEmail: "Send e-mail",
   leadInvalid: "Please check the e-mail address.",
   leadSaved: "Thanks! We'll get back to you by e-mail.",
-  // The handoff's system messages, as the service stores them (system-messages.ts shows them in the visitor's language).
-  waitingForPerson: "Waiting for a person to join",
-  joined: (name: string) => `${name} joined the conversation`,
-  assistantBack: "The assistant is back",
-  conversationClosed: "Conversation closed",
-  conversationReopened: "Conversation reopened",
+  // The handoff's system messages, keyed by the service's stable codes (system-messages.ts).
+  human_requested: "Waiting for a person to join",
+  operator_joined: (name: string) => `${name} joined the conversation`,
+  bot_resumed: "The assistant is back",
+  conversation_closed: "Conversation closed",
+  conversation_reopened: "Conversation reopened",
 };
 export type UiStrings = typeof en;

@@ -47,6 +47,7 @@ export const chatMessageOf = (message: ConversationMessage, key: string): ChatMe
   id: message.id,
   role: message.role,
   content: message.content,
+  code: message.code,
   citations: message.citations,
   author: message.author?.name ?? null,
   streaming: false,
