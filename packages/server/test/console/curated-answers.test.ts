@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { bikeShopKnowledge, pushKnowledge } from "../support/knowledge.js";
-import { bearer, startSession, type Tenant } from "../support/seed.js";
+import { bearer, SITE_ORIGIN, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
@@ -95,10 +95,22 @@ describeEachStore("curated answers on %s", (kind) => {
       ["bot", curated.id],
     ]);
 
-    // Every reader of the message says it is curated: the widget's catch-up read and its resumed init,
+    // Every reader of the message says it is curated: the widget's catch-up read, its resumed init,
     // and the live message.created on the conversation's and the workspace's channels.
     const widgetMessages = await t.app.inject({ method: "GET", url: `${W}/conversation/messages?after_seq=0`, headers: bearer(again.session.jwt) });
     expect((widgetMessages.json().data.messages as { role: string; curated?: boolean }[]).map((message) => [message.role, message.curated])).toEqual([
+      ["visitor", undefined],
+      ["bot", true],
+    ]);
+    const resumed = await t.app.inject({
+      method: "POST",
+      url: `${W}/init`,
+      headers: { origin: SITE_ORIGIN },
+      payload: { agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, anon_id: again.session.anonymousId },
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json().data.conversation_id).toBe(again.session.conversationId);
+    expect((resumed.json().data.messages as { role: string; curated?: boolean }[]).map((message) => [message.role, message.curated])).toEqual([
       ["visitor", undefined],
       ["bot", true],
     ]);
