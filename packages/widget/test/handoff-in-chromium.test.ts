@@ -338,7 +338,8 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     await page.screenshot({ path: join(ARTIFACTS, "handoff-caught-up.png"), clip: WIDGET_CLIP });
   }, 90_000);
 
-  it("happy: the handoff's system messages are shown in the widget's language (stored in English by the service)", async () => {
+  it("happy: the handoff's system messages are shown in the widget's language, by the code the service sends with its English text (the joined operator's name from the message's author)", async () => {
+    const cleo = await onlineOperator("Cleo");
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     await page.goto(stage.hostPage("/en-francais", { attributes: { language: "fr" } }));
@@ -349,5 +350,10 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     await poll(() => log().locator(".from-system").count()).toBe(1);
     expect(await log().locator(".from-system .bubble").textContent()).toBe("En attente d’une personne");
     expect(await logText()).not.toContain("Waiting for a person");
+    await poll(() => cleo.requests.length).toBe(1);
+    expect((await consolePost(cleo.operator, `/conversations/${cleo.requests[0]!}/assign`)).status).toBe(200);
+    await poll(() => log().locator(".from-system .bubble").allTextContents()).toEqual(["En attente d’une personne", "Cleo a rejoint la conversation"]);
+    // The operator's name is in the sentence, not over it as an author line.
+    expect(await log().locator(".from-system .author").count()).toBe(0);
   });
 });
