@@ -8,11 +8,11 @@
 // low_confidence precision / recall / F1 and out-of-scope questions answered confidently; then
 // retrieval recall per ranking, and the confidence thresholds cross-validated within and across sets.
 // EVAL_EMBEDDERS=hashing,local (default): local runs only when its model files are on disk.
-import { readdir, readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures, missBreakdown } from "./answer-quality.mjs";
+import { loadSets } from "./eval-sets.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, "packages/server/dist");
@@ -38,32 +38,6 @@ const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-
 
 /** As answer-message.ts: the last messages of the conversation (visitor and bot) go with each question. */
 const HISTORY_TURNS = 8;
-
-async function loadSets() {
-  const fixtures = join(root, "eval/fixtures");
-  const files = (await readdir(join(fixtures, "site"))).filter((file) => file.endsWith(".html")).sort();
-  const northwindPages = await Promise.all(
-    files.map(async (file) => {
-      const slug = file.replace(/\.html$/, "");
-      return { slug, url: `https://www.northwindbikes.co.uk/${slug}`, html: await readFile(join(fixtures, "site", file), "utf8") };
-    }),
-  );
-  const json = async (path) => JSON.parse(await readFile(join(root, path), "utf8"));
-  const sets = [
-    { name: "northwind", pages: northwindPages, answerable: await json("eval/fixtures/questions.json"), unanswerable: await json("eval/fixtures/unanswerable.json") },
-    { name: "govuk", pages: await json("eval/govuk/pages.json"), answerable: await json("eval/govuk/questions.json"), unanswerable: await json("eval/govuk/unanswerable.json") },
-  ];
-  // Out of scope from another domain, as the held-out evaluation has: 40 of the other set's
-  // questions (every k-th), next to each set's own near misses.
-  const far = (other) => other.answerable.filter((_, index) => index % Math.floor(other.answerable.length / 40) === 0).slice(0, 40);
-  const [northwind, govuk] = sets;
-  const near = (set) => set.unanswerable.map((item) => ({ ...item, kind: "near" }));
-  const farOf = (other, prefix) => far(other).map((item) => ({ id: `${prefix}${item.id}`, question: item.question, kind: "far" }));
-  return [
-    { ...northwind, unanswerable: [...near(northwind), ...farOf(govuk, "x")] },
-    { ...govuk, unanswerable: [...near(govuk), ...farOf(northwind, "x")] },
-  ];
-}
 
 const quiet = { info() {}, warn() {} };
 
@@ -213,7 +187,7 @@ function retrievalTable(outcomes) {
   return lines.join("\n");
 }
 
-const sets = await loadSets();
+const sets = await loadSets(root);
 const kinds = (process.env.EVAL_EMBEDDERS ?? "hashing,local").split(",").map((kind) => kind.trim()).filter(Boolean);
 console.log(`Frontdesk answer-quality eval — ${new Date().toISOString().slice(0, 10)}`);
 for (const set of sets) console.log(`${set.name}: ${set.pages.length} pages, ${set.answerable.length} answerable, ${set.unanswerable.length} unanswerable`);
