@@ -149,6 +149,13 @@ describeNeeding("chromium")("curated answers in the console, in Chromium", () =>
     expect(await curatedList.getByRole("listitem").first().textContent()).toContain("Do you sell tandem bikes?");
     await page.screenshot({ path: join(ARTIFACTS, "console-curated.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
+    // At a tablet's width, in dark mode: one column, still no serious violation.
+    await page.setViewportSize({ width: 820, height: 1000 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "console-curated-tablet-dark.png"), fullPage: true });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Delete, after confirming.
     await curatedList.getByRole("listitem").first().getByRole("button", { name: /^Delete/ }).click();
