@@ -237,3 +237,24 @@ export async function setWorkspaceRetention(db: Queryable, workspaceId: string, 
   const { rows } = await db.query(`UPDATE workspaces SET retention_days = $2 WHERE id = $1 RETURNING id`, [workspaceId, retentionDays]);
   return rows.length > 0;
 }
+
+/** An audit record of an erasure, as `admin erasure list` prints it. */
+export interface ErasureRecord {
+  id: string;
+  agent_id: string | null;
+  scope: "visitor" | "retention";
+  requested_by: ErasureRequester;
+  operator_id: string | null;
+  counts: ErasureCounts;
+  created_at: string;
+}
+
+/** The workspace's audit records, newest first (erasures_workspace_created_idx), at most `limit`. */
+export async function listErasures(db: Queryable, workspaceId: string, limit: number): Promise<ErasureRecord[]> {
+  const { rows } = await db.query<Omit<ErasureRecord, "created_at"> & { created_at: Date }>(
+    `SELECT id, agent_id, scope, requested_by, operator_id, counts, created_at FROM erasures WHERE workspace_id = $1
+     ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [workspaceId, limit],
+  );
+  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() }));
+}

@@ -40,6 +40,8 @@ const OTHER_TABLES = [
   "erasures", // counts only, checked below
   "schema_migrations",
   "wordpress_posts", // a site's posts pushed by its WordPress plugin (migration 0018)
+  "webhook_endpoints", // a workspace's receivers (migration 0019)
+  "webhook_deliveries", // event ids, types and outcomes of deliveries, no event body (the bodies of pending jobs are in pgboss.job, which the trace scan reads)
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
@@ -314,12 +316,19 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     }
   });
 
-  it("happy: no audit record holds an identifier or content of the people erased", async () => {
+  it("happy: no audit record holds an identifier or content of the people erased; the CLI lists a workspace's, newest first", async () => {
     const { rows } = await t.services.db.query<{ row: string }>(`SELECT e::text AS row FROM erasures e`);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     for (const { row } of rows) {
       expect(row).not.toMatch(/vis_|cnv_|msg_|lead_|anon|@/);
     }
+    expect(parseAdminArguments(["erasure", "list", "--workspace", "ws_1"])).toEqual({ command: "erasure.list", workspaceId: "ws_1" });
+    const listed = (await runAdminCommand(adminOf(t.services), { command: "erasure.list", workspaceId: tenant.workspaceId })) as { id: string; requested_by: string; created_at: string }[];
+    const stored = await erasureRows(tenant.workspaceId);
+    expect(listed.map((record) => record.id).sort()).toEqual(stored.map((record) => record.id).sort());
+    expect(listed.map((record) => record.requested_by)).toEqual(expect.arrayContaining(["visitor", "operator"]));
+    expect([...listed].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))).toEqual(listed);
+    await expect(runAdminCommand(adminOf(t.services), { command: "erasure.list", workspaceId: "ws_missing" })).rejects.toMatchObject({ code: "not_found" });
   });
 
   const ageConversation = (conversationId: string, days: number) =>
