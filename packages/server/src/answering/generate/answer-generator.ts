@@ -8,6 +8,8 @@ export interface Passage {
   heading: string | null;
   content: string;
   score: number;
+  /** Where the passage stands in its document (its chunk's index), when retrieval gives it: an extractive answer quotes passages of one document in this order. */
+  chunkIndex?: number;
 }
 
 export interface ConversationTurn {

@@ -1,7 +1,7 @@
 /**
  * Forum and help-desk furniture that is not part of an answer: lead-ins ("Original answer:",
  * "Edit:", "@name"), sign-offs and signatures ("Thanks, Anna", "-- Mark", "Hope this helps!"),
- * and page chrome ("Was this article helpful?", "Posted by …", "Reply · Share").
+ * and page chrome ("Was this article helpful?", "Posted by …", "Reply · Share", "This page explains …").
  */
 
 /** Lead-ins removed from the start of a sentence, which is kept if enough is left. */
@@ -19,6 +19,7 @@ const DROPPED = [
   /^(?:posted|asked|answered|edited|modified|last updated|updated)\s+(?:by|on|at|\d)/iu,
   /^(?:reply|share|report|quote|like|follow|flag)(?:\s*[·|•]\s*(?:reply|share|report|quote|like|follow|flag))*\s*$/iu,
   /^(?:sent from my \S+)/iu,
+  /^(?:this|the following) (?:page|article|guide|section|post|help page) (?:explains|describes|tells you|covers|shows|is about|sets out|gives|will help)\b/iu,
 ];
 
 /** Below this many letters, what a lead-in leaves is not a sentence. */

@@ -1,3 +1,5 @@
+import { generalEnglishRarity, MIN_WORD_WEIGHT } from "../confidence/general-english-rarity.js";
+
 /** Function words of English questions and answers; they say nothing about what is asked. */
 const ENGLISH_STOPWORDS = new Set(
   (
@@ -54,6 +56,23 @@ export function contentStems(text: string, language: string): Set<string> {
     stems.add(numeric ? word : stem(word));
   }
   return stems;
+}
+
+/**
+ * The content stems of a question, each with how much it says about what is asked: in English,
+ * its word's rarity in general English (see `generalEnglishRarity`; "take" or "long" weigh
+ * little, "battery" or "cash" much), at least `MIN_WORD_WEIGHT`; in other languages, 1.
+ */
+export function questionStemWeights(text: string, language: string): Map<string, number> {
+  const english = isEnglish(language);
+  const weights = new Map<string, number>();
+  for (const word of words(text)) {
+    const [stemmed] = contentStems(word, language);
+    if (stemmed === undefined) continue;
+    const weight = english ? MIN_WORD_WEIGHT + generalEnglishRarity(word) : 1;
+    weights.set(stemmed, Math.max(weights.get(stemmed) ?? 0, weight));
+  }
+  return weights;
 }
 
 /** How many of `wanted` appear in `found`. */

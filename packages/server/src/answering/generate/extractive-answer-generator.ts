@@ -3,6 +3,7 @@ import { isFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "./detect-language.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "./small-talk.js";
+import { LIST_MARKER } from "./split-sentences.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
 
 /** Words with the whitespace before them, so that the tokens add up to the text exactly. */
@@ -17,7 +18,9 @@ function textOf(sentences: readonly ChosenSentence[]): string {
       const previous = sentences[index - 1];
       if (previous === undefined) return sentence.text;
       const samePassage = previous.passageIndex === sentence.passageIndex;
-      const separator = samePassage && previous.block === sentence.block ? (previous.line === sentence.line ? " " : "\n") : "\n\n";
+      // A list stays with its lead-in ("You can pay with:") or heading.
+      const sameBlock = samePassage && (previous.block === sentence.block || LIST_MARKER.test(sentence.text));
+      const separator = sameBlock ? (previous.line === sentence.line ? " " : "\n") : "\n\n";
       return separator + sentence.text;
     })
     .join("");
@@ -43,13 +46,12 @@ function citationsOf(sentences: readonly ChosenSentence[], request: AnswerReques
 }
 
 /**
- * What the sentences are chosen by: the question, and for a follow-up that needs it ("And can I
- * get it tomorrow?") the visitor's previous message too, as retrieval does.
+ * What else the sentences are chosen by: for a follow-up that needs it ("And can I get it
+ * tomorrow?") the visitor's previous message, as retrieval does.
  */
-function selectionText(request: AnswerRequest): string {
-  if (!isFollowUp(request.question, request.language)) return request.question;
-  const previous = request.history.findLast((turn) => turn.role === "visitor");
-  return previous === undefined ? request.question : `${previous.content}\n${request.question}`;
+function selectionContext(request: AnswerRequest): string | null {
+  if (!isFollowUp(request.question, request.language)) return null;
+  return request.history.findLast((turn) => turn.role === "visitor")?.content ?? null;
 }
 
 /**
@@ -70,7 +72,7 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     const sentences =
       request.lowConfidence || request.passages.length === 0
         ? []
-        : selectSentences(selectionText(request), request.passages, request.language, this.limits);
+        : selectSentences(request.question, request.passages, request.language, this.limits, selectionContext(request));
     const lowConfidence = sentences.length === 0;
     const visitorLanguage = detectLanguage(request.question, request.language);
     // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag

@@ -1,11 +1,13 @@
 import type { Passage } from "./answer-generator.js";
 import { withoutBoilerplate } from "./boilerplate.js";
-import { contentStems, overlap, words } from "./content-words.js";
+import { contentStems, questionStemWeights, words } from "./content-words.js";
+import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from "./sentence-units.js";
 import { splitPassage } from "./split-sentences.js";
 
 export interface SelectionLimits {
   /** Only the best passages are read. */
   maxPassages: number;
+  /** A lead-in with its list, or a table row with its header, counts as one. */
   maxSentences: number;
   /** Of all chosen sentences together, not counting the spaces between them. */
   maxCharacters: number;
@@ -13,7 +15,7 @@ export interface SelectionLimits {
 
 export const DEFAULT_SELECTION_LIMITS: SelectionLimits = { maxPassages: 3, maxSentences: 3, maxCharacters: 600 };
 
-/** A sentence of a passage, verbatim but for forum lead-ins (a too-long single sentence is cut at a word and ends in `…`). */
+/** A sentence of a passage, verbatim but for forum lead-ins and a lone list item's marker (a too-long single sentence is cut at a word and ends in `…`). */
 export interface ChosenSentence {
   /** Index in the request's passages (0 = best). */
   passageIndex: number;
@@ -26,108 +28,187 @@ export interface ChosenSentence {
   text: string;
 }
 
-interface Candidate extends ChosenSentence {
-  score: number;
-  stems: Set<string>;
-}
-
-/** Sentences of fewer words are labels or navigation, not answers. */
+/** Units of fewer words are labels or navigation, not answers. */
 const MIN_WORDS = 4;
 /** Without any shared word, the best document's first sentences stand for it. */
 const UNMATCHED_SENTENCES = 2;
+const QUESTION_END = /[?？]["'”’»)\]]*$/u;
 
-function candidatesOf(wanted: ReadonlySet<string>, passages: readonly Passage[], language: string, limits: SelectionLimits): Candidate[] {
+/** The sentences of the passages read, each passage's in order; duplicates (chunks overlap) are skipped after their first appearance. */
+function sentencesOf(passages: readonly Passage[], language: string, limits: SelectionLimits): QuotableSentence[][] {
   const seen = new Set<string>();
-  const candidates: Candidate[] = [];
-  passages.slice(0, limits.maxPassages).forEach((passage, passageIndex) => {
-    splitPassage(passage.content, language).forEach((sentence, position) => {
+  return passages.slice(0, limits.maxPassages).map((passage, passageIndex) =>
+    splitPassage(passage.content, language).map((sentence, position): QuotableSentence => {
+      const base = { passageIndex, position, block: sentence.block, line: sentence.line, documentId: passage.documentId, score: 0 };
+      // List items are kept whole, however short ("- cash"): their list is quoted together.
+      const text = sentence.item ? sentence.text : withoutBoilerplate(sentence.text);
+      const key = words(text ?? "").join(" ");
       // Headings, and questions (an FAQ's questions are its headings), are not answers.
-      if (sentence.heading || /[?？]["'”’»)\]]*$/u.test(sentence.text)) return;
-      const text = withoutBoilerplate(sentence.text);
-      if (text === null || words(text).length < MIN_WORDS) return;
-      const key = words(text).join(" ");
-      if (seen.has(key)) return;
+      if (text === null || QUESTION_END.test(sentence.text) || seen.has(key)) return { ...base, text: sentence.text, kind: "skip", stems: new Set() };
       seen.add(key);
-      const stems = contentStems(text, language);
-      candidates.push({ passageIndex, position, block: sentence.block, line: sentence.line, documentId: passage.documentId, text, score: overlap(wanted, stems), stems });
-    });
-  });
-  return candidates;
-}
-
-/** Page order: passages of one document in the order retrieval gave them, sentences as written. */
-function byReadingOrder(a: ChosenSentence, b: ChosenSentence): number {
-  return a.passageIndex - b.passageIndex || a.position - b.position;
-}
-
-/** Cuts a sentence at the last word boundary that fits, marking the cut. */
-function shorten(text: string, maxCharacters: number): string {
-  if (text.length <= maxCharacters) return text;
-  const cut = text.slice(0, maxCharacters - 1);
-  const boundary = cut.search(/\s+\S*$/);
-  return `${(boundary > 0 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
-}
-
-/** A message asking two things ("Do you ship to Germany? How much is it?") may need a second document. */
-function asksSeveralThings(question: string): boolean {
-  return (question.match(/[?？]/gu) ?? []).length >= 2;
+      if (sentence.heading) return { ...base, text, kind: "heading", stems: new Set() };
+      const kind = sentence.item ? "item" : sentence.row ? "row" : /[:：]$/u.test(text) ? "lead-in" : "sentence";
+      return { ...base, text, kind, stems: contentStems(text, language) };
+    }),
+  );
 }
 
 /**
- * Chooses the sentences an extractive answer is made of, from the best document only: the
- * document of the best-ranked passage holding a sentence that shares a content word with the
- * question (retrieval's order decides, not lexical overlap); its sentences sharing at least half
- * as many content words as its best one, best first, up to the limits; then back in page order.
- * Questions in the page (an FAQ's headings) are never quoted.
- * One sentence of another document is added only when the message asks several things and that
- * sentence covers words of it the first document's sentences do not. Headings, labels and forum
- * boilerplate are never chosen. When no sentence shares a word with the question, the best
- * document's first sentences are used. Pure and deterministic.
+ * Scores every sentence by the question's words it holds, each weighed by how specific it is in
+ * general language (`questionStemWeights`) and by how few of the sentences read hold it (a word
+ * on every line of the page says little).
+ */
+function score(sentences: readonly QuotableSentence[][], wanted: ReadonlyMap<string, number>): void {
+  const all = sentences.flat().filter((sentence) => sentence.kind !== "skip" && sentence.kind !== "heading");
+  const holding = new Map<string, number>();
+  for (const sentence of all) for (const stem of sentence.stems) if (wanted.has(stem)) holding.set(stem, (holding.get(stem) ?? 0) + 1);
+  for (const sentence of all) {
+    sentence.score = 0;
+    for (const [stem, count] of holding) if (sentence.stems.has(stem)) sentence.score += (wanted.get(stem) ?? 0) * Math.log(1 + all.length / count);
+  }
+}
+
+/** Page order: passages of one document by their place in it when retrieval tells it, else in retrieval order; sentences as written. */
+function byPageOrder(passages: readonly Passage[]): (a: ChosenSentence, b: ChosenSentence) => number {
+  return (a, b) => {
+    const first = passages[a.passageIndex]?.chunkIndex;
+    const second = passages[b.passageIndex]?.chunkIndex;
+    const byPassage = first !== undefined && second !== undefined ? first - second : a.passageIndex - b.passageIndex;
+    return byPassage || a.position - b.position;
+  };
+}
+
+/** Cuts a sentence at the last word boundary that fits, marking the cut. */
+function shorten(sentence: QuotableSentence, maxCharacters: number): QuotableSentence {
+  if (sentence.text.length <= maxCharacters) return sentence;
+  const cut = sentence.text.slice(0, maxCharacters - 1);
+  const boundary = cut.search(/\s+\S*$/);
+  return { ...sentence, text: `${(boundary > 0 ? cut.slice(0, boundary) : cut).trimEnd()}…` };
+}
+
+/** The questions of a message with words of their own ("Do you ship to Germany? How much is it?" has two). */
+function questionsOf(message: string, language: string): Set<string>[] {
+  return message
+    .split(/[?？]+/u)
+    .map((part) => contentStems(part, language))
+    .filter((stems) => stems.size > 0);
+}
+
+/** The chosen units, their sentences counted against the limits. */
+class Reply {
+  readonly units: SentenceUnit[] = [];
+  private sentences = 0;
+  private characters = 0;
+
+  constructor(private readonly limits: SelectionLimits) {}
+
+  get room(): number {
+    return this.limits.maxCharacters - this.characters;
+  }
+
+  get full(): boolean {
+    return this.sentences >= this.limits.maxSentences;
+  }
+
+  holds(sentence: QuotableSentence): boolean {
+    return this.units.some((unit) => unit.members.some((member) => member.passageIndex === sentence.passageIndex && member.position === sentence.position));
+  }
+
+  /** Adds the unit's sentences not already quoted, if they fit; the first unit always fits (a single sentence is shortened). */
+  add(unit: SentenceUnit): boolean {
+    const members = unit.members.filter((member) => !this.holds(member));
+    if (members.length === 0) return false;
+    const counted = Math.min(unit.sentences, members.length);
+    if (this.sentences + counted > this.limits.maxSentences) return false;
+    const length = members.reduce((sum, member) => sum + member.text.length, 0);
+    if (this.units.length === 0 && length > this.room && members.length === 1) members[0] = shorten(members[0]!, this.room);
+    else if (length > this.room) return false;
+    this.units.push({ members, sentences: counted });
+    this.sentences += counted;
+    this.characters += members.reduce((sum, member) => sum + member.text.length, 0);
+    return true;
+  }
+
+  removeLast(): SentenceUnit | undefined {
+    const unit = this.units.pop();
+    if (unit === undefined) return undefined;
+    this.sentences -= unit.sentences;
+    this.characters -= unit.members.reduce((sum, member) => sum + member.text.length, 0);
+    return unit;
+  }
+}
+
+/**
+ * Chooses the sentences an extractive answer is made of, from the best document: the document of
+ * the best-ranked passage holding a sentence that shares a content word with the question
+ * (retrieval's order decides). Its sentences are scored by the question's words they hold, each
+ * weighed by how specific it is (in general language, and among the sentences read: "swollen"
+ * outweighs "battery" on a battery page), and those scoring at least half the best are taken
+ * best first, each with what it cannot be read without (a list's lead-in or heading, a table's
+ * header, the sentence a back-reference points to; see `unitOf`), the best one read on to the end
+ * of its line, up to the limits, then put back in page order. Headings (but as a list's title),
+ * questions in the page, labels and forum boilerplate are never quoted. A second document is
+ * quoted only when the message asks several questions and one of them shares no word with what
+ * the first document gave: then its best sentence for that question. When no
+ * sentence shares a word with the question, the best document's first sentences are used.
+ * `context` (the previous message, for an elliptical follow-up) adds words to look for, but asks
+ * nothing of its own. Pure and deterministic.
  */
 export function selectSentences(
   question: string,
   passages: readonly Passage[],
   language: string,
   limits: SelectionLimits = DEFAULT_SELECTION_LIMITS,
+  context: string | null = null,
 ): ChosenSentence[] {
-  const wanted = contentStems(question, language);
-  const candidates = candidatesOf(wanted, passages, language, limits);
-  const main = candidates.find((candidate) => candidate.score > 0) ?? candidates[0];
+  const weights = questionStemWeights(context === null ? question : `${context}\n${question}`, language);
+  const wanted = new Set(weights.keys());
+  const sentences = sentencesOf(passages, language, limits);
+  score(sentences, weights);
+  const quotable = (sentence: QuotableSentence): SentenceUnit | null => {
+    const unit = unitOf(sentences[sentence.passageIndex] ?? [], sentence.position, limits.maxCharacters, language);
+    return unit !== null && words(unit.members.map((member) => member.text).join(" ")).length >= MIN_WORDS ? unit : null;
+  };
+  const candidates = sentences.flat().filter((sentence) => quotable(sentence) !== null);
+  // The document is chosen by its best-ranked passage sharing a word with the question, even when
+  // that sentence cannot be quoted (a lead-in whose list the chunk cut off).
+  const quotableDocuments = new Set(candidates.map((candidate) => candidate.documentId));
+  const main = sentences.flat().find((sentence) => sentence.score > 0 && quotableDocuments.has(sentence.documentId)) ?? candidates[0];
   if (main === undefined) return [];
   const own = candidates.filter((candidate) => candidate.documentId === main.documentId);
-  const best = own.reduce((top, candidate) => Math.max(top, candidate.score), 0);
-  const ranked =
-    best === 0
-      ? own.slice(0, UNMATCHED_SENTENCES)
-      : own.filter((candidate) => candidate.score > 0 && candidate.score >= best / 2).sort((a, b) => b.score - a.score || byReadingOrder(a, b));
+  const best = Math.max(...own.map((candidate) => candidate.score));
+  const ranked = best === 0 ? own.slice(0, UNMATCHED_SENTENCES) : own.filter((candidate) => candidate.score >= best / 2).sort((a, b) => b.score - a.score);
 
-  const chosen: Candidate[] = [];
-  let characters = 0;
-  const take = (candidate: Candidate): boolean => {
-    if (chosen.length >= limits.maxSentences) return false;
-    if (chosen.length === 0) {
-      const text = shorten(candidate.text, limits.maxCharacters);
-      chosen.push({ ...candidate, text });
-      characters = text.length;
-      return true;
-    }
-    if (characters + candidate.text.length > limits.maxCharacters) return false;
-    chosen.push(candidate);
-    characters += candidate.text.length;
-    return true;
-  };
-  for (const candidate of ranked) take(candidate);
-
-  if (best > 0 && asksSeveralThings(question)) {
-    const covered = new Set(chosen.flatMap((sentence) => [...sentence.stems]));
-    const missing = new Set([...wanted].filter((stem) => !covered.has(stem)));
-    const second = candidates
-      .filter((candidate) => candidate.documentId !== main.documentId && overlap(missing, candidate.stems) > 0)
-      .sort((a, b) => overlap(missing, b.stems) - overlap(missing, a.stems) || byReadingOrder(a, b))[0];
-    if (second !== undefined && chosen.length >= limits.maxSentences) chosen.pop();
-    if (second !== undefined) take(second);
+  const reply = new Reply(limits);
+  for (const candidate of ranked) {
+    if (reply.full) break;
+    const passage = sentences[candidate.passageIndex] ?? [];
+    const unit = unitOf(passage, candidate.position, reply.room, language, best / 2);
+    if (unit === null || !reply.add(unit) || reply.units.length > 1) continue;
+    // The best sentence is read on to the end of its paragraph line, as a person quoting it would.
+    const next = continuationOf(passage, candidate.position);
+    if (next !== null && best > 0) reply.add({ members: [next], sentences: 1 });
   }
-  return chosen
-    .sort((a, b) => (a.documentId === b.documentId ? byReadingOrder(a, b) : a.documentId === main.documentId ? -1 : 1))
+
+  const questions = questionsOf(question, language);
+  if (best > 0 && questions.length >= 2) {
+    const covered = new Set(reply.units.flatMap((unit) => unit.members.flatMap((member) => [...member.stems])));
+    const unanswered = questions.find((stems) => ![...stems].some((stem) => covered.has(stem)));
+    const coverage = (candidate: QuotableSentence): number => (unanswered === undefined ? 0 : [...unanswered].filter((stem) => candidate.stems.has(stem)).length);
+    const second = candidates
+      .filter((candidate) => candidate.documentId !== main.documentId && coverage(candidate) > 0)
+      .sort((a, b) => coverage(b) - coverage(a) || b.score - a.score)[0];
+    if (second !== undefined) {
+      // The first document's last (least relevant) unit makes room, and comes back if the second does not fit.
+      const removed = reply.units.length > 1 && reply.full ? reply.removeLast() : undefined;
+      const unit = unitOf(sentences[second.passageIndex] ?? [], second.position, reply.room, language);
+      if ((unit === null || !reply.add(unit)) && removed !== undefined) reply.add(removed);
+    }
+  }
+
+  const inPageOrder = byPageOrder(passages);
+  return reply.units
+    .flatMap((unit) => unit.members)
+    .sort((a, b) => (a.documentId === b.documentId ? inPageOrder(a, b) : a.documentId === main.documentId ? -1 : 1))
     .map(({ passageIndex, position, block, line, documentId, text }) => ({ passageIndex, position, block, line, documentId, text }));
 }

@@ -27,7 +27,8 @@ export function splitSentences(text: string, language: string): string[] {
     let pending = "";
     for (const { segment } of segmenterFor(language).segment(line)) {
       pending += segment;
-      if (!ABBREVIATION_BEFORE_BREAK.test(pending.trimEnd())) {
+      // A list item's number ("2. Apply …") is not a sentence of its own.
+      if (!ABBREVIATION_BEFORE_BREAK.test(pending.trimEnd()) && !/^\d{1,3}[.)]$/.test(pending.trim())) {
         if (pending.trim() !== "") sentences.push(pending.trim());
         pending = "";
       }
@@ -46,7 +47,14 @@ export interface PassageSentence {
   line: number;
   /** A line standing alone without closing punctuation: a title, heading or label, never an answer sentence. */
   heading: boolean;
+  /** Its line is a list item (ingest writes them `- text` or `3. text`). */
+  item: boolean;
+  /** Its line is a table row (ingest writes the cells joined by ` | `). */
+  row: boolean;
 }
+
+/** The marker ingest writes before a list item. */
+export const LIST_MARKER = /^(?:[-•*–·]|\d{1,3}[.)])\s+/u;
 
 /** Punctuation that ends a sentence (in the widget's languages), possibly followed by closing quotes or brackets. */
 const SENTENCE_END = /[.!?…:;。！？]["'”’»)\]]*$/u;
@@ -54,7 +62,8 @@ const SENTENCE_END = /[.!?…:;。！？]["'”’»)\]]*$/u;
 /**
  * The sentences of a passage with their block, in order. Blocks (separated by blank lines) and
  * lines are never crossed, so a heading or a page title never runs into the sentence after it;
- * a line that is alone in its block and does not end like a sentence is marked as a heading.
+ * a line that is alone in its block and does not end like a sentence is marked as a heading;
+ * list items and table rows are marked as such (every sentence of their line).
  */
 export function splitPassage(text: string, language: string): PassageSentence[] {
   const sentences: PassageSentence[] = [];
@@ -62,8 +71,10 @@ export function splitPassage(text: string, language: string): PassageSentence[] 
   text.split(/\r?\n[^\S\n]*\r?\n\s*/).forEach((blockText, block) => {
     const lines = blockText.split(/\r?\n/).filter((line) => line.trim() !== "");
     for (const lineText of lines) {
-      const heading = lines.length === 1 && !SENTENCE_END.test(lineText.trim());
-      for (const sentence of splitSentences(lineText, language)) sentences.push({ text: sentence, block, line, heading });
+      const item = LIST_MARKER.test(lineText.trim());
+      const row = !item && lineText.includes(" | ");
+      const heading = lines.length === 1 && !item && !row && !SENTENCE_END.test(lineText.trim());
+      for (const sentence of splitSentences(lineText, language)) sentences.push({ text: sentence, block, line, heading, item, row });
       line += 1;
     }
   });

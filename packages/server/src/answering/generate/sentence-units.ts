@@ -1,0 +1,128 @@
+import { primaryLanguage } from "./low-confidence-reply.js";
+import { LIST_MARKER } from "./split-sentences.js";
+
+/** A sentence of one of the passages read for an answer, as sentence selection sees it. */
+export interface QuotableSentence {
+  /** Index in the request's passages (0 = best). */
+  passageIndex: number;
+  /** Index of the sentence within its passage. */
+  position: number;
+  /** Block (between blank lines) and line of the sentence in its passage. */
+  block: number;
+  line: number;
+  documentId: number;
+  /** Verbatim, forum lead-ins removed. */
+  text: string;
+  /**
+   * `skip`: a question or boilerplate, never quoted; `heading`: quoted only as the title of the
+   * list under it; `lead-in`: a sentence ending in a colon, which announces the list after it;
+   * `item` and `row`: a list item's or a table row's.
+   */
+  kind: "sentence" | "lead-in" | "item" | "row" | "heading" | "skip";
+  stems: Set<string>;
+  /** How much of the question it covers, each word weighed by how rare it is among the sentences read. */
+  score: number;
+}
+
+/** What is quoted for one chosen sentence: the sentence and what it cannot be read without. */
+export interface SentenceUnit {
+  /** In page order; list items of a unit without their lead-in have their marker removed. */
+  members: QuotableSentence[];
+  /** How many sentences the unit counts for: a lead-in with its list, or a header with its row, count as one. */
+  sentences: number;
+}
+
+/** Words opening a sentence that only makes sense after the one before it ("It takes 3 days.", "However, …"). */
+const BACK_REFERENCES: Record<string, RegExp> = {
+  en: /^(?:it|its|it's|this|that|these|those|they|their|them|he|she|such|however|but|so|also|otherwise|instead|then|if so|if not|in that case|in this case)\b/iu,
+  fr: /^(?:il|elle|ils|elles|cela|ceci|ce|c'|ces|cette|mais|sinon|donc|ensuite|dans ce cas)\b/iu,
+  de: /^(?:es|dies|diese|dieser|dieses|er|aber|sonst|dann|dafür|deshalb|in diesem fall)\b/iu,
+  es: /^(?:esto|eso|esta|este|estos|estas|ello|pero|sin embargo|entonces|además|en ese caso)\b/iu,
+  nl: /^(?:dit|dat|deze|zij|hij|maar|anders|dan|daarom|in dat geval)\b/iu,
+  pt: /^(?:isso|isto|esta|este|estes|estas|ele|ela|eles|elas|mas|porém|então|nesse caso)\b/iu,
+  it: /^(?:questo|questa|questi|queste|ciò|esso|essa|ma|però|quindi|inoltre|in questo caso)\b/iu,
+};
+
+/** Ends like a sentence (in the widget's languages). */
+const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
+
+function lengthOf(members: readonly QuotableSentence[]): number {
+  return members.reduce((sum, member) => sum + member.text.length, 0);
+}
+
+/** A list item that reads as a sentence of its own ("- Unplug the charger once the battery is full."), without its marker. */
+function asSentence(item: QuotableSentence): QuotableSentence | null {
+  const text = item.text.replace(LIST_MARKER, "");
+  if (!/^[\p{Lu}\p{N}"'“‘«(]/u.test(text) || !SENTENCE_END.test(text)) return null;
+  return { ...item, text };
+}
+
+/**
+ * A list with what introduces it, within `budget`: after a lead-in, all its items if they fit;
+ * under a heading, or when they do not fit, the items scoring at least `minScore`.
+ */
+function listUnit(leadIn: QuotableSentence, items: readonly QuotableSentence[], budget: number, minScore: number): SentenceUnit | null {
+  if (items.length === 0) return null;
+  const all = [leadIn, ...items];
+  if (leadIn.kind === "lead-in" && lengthOf(all) <= budget) return { members: all, sentences: 1 };
+  const members = [leadIn];
+  for (const item of items) if (item.score > 0 && item.score >= minScore && lengthOf(members) + item.text.length <= budget) members.push(item);
+  return members.length === 1 ? null : { members, sentences: 1 };
+}
+
+/** The item sentences following `index` in its list (one block of item lines). */
+function itemsAfter(sentences: readonly QuotableSentence[], index: number): QuotableSentence[] {
+  const items: QuotableSentence[] = [];
+  const first = sentences[index + 1];
+  for (let at = index + 1; at < sentences.length; at += 1) {
+    const next = sentences[at];
+    if (next === undefined || next.kind !== "item" || next.block !== first?.block) break;
+    items.push(next);
+  }
+  return items;
+}
+
+/**
+ * What is quoted for `sentences[index]` within `budget` characters, or null when it cannot be
+ * quoted so: a lead-in ("You can pay with:") comes with its list and a list item with its lead-in
+ * or heading ("What we won't match"), a partial list leaving out items scoring under `minScore`
+ * (or alone, without its marker, when it reads as a sentence); a table row comes with the table's
+ * header row; a sentence opening with a back-reference ("It takes 3 days.") comes with the
+ * sentence before it in its paragraph when both fit.
+ */
+export function unitOf(sentences: readonly QuotableSentence[], index: number, budget: number, language: string, minScore = 0): SentenceUnit | null {
+  const sentence = sentences[index];
+  if (sentence === undefined || sentence.kind === "skip" || sentence.kind === "heading") return null;
+  switch (sentence.kind) {
+    case "lead-in":
+      return listUnit(sentence, itemsAfter(sentences, index), budget, minScore);
+    case "item": {
+      let start = index;
+      while (sentences[start - 1]?.kind === "item" && sentences[start - 1]?.block === sentence.block) start -= 1;
+      const leadIn = sentences[start - 1];
+      if (leadIn?.kind === "lead-in" || leadIn?.kind === "heading") return listUnit(leadIn, itemsAfter(sentences, start - 1), budget, minScore);
+      const alone = asSentence(sentence);
+      return alone === null ? null : { members: [alone], sentences: 1 };
+    }
+    case "row": {
+      const header = sentences.find((other) => other.block === sentence.block && other.kind === "row");
+      const members = header !== undefined && header !== sentence && header.text.length + sentence.text.length <= budget ? [header, sentence] : [sentence];
+      return { members, sentences: 1 };
+    }
+    case "sentence": {
+      const previous = sentences[index - 1];
+      const backReference = BACK_REFERENCES[primaryLanguage(language)] ?? BACK_REFERENCES.en!;
+      if (backReference.test(sentence.text) && previous?.kind === "sentence" && previous.block === sentence.block && previous.text.length + sentence.text.length <= budget)
+        return { members: [previous, sentence], sentences: 2 };
+      return { members: [sentence], sentences: 1 };
+    }
+  }
+}
+
+/** The sentence right after `sentences[index]` in its paragraph line, which a person quoting it would often read on to. */
+export function continuationOf(sentences: readonly QuotableSentence[], index: number): QuotableSentence | null {
+  const sentence = sentences[index];
+  const next = sentences[index + 1];
+  if (sentence?.kind !== "sentence" || next?.kind !== "sentence" || next.line !== sentence.line) return null;
+  return next;
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import type { Passage } from "../../../src/answering/generate/answer-generator.js";
+import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
+import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
+import { selectSentences } from "../../../src/answering/generate/select-sentences.js";
+import { splitPassage } from "../../../src/answering/generate/split-sentences.js";
+import { answerRequest } from "./answer-request.js";
+
+/** Chunk texts as ingest writes them: blocks between blank lines, list items `- ` or `1. `, table cells joined by ` | `. */
+const passage = (documentId: number, content: string, extra: Partial<Passage> = {}): Passage => ({
+  number: documentId,
+  documentId,
+  url: `https://bikes.test/${documentId}`,
+  title: "",
+  heading: null,
+  content,
+  score: 1,
+  ...extra,
+});
+
+const PAYMENT = passage(
+  1,
+  "We accept a wide range of payment methods online and in our shops.\n\nOnline\n\n- Visa, Mastercard and American Express cards\n- PayPal, including PayPal Pay in 3\n- Apple Pay and Google Pay\n\n" +
+    "We don't accept cheques, cryptocurrency or cash on delivery. Business customers can pay by bank transfer on invoice.",
+);
+const COMPLAINTS = passage(
+  2,
+  "Use the Adviser Finder to find a registered adviser near you.\n\nYou can complain about:\n\n- poor advice or service\n- unreasonable fees\n- an adviser missing deadlines\n\nYou usually cannot complain about something that happened more than 12 months ago.",
+);
+const PRICE_MATCH = passage(
+  3,
+  "If another UK retailer sells the same product for less, we'll match their price.\n\nWhat we won't match\n\n" +
+    "- Marketplace sellers on sites such as eBay, and private sellers.\n- Prices that need a membership or a voucher code.\n- Clearance or second-hand items.",
+);
+const WARRANTY = passage(
+  4,
+  "This page explains what our warranty covers and how to make a claim.\n\nPart | Warranty period\nAluminium frames | Lifetime, for the original owner\nCarbon frames | 5 years\nForks | 2 years",
+);
+const BATTERIES = passage(
+  5,
+  "Lithium-ion batteries are classed as dangerous goods for transport. That means spare batteries follow different rules from the rest of our range.\n\nDelivery takes 3 to 6 working days.",
+);
+
+const texts = (question: string, passages: Passage[]): string[] => selectSentences(question, passages, "en").map((sentence) => sentence.text);
+
+describe("sentence splitting keeps list and table lines whole", () => {
+  it("happy: a numbered item is one sentence with its number; a lone item is an item, not a heading; rows are marked", () => {
+    const sentences = splitPassage("How it works\n\n1. Choose your bike in a shop. Make a note of the total.\n2. Apply through your employer\n\n- The Law Society if you live in England\n\nDay | Hours\nMonday | 9:00–18:00", "en");
+    expect(sentences.map((sentence) => [sentence.text, sentence.heading, sentence.item, sentence.row])).toEqual([
+      ["How it works", true, false, false],
+      ["1. Choose your bike in a shop.", false, true, false],
+      ["Make a note of the total.", false, true, false],
+      ["2. Apply through your employer", false, true, false],
+      ["- The Law Society if you live in England", false, true, false],
+      ["Day | Hours", false, false, true],
+      ["Monday | 9:00–18:00", false, false, true],
+    ]);
+  });
+});
+
+describe("sentence selection (happy)", () => {
+  it("the question's rarest word decides: 'cash' outweighs 'pay' on a payment page, and list items without their lead-in are not quoted", () => {
+    expect(texts("Can I pay cash when the courier arrives?", [PAYMENT])).toEqual([
+      "We don't accept cheques, cryptocurrency or cash on delivery.",
+      "Business customers can pay by bank transfer on invoice.",
+    ]);
+  });
+
+  it("a sentence ending in a colon comes with its whole list when it fits", () => {
+    expect(texts("Can I complain about unreasonable fees?", [COMPLAINTS])).toEqual([
+      "You can complain about:",
+      "- poor advice or service",
+      "- unreasonable fees",
+      "- an adviser missing deadlines",
+    ]);
+  });
+
+  it("a list item comes under its heading, with only the items that answer", () => {
+    expect(texts("do you price match ebay sellers", [PRICE_MATCH])).toEqual(["What we won't match", "- Marketplace sellers on sites such as eBay, and private sellers."]);
+  });
+
+  it("a table row comes with the table's header row, and 'This page explains …' is never quoted", () => {
+    expect(texts("how long is the warranty on a carbon frame", [WARRANTY])).toEqual(["Part | Warranty period", "Carbon frames | 5 years"]);
+  });
+
+  it("a sentence opening with a back-reference comes with the sentence it points to", () => {
+    expect(texts("What are the rules for spare batteries?", [BATTERIES])).toEqual([
+      "Lithium-ion batteries are classed as dangerous goods for transport.",
+      "That means spare batteries follow different rules from the rest of our range.",
+    ]);
+  });
+
+  it("the best sentence is read on to the end of its paragraph line", () => {
+    const shop = passage(6, "Our shops are in Leeds and York.\n\nClick and collect is free on every order. Choose Collect from store at checkout.\n\nBikes are built in Leeds.");
+    expect(texts("is click and collect free?", [shop])).toEqual(["Click and collect is free on every order.", "Choose Collect from store at checkout."]);
+  });
+
+  it("sentences of two passages of one document are quoted in page order when retrieval gives the chunks' places", () => {
+    const later = passage(7, "Refunds reach your card within 5 working days of the return.", { chunkIndex: 3 });
+    const earlier = passage(7, "You can return a bike within 30 days for a refund.", { chunkIndex: 0 });
+    expect(texts("how long does a refund for a return take", [later, earlier])).toEqual([
+      "You can return a bike within 30 days for a refund.",
+      "Refunds reach your card within 5 working days of the return.",
+    ]);
+    // Without them, retrieval's order stands.
+    const { chunkIndex: _a, ...laterUnplaced } = later;
+    const { chunkIndex: _b, ...earlierUnplaced } = earlier;
+    expect(texts("how long does a refund for a return take", [laterUnplaced, earlierUnplaced])[0]).toBe("Refunds reach your card within 5 working days of the return.");
+  });
+});
+
+describe("a second document only when the question needs it", () => {
+  const delivery = passage(10, "We deliver to Germany and France in 3 days. Delivery to Germany costs €9.");
+  const bikes = passage(11, "Our gravel bikes cost from €900 and come in five sizes.");
+
+  it("happy: a second question sharing no word with the first document's sentences gets the best sentence of the next document, after the first document's", () => {
+    const chosen = selectSentences("Do you deliver to Germany? How much is a gravel bike?", [delivery, bikes], "en");
+    expect(chosen.map((sentence) => sentence.documentId)).toEqual([10, 10, 11]);
+    expect(chosen.at(-1)?.text).toBe("Our gravel bikes cost from €900 and come in five sizes.");
+  });
+
+  it("happy: not when every question of the message shares a word with the first document's sentences", () => {
+    const chosen = selectSentences("Do you deliver to Germany? How much does delivery to Germany cost?", [delivery, bikes], "en");
+    expect(new Set(chosen.map((sentence) => sentence.documentId))).toEqual(new Set([10]));
+  });
+
+  it("happy: not for a single question, however many things it names", () => {
+    const chosen = selectSentences("Do you deliver gravel bikes to Germany", [delivery, bikes], "en");
+    expect(new Set(chosen.map((sentence) => sentence.documentId))).toEqual(new Set([10]));
+  });
+});
+
+describe("extractive reply text", () => {
+  const generator = new ExtractiveAnswerGenerator();
+
+  it("happy: a list stays under its lead-in line by line, and the reply cites the quoted document first, then the others in retrieval order", async () => {
+    const answer = await collectAnswer(
+      generator.generate(answerRequest({ question: "Can I complain about unreasonable fees?", passages: [PAYMENT, COMPLAINTS, PRICE_MATCH] })),
+    );
+    expect(answer.content).toBe("You can complain about:\n- poor advice or service\n- unreasonable fees\n- an adviser missing deadlines");
+    expect(answer.citedDocumentIds).toEqual([2, 1, 3]);
+  });
+});
