@@ -15,3 +15,4 @@ export * from "./visitor-data.js";
 export * from "./curated-answers.js";
 export * from "./workspace-events.js";
 export * from "./system-messages.js";
+export * from "./wordpress-sync.js";

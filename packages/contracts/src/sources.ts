@@ -3,7 +3,7 @@ import { httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { agentIdSchema } from "./widget.js";
 
 export const MAX_TEXT_SOURCE_BYTES = 2 * 1024 * 1024;
-export const sourceKinds = ["url", "sitemap", "text"] as const;
+export const sourceKinds = ["url", "sitemap", "text", "wordpress"] as const;
 export const sourceStatuses = ["pending", "indexed", "failed"] as const;
 
 const urlSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("url"), url: httpUrlSchema });

@@ -18,6 +18,7 @@ import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
 import { registerOpenApi } from "./openapi/register-openapi.js";
 import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
+import { wordpressRoutes } from "./wordpress/routes.js";
 import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
 import { demoPageRoute } from "./widget/demo-page-route.js";
@@ -38,6 +39,7 @@ declare module "fastify" {
 
 export const WIDGET_PREFIX = "/api/v1/widget";
 export const SOURCES_PREFIX = "/api/v1/workspace/sources";
+export const WORDPRESS_PREFIX = "/api/v1/wp";
 const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 export interface BuildAppOptions {
@@ -88,6 +90,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(visitorErasureRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
+  await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
   await app.register(registerConsole, { prefix: CONSOLE_PREFIX });
   await registerRealtime(app);
 

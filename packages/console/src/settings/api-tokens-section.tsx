@@ -13,6 +13,7 @@ type Ability = Schemas["CreateApiTokenRequest"]["abilities"][number];
 const ABILITIES: { value: Ability; label: string }[] = [
   { value: "sources:read", label: "Read sources (sources:read)" },
   { value: "sources:write", label: "Push and delete sources (sources:write, which includes reading)" },
+  { value: "wp:sync", label: "Sync a WordPress site's posts (wp:sync)" },
 ];
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: ApiToken & { token: string }) => void }) {

@@ -11,6 +11,7 @@ export type ApiTokenAbility = (typeof API_TOKEN_ABILITIES)[number];
 const IMPLIED_ABILITIES = new Map<string, readonly ApiTokenAbility[]>([
   ["sources:write", ["sources:read"]],
   ["sources:read", []],
+  ["wp:sync", []],
 ]);
 
 /** Whether a token holding `held` may do what `needed` allows. */

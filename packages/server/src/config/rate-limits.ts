@@ -17,6 +17,8 @@ export interface RateLimits {
   satisfaction: WindowLimit;
   coupon: WindowLimit;
   sources: WindowLimit;
+  /** The WordPress bulk sync (/api/v1/wp/*), per API token: 60 a minute in both sets of the spec. */
+  wordpress: WindowLimit;
   /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
   loginPerIp: WindowLimit;
   loginPerEmail: WindowLimit;
@@ -38,6 +40,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    wordpress: minute(60),
     ...LOGIN_LIMITS,
   },
   high: {
@@ -50,6 +53,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    wordpress: minute(60),
     ...LOGIN_LIMITS,
   },
 };
@@ -72,6 +76,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     satisfaction: override(base.satisfaction, env.RATE_LIMIT_SATISFACTION_PER_MINUTE),
     coupon: override(base.coupon, env.RATE_LIMIT_COUPON_PER_MINUTE),
     sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
+    wordpress: override(base.wordpress, env.RATE_LIMIT_WP_PER_MINUTE),
     loginPerIp: base.loginPerIp,
     loginPerEmail: base.loginPerEmail,
   };

@@ -15,6 +15,7 @@ import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import { fetchPageMeasured } from "./measured-fetch.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
+import { resyncWordpressSource } from "../wordpress/resync-wordpress-source.js";
 
 export interface IngestJobContext {
   db: Database;
@@ -88,6 +89,10 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
   context.progress.sourceStarted(source);
   context.onSourceChanged?.(source.id);
   try {
+    if (source.kind === "wordpress") {
+      await resyncWordpressSource(context, source);
+      return;
+    }
     if (source.kind === "sitemap") {
       await startSitemapSync(context, source);
       context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, source.id));

@@ -4,6 +4,7 @@ import { runIndexSourceJob, type IngestJobContext } from "./index-source-job.js"
 import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progress-log.js";
 import { PlannerStatistics } from "./planner-statistics.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
+import { runIndexWordpressPostsJob } from "../wordpress/index-wordpress-posts-job.js";
 
 export interface IngestWorkersOptions {
   /** The cadence of a sitemap's progress lines. */
@@ -28,6 +29,7 @@ export async function registerIngestWorkers(
   const { jobs, pipeline } = context;
   await jobs.work("index-source", concurrency, measuredJobHandler(pipeline.metrics, "index-source", (payload, attempt) => runIndexSourceJob(context, payload.sourceId, attempt)));
   await jobs.work("index-page", concurrency, measuredJobHandler(pipeline.metrics, "index-page", (payload, attempt) => runIndexPageJob(context, payload, attempt)));
+  await jobs.work("index-wordpress-posts", concurrency, measuredJobHandler(pipeline.metrics, "index-wordpress-posts", (payload, attempt) => runIndexWordpressPostsJob(context, payload, attempt)));
   await jobs.work("reembed-document", 1, measuredJobHandler(pipeline.metrics, "reembed-document", (payload) => runReembedDocumentJob(context, payload.documentId)));
   return { close: () => planner.close() };
 }

@@ -21,6 +21,11 @@ export const jobCatalog = {
     payload: z.object({ documentId: z.number().int().positive() }),
     retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
   },
+  /** A WordPress push's posts (src/wordpress/): each read from its row and indexed like a crawled page. */
+  "index-wordpress-posts": {
+    payload: z.object({ sourceId: z.string().min(1), documentIds: z.array(z.number().int().positive()).min(1).max(100) }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 15 * 60 },
+  },
   /** The retention purge (privacy/purge-stale-conversations.ts), scheduled hourly by the workers; runs may overlap safely (rows held by one are skipped by the other). */
   "purge-retention": {
     payload: z.object({}),

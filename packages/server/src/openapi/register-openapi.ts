@@ -33,12 +33,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: [
         { name: "widget", description: "Called by the widget in visitors' browsers (CORS: any origin; init checks the agent's allowed origins)." },
         { name: "sources", description: "The Sources ingest API: a workspace's servers push the pages and texts its agents answer from." },
+        { name: "wordpress", description: "WordPress bulk sync: a plugin pushes a site's posts and their changes (an API token with `wp:sync`)." },
         { name: "console", description: "Called by the console in operators' browsers, signed in with a session cookie (CORS: FRONTDESK_PUBLIC_URL's origin only)." },
       ],
       components: {
         securitySchemes: {
           sessionToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The `jwt` that `initSession` returns (60 minutes)." },
-          apiToken: { type: "http", scheme: "bearer", description: "A workspace API token (`fdk_…`), with the `sources:*` ability the route needs." },
+          apiToken: { type: "http", scheme: "bearer", description: "A workspace API token (`fdk_…`), with the ability the route needs (`sources:*`, `wp:sync`)." },
           consoleSession: {
             type: "apiKey",
             in: "cookie",

@@ -14,6 +14,7 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
 const W = "/api/v1/widget";
 const S = "/api/v1/workspace/sources";
 const C = "/api/v1/console";
+const WP = "/api/v1/wp";
 /** Widget routes that take the session token, and the one where it is optional. */
 const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close"].map((path) => `${W}${path}`);
 
@@ -99,10 +100,13 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `POST ${S}`,
         `GET ${S}/{id}`,
         `DELETE ${S}/{id}`,
+        `POST ${WP}/posts`,
+        `DELETE ${WP}/posts/{post_id}`,
+        `GET ${WP}/status`,
       ].sort(),
     );
     for (const { method, path } of operations) {
-      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id") }), path).toBe(true);
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id") }), path).toBe(true);
     }
   });
 
@@ -113,7 +117,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
       expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
       expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
-      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : "console"]);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : "console"]);
     }
   });
 
@@ -151,6 +155,12 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(describedCodes(method, path, "403")).toContain(method === "get" ? "sources:read" : "sources:write");
       expect(describedCodes(method, path, "429")).toContain("rate_limited");
     }
+    for (const { path, method } of operations.filter((entry) => entry.path.startsWith(WP))) {
+      expect(describedCodes(method, path, "401")).toMatch(/missing_token.*invalid_token/);
+      expect(describedCodes(method, path, "403")).toContain("wp:sync");
+      expect(describedCodes(method, path, "404")).toContain("agent_not_found");
+      expect(describedCodes(method, path, "429")).toContain("rate_limited");
+    }
   });
 
   it("security: session routes require the session token, Sources routes the API token, init nothing, typing optionally", () => {
@@ -161,7 +171,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(document.security).toBeUndefined();
     for (const { path, operation } of operations) {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
-      else if (path.startsWith(S)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
+      else if (path.startsWith(S) || path.startsWith(WP)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
       else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup`) expect(operation.security, path).toEqual([{ consoleSession: [] }]);
     }
     const byPath = (path: string) => operations.find((entry) => entry.path === path)?.operation;
@@ -223,6 +233,6 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
     expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
     expect(String(objectAt(document, "info").description)).toContain("sessionToken");
-    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "console"]);
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "console"]);
   });
 });

@@ -73,12 +73,13 @@ describeEachStore("Fuzzing every route of /openapi.json on %s", (kind) => {
       FRONTDESK_RATE_LIMIT_SATISFACTION_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_RATE_LIMIT_COUPON_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: HIGH_LIMIT,
+      FRONTDESK_RATE_LIMIT_WP_PER_MINUTE: HIGH_LIMIT,
       FRONTDESK_HTTP_HEADERS_TIMEOUT_SECONDS: "2",
       FRONTDESK_HTTP_REQUEST_TIMEOUT_SECONDS: "3",
     });
     tenant = await seedTenant(t.services, { vertical: "ecommerce" });
     credentials.session = (await startSession(t.app, tenant.agentId)).jwt;
-    credentials.api = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "fuzz" })) as { token: string }).token;
+    credentials.api = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "fuzz", abilities: ["sources:write", "wp:sync"] })) as { token: string }).token;
     const source = await t.app.inject({
       method: "POST",
       url: "/api/v1/workspace/sources",

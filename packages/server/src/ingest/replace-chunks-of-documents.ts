@@ -1,0 +1,64 @@
+import type { Queryable } from "../db/database.js";
+import { vectorLiteral } from "../db/vector-literal.js";
+import type { ChunkToStore } from "./document-repository.js";
+import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
+
+export interface DocumentChunks {
+  id: number;
+  title: string;
+  contentHash: string;
+  chunks: ChunkToStore[];
+}
+
+const ROWS_PER_INSERT = 200;
+
+/**
+ * `replaceDocumentChunks` for many documents of one agent in a few statements (the caller's
+ * transaction): every old chunk of them is deleted, the new ones inserted in batches, the documents
+ * marked indexed, and the agent's knowledge revision moved last. For pushes that index many small
+ * documents at once (WordPress posts), where one transaction per document costs more than the work.
+ */
+export async function replaceChunksOfDocuments(
+  tx: Queryable,
+  agentId: string,
+  meta: { embedder: string; dimensions: number; textSearchConfig: string },
+  documents: readonly DocumentChunks[],
+): Promise<void> {
+  if (documents.length === 0) return;
+  await tx.query(`DELETE FROM chunks WHERE document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint)`, [JSON.stringify(documents.map((document) => document.id))]);
+  const rows = documents.flatMap((document) => document.chunks.map((chunk) => ({ documentId: document.id, chunk })));
+  const perRow = 9;
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const params: (string | number | null)[] = [agentId, meta.embedder, meta.dimensions, meta.textSearchConfig];
+    const values = rows.slice(start, start + ROWS_PER_INSERT).map(({ documentId, chunk }, i) => {
+      const at = 5 + i * perRow;
+      params.push(documentId, chunk.index, chunk.title, chunk.heading, chunk.content, chunk.tokenEstimate, vectorLiteral(chunk.embedding), chunk.heading ?? "", chunk.title);
+      return `($${at}, $1, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $2, $3, $${at + 6}::vector,
+        setweight(to_tsvector($4::regconfig, $${at + 8}::text), 'A') || setweight(to_tsvector($4::regconfig, $${at + 7}::text), 'B')
+          || to_tsvector($4::regconfig, $${at + 4}::text))`;
+    });
+    await tx.query(
+      `INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector)
+       VALUES ${values.join(", ")}`,
+      params,
+    );
+  }
+  await tx.query(
+    `UPDATE documents d SET status = 'indexed', title = v.title, content_hash = v.content_hash, error = NULL, chunk_count = v.chunk_count,
+       indexed_at = now(), updated_at = now()
+     FROM jsonb_to_recordset($1::jsonb) AS v (id bigint, title text, content_hash text, chunk_count int)
+     WHERE d.id = v.id`,
+    [JSON.stringify(documents.map((document) => ({ id: document.id, title: document.title, content_hash: document.contentHash, chunk_count: document.chunks.length })))],
+  );
+  await bumpKnowledgeRevision(tx, agentId);
+}
+
+/** Documents read again whose text and embedder are unchanged: indexed, nothing re-embedded. */
+export async function markDocumentsUnchanged(tx: Queryable, documentIds: readonly number[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  await tx.query(
+    `UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now()
+     WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint)`,
+    [JSON.stringify(documentIds)],
+  );
+}

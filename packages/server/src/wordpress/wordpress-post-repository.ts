@@ -1,0 +1,330 @@
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
+import { isoOrNull } from "../db/timestamps.js";
+import { upsertRevisionsOf } from "../ingest/knowledge-revision-repository.js";
+
+/**
+ * The SQL of WordPress sync: the `wordpress_posts` table (migration 0018) and the agent's one
+ * source of kind `wordpress` (its rows live in `sources`, whose other kinds sources/ owns; the
+ * documents of that source are written here in the statements that keep posts and documents in step).
+ */
+
+export interface StoredPost {
+  postId: number;
+  documentId: number | null;
+  /** The post's document's state, when it has one. */
+  documentStatus: "pending" | "indexed" | "failed" | null;
+  url: string;
+  postStatus: string;
+  postType: string;
+  modifiedAt: string;
+  contentHash: string;
+}
+
+/** A post as a push writes it: `content` is null for an unpublished post (nothing of a draft is kept). */
+export interface PostToStore {
+  postId: number;
+  documentId: number | null;
+  url: string;
+  title: string;
+  postType: string;
+  postStatus: string;
+  modifiedAt: string;
+  contentHash: string;
+  content: string | null;
+}
+
+export interface WordpressSource {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+}
+
+/** The agent's `wordpress` source, created (pending) when it has none (index sources_agent_wordpress_idx). */
+export async function findOrCreateWordpressSource(
+  tx: Queryable,
+  agent: { id: string; workspaceId: string },
+  siteUrl: string,
+): Promise<{ source: WordpressSource; created: boolean }> {
+  const inserted = await tx.query<{ id: string }>(
+    `INSERT INTO sources (id, workspace_id, agent_id, kind, config)
+     VALUES ($1, $2, $3, 'wordpress', $4::jsonb)
+     ON CONFLICT (agent_id) WHERE kind = 'wordpress' DO NOTHING RETURNING id`,
+    [newId("src"), agent.workspaceId, agent.id, JSON.stringify({ title: "WordPress", source_url: siteUrl, pages_found: 0, pages_indexed: 0, pages_failed: 0 })],
+  );
+  if (inserted.rows[0]) return { source: { id: inserted.rows[0].id, workspaceId: agent.workspaceId, agentId: agent.id }, created: true };
+  const found = await findWordpressSource(tx, agent.id);
+  if (!found) throw new Error("the agent's wordpress source vanished while it was being created");
+  return { source: found, created: false };
+}
+
+export async function findWordpressSource(db: Queryable, agentId: string): Promise<(WordpressSource & { status: "pending" | "indexed" | "failed"; syncRequestedAt: string | null; lastSyncedAt: string | null }) | null> {
+  const { rows } = await db.query<{ id: string; workspace_id: string; status: "pending" | "indexed" | "failed"; sync_requested_at: Date | null; last_synced_at: Date | null }>(
+    `SELECT id, workspace_id, status, sync_requested_at, last_synced_at FROM sources WHERE agent_id = $1 AND kind = 'wordpress'`,
+    [agentId],
+  );
+  const row = rows[0];
+  return row
+    ? { id: row.id, workspaceId: row.workspace_id, agentId, status: row.status, syncRequestedAt: isoOrNull(row.sync_requested_at), lastSyncedAt: isoOrNull(row.last_synced_at) }
+    : null;
+}
+
+/** The push changed the source: a failed one is pending again, and the push's time is kept (sync_requested_at). */
+export async function markWordpressPush(tx: Queryable, sourceId: string, queued: boolean): Promise<void> {
+  await tx.query(
+    `UPDATE sources SET sync_requested_at = now(), updated_at = now(),
+       status = CASE WHEN $2 AND status = 'failed' THEN 'pending' ELSE status END,
+       error = CASE WHEN $2 AND status = 'failed' THEN NULL ELSE error END
+     WHERE id = $1`,
+    [sourceId, queued],
+  );
+}
+
+/** The stored posts of a batch, by post ID, with their documents' states (primary key, then documents' key). */
+export async function findStoredPosts(db: Queryable, agentId: string, postIds: readonly number[]): Promise<Map<number, StoredPost>> {
+  if (postIds.length === 0) return new Map();
+  const { rows } = await db.query<{
+    post_id: number;
+    document_id: number | null;
+    document_status: "pending" | "indexed" | "failed" | null;
+    url: string;
+    post_status: string;
+    post_type: string;
+    modified_at: Date;
+    content_hash: string;
+  }>(
+    `SELECT p.post_id::float8 AS post_id, p.document_id::float8 AS document_id, d.status AS document_status, p.url, p.post_status, p.post_type,
+       p.modified_at, p.content_hash
+     FROM wordpress_posts p LEFT JOIN documents d ON d.id = p.document_id
+     WHERE p.agent_id = $1 AND p.post_id IN (SELECT (jsonb_array_elements_text($2::jsonb))::bigint)`,
+    [agentId, JSON.stringify(postIds)],
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.post_id),
+      {
+        postId: Number(row.post_id),
+        documentId: row.document_id === null ? null : Number(row.document_id),
+        documentStatus: row.document_status,
+        url: row.url,
+        postStatus: row.post_status,
+        postType: row.post_type,
+        modifiedAt: new Date(row.modified_at).toISOString(),
+        contentHash: row.content_hash,
+      },
+    ]),
+  );
+}
+
+/** Which post holds each of these URLs in the source's documents (documents_source_url_idx, then wordpress_posts_document_idx). */
+export async function findUrlHolders(db: Queryable, sourceId: string, urls: readonly string[]): Promise<Map<string, number>> {
+  if (urls.length === 0) return new Map();
+  const { rows } = await db.query<{ url: string; post_id: number }>(
+    `SELECT d.url, p.post_id::float8 AS post_id FROM documents d JOIN wordpress_posts p ON p.document_id = d.id
+     WHERE d.source_id = $1 AND d.url IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [sourceId, JSON.stringify(urls)],
+  );
+  return new Map(rows.map((row) => [row.url, Number(row.post_id)]));
+}
+
+/** New pending documents of the source for these URLs; their ids by URL. */
+export async function insertPostDocuments(tx: Queryable, source: WordpressSource, urls: readonly string[]): Promise<Map<string, number>> {
+  if (urls.length === 0) return new Map();
+  const { rows } = await tx.query<{ id: number; url: string }>(
+    `INSERT INTO documents (source_id, workspace_id, agent_id, url, status)
+     SELECT $1, $2, $3, url, 'pending' FROM jsonb_array_elements_text($4::jsonb) AS url
+     RETURNING id::int AS id, url`,
+    [source.id, source.workspaceId, source.agentId, JSON.stringify(urls)],
+  );
+  return new Map(rows.map((row) => [row.url, row.id]));
+}
+
+/** Existing documents to index again: pending, under the post's (maybe new) URL; their chunks keep answering meanwhile. */
+export async function requeuePostDocuments(tx: Queryable, sourceId: string, documents: readonly { id: number; url: string }[]): Promise<void> {
+  if (documents.length === 0) return;
+  await tx.query(
+    `UPDATE documents d SET url = v.url, status = 'pending', error = NULL, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS v (id bigint, url text)
+     WHERE d.id = v.id AND d.source_id = $1`,
+    [sourceId, JSON.stringify(documents)],
+  );
+}
+
+/** Deletes documents of the source (their chunks cascade) and moves the agent's knowledge revision in the same statement. */
+export async function deletePostDocuments(tx: Queryable, sourceId: string, documentIds: readonly number[]): Promise<number> {
+  if (documentIds.length === 0) return 0;
+  const { rows } = await tx.query<{ removed: number }>(
+    `WITH removed AS (
+       DELETE FROM documents WHERE source_id = $1 AND id IN (SELECT (jsonb_array_elements_text($2::jsonb))::bigint) RETURNING agent_id, chunk_count
+     ), bumped AS (
+       ${upsertRevisionsOf("SELECT agent_id FROM removed WHERE chunk_count > 0")}
+     )
+     SELECT count(*)::int AS removed FROM removed`,
+    [sourceId, JSON.stringify(documentIds)],
+  );
+  return rows[0]?.removed ?? 0;
+}
+
+/** Inserts or replaces the posts (one statement; the primary key decides). */
+export async function upsertPosts(tx: Queryable, source: WordpressSource, posts: readonly PostToStore[]): Promise<void> {
+  if (posts.length === 0) return;
+  await tx.query(
+    `INSERT INTO wordpress_posts AS p (agent_id, post_id, workspace_id, source_id, document_id, url, title, post_type, post_status, modified_at, content_hash, content)
+     SELECT $1, v.post_id, $2, $3, v.document_id, v.url, v.title, v.post_type, v.post_status, v.modified_at, v.content_hash, v.content
+     FROM jsonb_to_recordset($4::jsonb) AS v (post_id bigint, document_id bigint, url text, title text, post_type text, post_status text,
+       modified_at timestamptz, content_hash text, content text)
+     ON CONFLICT (agent_id, post_id) DO UPDATE SET
+       source_id = EXCLUDED.source_id, document_id = EXCLUDED.document_id, url = EXCLUDED.url, title = EXCLUDED.title,
+       post_type = EXCLUDED.post_type, post_status = EXCLUDED.post_status, modified_at = EXCLUDED.modified_at,
+       content_hash = EXCLUDED.content_hash, content = EXCLUDED.content, updated_at = now()`,
+    [
+      source.agentId,
+      source.workspaceId,
+      source.id,
+      JSON.stringify(
+        posts.map((post) => ({
+          post_id: post.postId,
+          document_id: post.documentId,
+          url: post.url,
+          title: post.title,
+          post_type: post.postType,
+          post_status: post.postStatus,
+          modified_at: post.modifiedAt,
+          content_hash: post.contentHash,
+          content: post.content,
+        })),
+      ),
+    ],
+  );
+}
+
+/** An unchanged post's bookkeeping (its modification time, type, status spelling): nothing to index. */
+export async function touchUnchangedPosts(
+  tx: Queryable,
+  agentId: string,
+  posts: readonly { postId: number; modifiedAt: string; postType: string; postStatus: string }[],
+): Promise<void> {
+  if (posts.length === 0) return;
+  await tx.query(
+    `UPDATE wordpress_posts p SET modified_at = v.modified_at, post_type = v.post_type, post_status = v.post_status, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS v (post_id bigint, modified_at timestamptz, post_type text, post_status text)
+     WHERE p.agent_id = $1 AND p.post_id = v.post_id`,
+    [agentId, JSON.stringify(posts.map((post) => ({ post_id: post.postId, modified_at: post.modifiedAt, post_type: post.postType, post_status: post.postStatus })))],
+  );
+}
+
+/** Deletes one post and its document (chunks cascade, revision moved); its source when it had one. */
+export async function deletePost(tx: Queryable, agentId: string, postId: number): Promise<{ sourceId: string } | null> {
+  const { rows } = await tx.query<{ source_id: string; document_id: number | null }>(
+    `DELETE FROM wordpress_posts WHERE agent_id = $1 AND post_id = $2 RETURNING source_id, document_id::float8 AS document_id`,
+    [agentId, postId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.document_id !== null) await deletePostDocuments(tx, row.source_id, [Number(row.document_id)]);
+  return { sourceId: row.source_id };
+}
+
+export interface PostCounts {
+  total: number;
+  pending: number;
+  indexed: number;
+  failed: number;
+  unpublished: number;
+}
+
+/** The agent's posts by state (the primary key's agent_id prefix, documents by their key). */
+export async function countPosts(db: Queryable, agentId: string): Promise<PostCounts> {
+  const { rows } = await db.query<PostCounts>(
+    `SELECT count(*)::int AS total,
+       count(*) FILTER (WHERE d.status = 'pending')::int AS pending,
+       count(*) FILTER (WHERE d.status = 'indexed' AND d.error IS NULL)::int AS indexed,
+       count(*) FILTER (WHERE d.status = 'failed' OR (d.status = 'indexed' AND d.error IS NOT NULL))::int AS failed,
+       count(*) FILTER (WHERE p.document_id IS NULL)::int AS unpublished
+     FROM wordpress_posts p LEFT JOIN documents d ON d.id = p.document_id
+     WHERE p.agent_id = $1`,
+    [agentId],
+  );
+  return rows[0]!;
+}
+
+/** Posts whose last indexing failed, with why, at most `limit` (by post ID). */
+export async function listFailedPosts(db: Queryable, agentId: string, limit: number): Promise<{ postId: number; url: string; error: { code: string; message: string } }[]> {
+  const { rows } = await db.query<{ post_id: number; url: string; error: { code: string; message: string } }>(
+    `SELECT p.post_id::float8 AS post_id, p.url, d.error FROM wordpress_posts p JOIN documents d ON d.id = p.document_id
+     WHERE p.agent_id = $1 AND d.error IS NOT NULL ORDER BY p.post_id LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map((row) => ({ postId: Number(row.post_id), url: row.url, error: row.error }));
+}
+
+/** Every document of the source that has a post with content: for a re-sync of the whole source. */
+export async function listPostDocumentIds(db: Queryable, sourceId: string): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT document_id::int AS id FROM wordpress_posts WHERE source_id = $1 AND document_id IS NOT NULL ORDER BY document_id`,
+    [sourceId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Marks every post document of the source pending (a re-sync); their chunks keep answering meanwhile. */
+export async function requeueAllPostDocuments(tx: Queryable, sourceId: string): Promise<void> {
+  await tx.query(`UPDATE documents SET status = 'pending', error = NULL, updated_at = now() WHERE source_id = $1`, [sourceId]);
+}
+
+export interface PostToIndex {
+  documentId: number;
+  url: string;
+  title: string;
+  content: string;
+  /** The post's hash when read: the chunks are written only if it is still the post's at write time. */
+  postHash: string;
+  /** The document's extracted-text hash and embedder, from its last indexing. */
+  documentHash: string | null;
+  embedder: string | null;
+  languageDefault: string;
+}
+
+/** The published posts behind these documents, with what indexing compares (wordpress_posts_document_idx; chunks_document_idx). */
+export async function findPostsToIndex(db: Queryable, documentIds: readonly number[]): Promise<PostToIndex[]> {
+  if (documentIds.length === 0) return [];
+  const { rows } = await db.query<{
+    document_id: number;
+    url: string;
+    title: string;
+    content: string;
+    content_hash: string;
+    document_hash: string | null;
+    embedder: string | null;
+    language_default: string;
+  }>(
+    `SELECT d.id::int AS document_id, p.url, p.title, p.content, p.content_hash, d.content_hash AS document_hash, a.language_default,
+       (SELECT c.embedder FROM chunks c WHERE c.document_id = d.id LIMIT 1) AS embedder
+     FROM wordpress_posts p JOIN documents d ON d.id = p.document_id JOIN agents a ON a.id = p.agent_id
+     WHERE p.document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND p.content IS NOT NULL
+     ORDER BY d.id`,
+    [JSON.stringify(documentIds)],
+  );
+  return rows.map((row) => ({
+    documentId: row.document_id,
+    url: row.url,
+    title: row.title,
+    content: row.content,
+    postHash: row.content_hash,
+    documentHash: row.document_hash,
+    embedder: row.embedder,
+    languageDefault: row.language_default,
+  }));
+}
+
+/** Locks the posts of these documents until the transaction ends; their current hashes by document. */
+export async function lockPostsOfDocuments(tx: Queryable, documentIds: readonly number[]): Promise<Map<number, string>> {
+  if (documentIds.length === 0) return new Map();
+  const { rows } = await tx.query<{ document_id: number; content_hash: string }>(
+    `SELECT document_id::int AS document_id, content_hash FROM wordpress_posts
+     WHERE document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND content IS NOT NULL
+     ORDER BY document_id FOR UPDATE`,
+    [JSON.stringify(documentIds)],
+  );
+  return new Map(rows.map((row) => [row.document_id, row.content_hash]));
+}
