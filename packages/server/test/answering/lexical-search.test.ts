@@ -374,6 +374,15 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(withEarlier.signals).toEqual(alone.signals);
   });
 
+  it("happy: each passage says where its chunk stands in its document, for a reply in page order", async () => {
+    const documentId = documentIds[0]!;
+    await writeChunks(documentId, agentId, ["Lights must be fitted for riding after dark.", "Rear lights are red and front lights white, by law after dark."], "Lights");
+    const retrieval = await retrieve("which lights after dark?");
+    const lights = retrieval.passages.filter((passage) => passage.documentId === documentId);
+    expect(lights.map((passage) => [passage.content.slice(0, 4), passage.chunkIndex]).sort()).toEqual([["Ligh", 0], ["Rear", 1]]);
+    await writeChunks(documentId, agentId, [texts[0]!.content], texts[0]!.title);
+  });
+
   it("happy: a follow-up without words of its own is answered with the earlier message", async () => {
     const followUp = await retrieve("and how long?", "and how long?\nIs there a lifetime warranty on frames?");
     expect(followUp.lowConfidence).toBe(false);

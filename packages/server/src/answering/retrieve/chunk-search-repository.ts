@@ -248,13 +248,15 @@ export interface ChunkPassage {
   title: string;
   heading: string | null;
   content: string;
+  /** The chunk's place in its document (0-based), so that a reply can quote one document's passages in page order. */
+  chunkIndex: number;
 }
 
 /** The text and document of each chunk, scoped to the agent again (defence in depth). */
 export async function loadChunkPassages(db: Database, agentId: string, chunkIds: number[]): Promise<Map<number, ChunkPassage>> {
   if (chunkIds.length === 0) return new Map();
-  const { rows } = await db.query<{ id: number; document_id: number; url: string; title: string; heading: string | null; content: string; document_title: string | null }>(
-    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, d.title AS document_title
+  const { rows } = await db.query<{ id: number; document_id: number; url: string; title: string; heading: string | null; content: string; chunk_index: number; document_title: string | null }>(
+    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.agent_id = $1 AND c.id = ANY (SELECT (jsonb_array_elements_text($2::jsonb))::bigint)`,
     [agentId, JSON.stringify(chunkIds)],
@@ -262,7 +264,15 @@ export async function loadChunkPassages(db: Database, agentId: string, chunkIds:
   return new Map(
     rows.map((row) => [
       row.id,
-      { chunkId: row.id, documentId: row.document_id, url: row.url, title: row.title || row.document_title || "", heading: row.heading, content: row.content },
+      {
+        chunkId: row.id,
+        documentId: row.document_id,
+        url: row.url,
+        title: row.title || row.document_title || "",
+        heading: row.heading,
+        content: row.content,
+        chunkIndex: Number(row.chunk_index),
+      },
     ]),
   );
 }
