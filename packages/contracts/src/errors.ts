@@ -29,6 +29,7 @@ export const errorCodes = [
   "operator_not_found",
   "visitor_not_found",
   "token_not_found",
+  "webhook_not_found",
   "last_admin",
   "conversation_taken",
   "not_assignee",

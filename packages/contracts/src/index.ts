@@ -16,3 +16,4 @@ export * from "./curated-answers.js";
 export * from "./workspace-events.js";
 export * from "./system-messages.js";
 export * from "./wordpress-sync.js";
+export * from "./webhooks.js";

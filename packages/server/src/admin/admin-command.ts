@@ -1,4 +1,4 @@
-import { agentSettingSchemas } from "@frontdesk/contracts";
+import { agentSettingSchemas, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operator-repository.js";
@@ -82,6 +82,15 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("visitor.erase"), workspaceId: id, visitorId: id }),
   z.object({ command: z.literal("visitor.export"), workspaceId: id, visitorId: id }),
   z.object({ command: z.literal("erasure.list"), workspaceId: id }),
+  z.object({
+    command: z.literal("webhook.create"),
+    workspaceId: id,
+    url: z.string().trim().min(1).max(2000),
+    events: z.array(webhookEventTypeSchema).min(1),
+    description: z.string().trim().max(200).default(""),
+  }),
+  z.object({ command: z.literal("webhook.list"), workspaceId: id }),
+  z.object({ command: z.literal("webhook.delete"), workspaceId: id, webhookId: id }),
   /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
   z.object({ command: z.literal("workspace.set-retention"), workspaceId: id, retentionDays: z.number().int().min(0).max(36_500).nullable() }),
 ]);

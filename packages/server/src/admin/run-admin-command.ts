@@ -23,6 +23,9 @@ import { deletionAnnouncer } from "../privacy/announce-deleted-conversations.js"
 import { eraseVisitor } from "../privacy/erase-visitor.js";
 import { listErasures, setWorkspaceRetention } from "../privacy/erasure-repository.js";
 import { exportVisitorData } from "../privacy/export-visitor-data.js";
+import { createWebhookEndpoint, removeWebhookEndpoint } from "../webhooks/manage-webhook-endpoints.js";
+import { listWorkspaceWebhookEndpoints, presentWebhookEndpoint } from "../webhooks/webhook-endpoint-repository.js";
+import type { WebhookServices } from "../webhooks/webhook-services.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
 import { presentAdminAgent, presentConversation, presentNotification, presentOperator, presentToken, presentWorkspace } from "./present.js";
 
@@ -44,6 +47,8 @@ export interface AdminContext {
   publicUrl: string;
   /** The time (tests move it); the wall clock by default. */
   now?: () => Date;
+  /** Webhooks' secrets seal and address guard (from the configuration), for `webhook create`. */
+  webhooks?: () => Promise<WebhookServices>;
 }
 
 /** Runs one admin command against the store and returns the one JSON value the CLI prints. */
@@ -157,6 +162,23 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       if (!(await setWorkspaceRetention(db, command.workspaceId, command.retentionDays))) throw notFound("workspace", command.workspaceId);
       return { workspace_id: command.workspaceId, retention_days: command.retentionDays };
     }
+    case "webhook.create": {
+      await requireWorkspace(db, command.workspaceId);
+      if (!context.webhooks) throw new AppError("service_unavailable", "Webhooks cannot be created here.");
+      const webhooks = await context.webhooks();
+      try {
+        const { endpoint, secret } = await createWebhookEndpoint({ db, secrets: webhooks.secrets, transport: webhooks.transport }, command);
+        // The secret is printed this once: only its encrypted form is stored.
+        return { ...presentWebhookEndpoint(endpoint), secret };
+      } finally {
+        await webhooks.close();
+      }
+    }
+    case "webhook.list":
+      await requireWorkspace(db, command.workspaceId);
+      return (await listWorkspaceWebhookEndpoints(db, command.workspaceId)).map(presentWebhookEndpoint);
+    case "webhook.delete":
+      return { ...presentWebhookEndpoint(await removeWebhookEndpoint(db, command.workspaceId, command.webhookId)), deleted: true };
     case "inbox.list": {
       if (!(await findOperator(db, command.operatorId))) throw notFound("operator", command.operatorId);
       return (await listOperatorInbox(db, command.operatorId)).map(presentNotification);

@@ -35,6 +35,11 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   visitor export --workspace W --visitor V   (everything held about the visitor, as JSON)
   visitor erase --workspace W --visitor V    (deletes it all, irreversibly; an audit record with counts remains)
   erasure list --workspace W                 (the audit records of erasures and retention runs, newest first)
+  webhook create --workspace W --url U --event E [--event E …] [--description D]
+               (prints the signing secret once; events: lead.created lead.updated human.requested
+               conversation.closed satisfaction.rated source.indexed source.failed)
+  webhook list --workspace W
+  webhook delete ID --workspace W
   workspace set-retention ID --days N | --default
                (purge conversations idle over N days; 0 keeps them forever; --default follows FRONTDESK_RETENTION_DAYS)`;
 
@@ -128,6 +133,9 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       visitor: { type: "string" },
       days: { type: "string" },
       default: { type: "boolean" },
+      url: { type: "string" },
+      event: { type: "string", multiple: true },
+      description: { type: "string" },
     },
   });
   const [resource, action, id] = positionals;
@@ -223,6 +231,21 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       };
     case "erasure list":
       return { command: "erasure.list", workspaceId: required(values, "workspace") };
+    case "webhook create": {
+      if (!values.event || values.event.length === 0) throw new UsageError("--event is required (repeat it for several events)");
+      return {
+        command: "webhook.create",
+        workspaceId: required(values, "workspace"),
+        url: required(values, "url"),
+        // Checked by the command's schema, which names a bad one.
+        events: values.event as ["lead.created"],
+        description: optional(values, "description") ?? "",
+      };
+    }
+    case "webhook list":
+      return { command: "webhook.list", workspaceId: required(values, "workspace") };
+    case "webhook delete":
+      return { command: "webhook.delete", workspaceId: required(values, "workspace"), webhookId: needId() };
     case "workspace set-retention": {
       const days = optional(values, "days");
       if ((days === undefined) === (values.default !== true)) throw new UsageError("workspace set-retention needs either --days N or --default");

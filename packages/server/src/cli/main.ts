@@ -59,7 +59,11 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   const { startJobQueue } = await import("../jobs/job-queue.js");
   let jobs: JobQueue | null = null;
   try {
-    const result = await runAdminCommand({ db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })), publicUrl: config.publicUrl }, command);
+    const { createWebhookServices } = await import("../webhooks/webhook-services.js");
+    const result = await runAdminCommand(
+      { db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })), publicUrl: config.publicUrl, webhooks: () => createWebhookServices(config) },
+      command,
+    );
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -8,6 +8,8 @@ import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
 import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
+import { startWebhookFanOut } from "../webhooks/webhook-fan-out.js";
+import { createWebhookServices } from "../webhooks/webhook-services.js";
 
 /**
  * Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. A repeated signal is
@@ -50,6 +52,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           publish: (event) => services.bus.publish(event),
           publicUrl: config.publicUrl,
           now: services.now,
+          webhooks: () => createWebhookServices(config),
         },
         config.dataDir,
       );
@@ -89,12 +92,15 @@ export async function work(config: Config, logger: Logger): Promise<void> {
   const services = await createServices(config, logger);
   let pipeline: { close(): Promise<void> } | null = null;
   try {
+    // No buildApp here: this process's own announcements (its sources settling) are queued for webhooks by a fan-out of its own.
+    const webhookFanOut = startWebhookFanOut({ ...services, onError: (error) => logger.warn({ err: error }, "webhook event not queued") });
     const workers = (pipeline = await startWorkers(services, logger));
     // No HTTP API here: FRONTDESK_METRICS_PORT gives this process a /metrics of its own.
     const metrics = config.metricsPort === undefined ? null : await listenForMetrics(services, config.http.host, config.metricsPort, logger);
     onShutdown(logger, async () => {
       await metrics?.close();
       await workers.close();
+      await webhookFanOut.close();
       await closeServices(services);
     });
   } catch (error) {

@@ -7,6 +7,7 @@ import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { crossFieldProblems } from "./cross-field-rules.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
+import { webhookConfigFor, type WebhookConfig } from "./webhooks.js";
 
 export interface Config {
   dataDir: string;
@@ -53,6 +54,8 @@ export interface Config {
   adminSocket: boolean;
   /** Where `worker` serves GET /metrics (on FRONTDESK_HOST); unset: no listener. */
   metricsPort: number | undefined;
+  /** Outbound webhooks (src/webhooks/). */
+  webhooks: WebhookConfig;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +141,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     retention: { days: env.RETENTION_DAYS ?? null, includeLeads: env.RETENTION_INCLUDE_LEADS },
     adminSocket: env.ADMIN_SOCKET,
     metricsPort: env.METRICS_PORT,
+    webhooks: webhookConfigFor(env),
   };
 }
 

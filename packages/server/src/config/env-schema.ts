@@ -114,7 +114,18 @@ export const envSchema = z.object({
   RETENTION_DAYS: positiveInt.max(36_500).optional(),
   RETENTION_INCLUDE_LEADS: booleanFromEnv.default(false),
   METRICS_PORT: port.optional(),
-});
+  WEBHOOK_ATTEMPTS: positiveInt.max(20).default(6),
+  WEBHOOK_RETRY_BASE_MS: positiveInt.max(86_400_000).default(120_000),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+  WEBHOOK_DISABLE_AFTER_FAILURES: positiveInt.default(20),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().max(365).default(3),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+  WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .default("")
+    .superRefine((value, context) => {
+      for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+        if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry)) context.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR` });
 
 export type Env = z.infer<typeof envSchema>;
 export const ENV_PREFIX = "FRONTDESK_";

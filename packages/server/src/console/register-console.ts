@@ -15,6 +15,7 @@ import { usageRoutes } from "./usage/routes.js";
 import { analyticsRoutes } from "./analytics/routes.js";
 import { curatedAnswerRoutes } from "./curated/routes.js";
 import { visitorPrivacyRoutes } from "../privacy/console-routes.js";
+import { webhookRoutes } from "../webhooks/console-routes.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
@@ -38,4 +39,5 @@ export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(analyticsRoutes);
   await app.register(curatedAnswerRoutes);
   await app.register(visitorPrivacyRoutes);
+  await app.register(webhookRoutes);
 };

@@ -29,6 +29,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   operator_not_found: 404,
   visitor_not_found: 404,
   token_not_found: 404,
+  webhook_not_found: 404,
   last_admin: 409,
   conversation_taken: 409,
   not_assignee: 409,

@@ -31,6 +31,21 @@ export const jobCatalog = {
     payload: z.object({}),
     retry: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 30 * 60 },
   },
+  /**
+   * One attempt to deliver one event to one webhook endpoint (src/webhooks/deliver-webhook.ts). The
+   * handler schedules the next attempt itself (its back-off is FRONTDESK_WEBHOOK_*), so pg-boss's
+   * own retry only covers a worker that died mid-attempt.
+   */
+  "deliver-webhook": {
+    payload: z.object({
+      endpointId: z.string().min(1),
+      workspaceId: z.string().min(1),
+      deliveryId: z.string().min(1),
+      attempt: z.number().int().positive(),
+      event: z.object({ id: z.string().min(1), type: z.string().min(1), created_at: z.string(), data: z.record(z.string(), z.unknown()) }),
+    }),
+    retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
+  },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 
 export type JobName = keyof typeof jobCatalog;

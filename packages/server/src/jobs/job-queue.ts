@@ -12,9 +12,14 @@ export interface JobAttempt {
 
 export type JobHandler<Name extends JobName> = (payload: JobPayload<Name>, attempt: JobAttempt) => Promise<void>;
 
+export interface SendOptions {
+  /** Not before this time (a retry's back-off scheduled by the handler itself). */
+  startAfter?: Date;
+}
+
 export interface JobQueue {
   /** Enqueues a job; pass the open transaction so the job exists exactly when the row that needs it does. */
-  send<Name extends JobName>(name: Name, payload: JobPayload<Name>, tx?: Queryable): Promise<void>;
+  send<Name extends JobName>(name: Name, payload: JobPayload<Name>, tx?: Queryable, options?: SendOptions): Promise<void>;
   /** Enqueues many jobs of one kind in one statement. */
   sendMany<Name extends JobName>(name: Name, payloads: JobPayload<Name>[], tx?: Queryable): Promise<void>;
   /**
@@ -105,9 +110,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
   let stopped = false;
 
   return {
-    async send(name, payload, tx) {
+    async send(name, payload, tx, sendOptions) {
       const parsed = jobCatalog[name].payload.parse(payload);
-      await boss.send(name, parsed, tx ? { db: asBossDb(tx) } : {});
+      await boss.send(name, parsed, { ...(tx ? { db: asBossDb(tx) } : {}), ...(sendOptions?.startAfter ? { startAfter: sendOptions.startAfter } : {}) });
     },
     async sendMany(name, payloads, tx) {
       const retry = policyOf(name);

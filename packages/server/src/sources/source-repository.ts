@@ -186,3 +186,9 @@ export async function setSourceOutcome(
 export async function patchSourceConfig(db: Queryable, sourceId: string, configPatch: Record<string, unknown>): Promise<void> {
   await db.query(`UPDATE sources SET config = config || $2::jsonb, updated_at = now() WHERE id = $1`, [sourceId, JSON.stringify(configPatch)]);
 }
+
+/** When the source's current sync was asked for (creation, a re-sync): names one sync, e.g. for its webhook event's id. */
+export async function findSourceSyncRequestedAt(db: Queryable, workspaceId: string, sourceId: string): Promise<string | null> {
+  const { rows } = await db.query<{ sync_requested_at: Date | string }>(`SELECT sync_requested_at FROM sources WHERE id = $1 AND workspace_id = $2`, [sourceId, workspaceId]);
+  return rows[0] ? iso(rows[0].sync_requested_at) : null;
+}

@@ -92,3 +92,9 @@ export async function findVisitorLead(db: Queryable, visitorId: string): Promise
   const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE visitor_id = $1 ORDER BY updated_at DESC, id LIMIT 1`, [visitorId]);
   return rows[0] ? toLead(rows[0]) : null;
 }
+
+/** One lead of the workspace by id (its primary key), or null (erased, or another workspace's). */
+export async function findWorkspaceLead(db: Queryable, workspaceId: string, leadId: string): Promise<Lead | null> {
+  const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE id = $1 AND workspace_id = $2`, [leadId, workspaceId]);
+  return rows[0] ? toLead(rows[0]) : null;
+}

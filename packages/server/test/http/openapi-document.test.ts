@@ -95,6 +95,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           route.replace(" ", " /api/v1/console"),
         ),
         ...["DELETE /visitors/{id}", "GET /visitors/{id}/export"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
+          route.replace(" ", " /api/v1/console"),
+        ),
         `DELETE ${W}/me`,
         `GET ${S}`,
         `POST ${S}`,

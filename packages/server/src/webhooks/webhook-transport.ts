@@ -1,0 +1,148 @@
+import { isIP } from "node:net";
+import { request, type Agent } from "undici";
+import type { WebhookConfig } from "../config/webhooks.js";
+import { createAddressGuard, type AddressGuard } from "../ingest/fetch/address-guard.js";
+import { createGuardedAgent, systemResolver, type HostResolver } from "../ingest/fetch/guarded-agent.js";
+import { FetchError } from "../ingest/fetch/fetch-error.js";
+
+/** The start of a receiver's answer that the delivery log keeps. */
+export const RESPONSE_BODY_BYTES = 1024;
+
+export interface WebhookResponse {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+}
+
+/**
+ * How webhooks reach receivers: the crawler's address guard (ingest/fetch/address-guard.ts), with
+ * the webhooks' own exceptions, checked when an endpoint is saved and again on every delivery,
+ * where the connection goes to exactly the addresses checked (the crawler's guarded agent: no
+ * second DNS answer to rebind). Redirects are not followed: a 3xx is a failed attempt.
+ */
+export class WebhookTransport {
+  readonly guard: AddressGuard;
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly settings: WebhookConfig,
+    readonly resolve: HostResolver = systemResolver,
+  ) {
+    this.guard = createAddressGuard({ allowPrivateNetworks: settings.allowPrivateNetworks, allowedNetworks: settings.allowedNetworks });
+    this.agent = createGuardedAgent({ guard: this.guard, resolve, connectTimeoutMs: settings.timeoutMs, responseTimeoutMs: settings.timeoutMs });
+  }
+
+  /**
+   * Why a URL cannot be an endpoint, or null: http(s) only, no credentials, and every address its
+   * host resolves to allowed by the guard.
+   */
+  async refusal(input: string): Promise<string | null> {
+    const parsed = parseWebhookUrl(input);
+    if (typeof parsed === "string") return parsed;
+    const host = literalHost(parsed);
+    if (isIP(host) !== 0) {
+      const verdict = this.guard.verdict(host);
+      return verdict.allowed ? null : `${parsed.host} is not allowed (${verdict.reason})`;
+    }
+    let addresses: { address: string }[];
+    try {
+      addresses = await this.resolve(host);
+    } catch {
+      return `${host} does not resolve`;
+    }
+    if (addresses.length === 0) return `${host} does not resolve`;
+    for (const { address } of addresses) {
+      const verdict = this.guard.verdict(address);
+      if (!verdict.allowed) return `${host} resolves to ${address} (${verdict.reason})`;
+    }
+    return null;
+  }
+
+  /** POSTs one body; never throws: every failure is described in `error`. */
+  async post(url: string, body: string, headers: Record<string, string>): Promise<WebhookResponse> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const parsed = parseWebhookUrl(url);
+    if (typeof parsed === "string") return { statusCode: null, durationMs: 0, error: parsed, responseBody: null };
+    const host = literalHost(parsed);
+    if (isIP(host) !== 0) {
+      const verdict = this.guard.verdict(host);
+      if (!verdict.allowed) return { statusCode: null, durationMs: 0, error: `refused: ${parsed.host} is not allowed (${verdict.reason})`, responseBody: null };
+    }
+    const deadline = AbortSignal.timeout(this.settings.timeoutMs);
+    try {
+      const response = await request(parsed, {
+        method: "POST",
+        dispatcher: this.agent,
+        headers: { "content-type": "application/json", "user-agent": "Frontdesk-Webhooks/1", ...headers },
+        body,
+        signal: deadline,
+      });
+      const responseBody = await readStart(response.body, RESPONSE_BODY_BYTES);
+      const { statusCode } = response;
+      const error =
+        statusCode >= 200 && statusCode < 300
+          ? null
+          : statusCode >= 300 && statusCode < 400
+            ? `redirect (${statusCode}) not followed: webhook URLs must answer directly`
+            : `the receiver answered ${statusCode}`;
+      return { statusCode, durationMs: elapsed(), error, responseBody };
+    } catch (error) {
+      return { statusCode: null, durationMs: elapsed(), error: describeFailure(error, deadline.aborted, this.settings.timeoutMs), responseBody: null };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** An http(s) URL without credentials, or why not. The fragment is dropped. */
+export function parseWebhookUrl(input: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return "not a valid URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "only http and https URLs can receive webhooks";
+  if (url.hostname === "") return "the URL has no host";
+  if (url.username !== "" || url.password !== "") return "credentials in the URL are not accepted (the signature authenticates deliveries)";
+  url.hash = "";
+  return url;
+}
+
+function literalHost(url: URL): string {
+  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+/** The body's first `limit` bytes as text a store can keep (no U+0000, whole characters), the rest discarded. */
+async function readStart(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string | null> {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  for await (const piece of body) {
+    pieces.push(Buffer.from(piece));
+    size += piece.length;
+    if (size >= limit) break;
+  }
+  body.destroy();
+  if (size === 0) return null;
+  let text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(pieces).subarray(0, limit)).replace(/\u0000/g, "\uFFFD");
+  while (Buffer.byteLength(text, "utf8") > limit) text = text.slice(0, -1);
+  // A cut through a surrogate pair leaves half of it: drop it.
+  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1);
+  return text;
+}
+
+function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
+    if (current instanceof FetchError) return `refused: ${current.message}`;
+    current = current.cause;
+  }
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : null;
+  const message = error instanceof Error ? error.message : String(error);
+  return code ? `${code}: ${message}` : message;
+}
