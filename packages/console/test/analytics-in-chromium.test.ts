@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { seedAnalyticsWeek } from "../../server/test/support/analytics-week.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
 import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
@@ -8,67 +9,9 @@ import { ARTIFACTS } from "./support/artifacts.js";
 import { poll, seriousViolations, signedInOperator } from "./support/console-browser.js";
 import { screenshotWhole } from "./support/screenshot-whole.js";
 
-/** A seeded conversation: its creation, handover, rating and messages (role, text, seconds after creation, low confidence). */
-interface SeededConversation {
-  id: string;
-  agent: "a" | "b";
-  visitor: string;
-  createdAt: string;
-  handedAfterSeconds?: number;
-  rating?: "good" | "bad";
-  messages?: [role: "visitor" | "bot" | "operator" | "system", content: string, afterSeconds: number, lowConfidence?: boolean][];
-}
-
-// The server's analytics test's week (test/console/analytics.test.ts), whose figures it checks exactly.
-const CONVERSATIONS: SeededConversation[] = [
-  { id: "cnv_ca_1", agent: "a", visitor: "vis_ca_1", createdAt: "2026-03-01T10:00:00Z", rating: "good", messages: [["visitor", "Where is my order?", 5], ["bot", "In transit.", 6]] },
-  { id: "cnv_ca_2", agent: "a", visitor: "vis_ca_2", createdAt: "2026-03-01T12:00:00Z", rating: "bad", messages: [["visitor", "where is my   ORDER", 5], ["bot", "Maybe?", 6, true]] },
-  { id: "cnv_ca_3", agent: "a", visitor: "vis_ca_3", createdAt: "2026-03-02T09:00:00Z", messages: [["visitor", "Do you ship abroad?", 1], ["bot", "Yes.", 2], ["bot", "Perhaps.", 3, true]] },
-  {
-    id: "cnv_ca_4",
-    agent: "a",
-    visitor: "vis_ca_4",
-    createdAt: "2026-03-03T08:00:00Z",
-    handedAfterSeconds: 60,
-    messages: [["visitor", "I want a human", 10], ["bot", "Sure.", 20], ["system", "Waiting for a person to join", 60], ["operator", "Hi, Ana here.", 180]],
-  },
-  {
-    id: "cnv_ca_5",
-    agent: "a",
-    visitor: "vis_ca_5",
-    createdAt: "2026-03-03T09:00:00Z",
-    handedAfterSeconds: 0,
-    rating: "good",
-    messages: [["visitor", "Where is my order!", 1], ["operator", "Let me look.", 600], ["visitor", "Thanks", 700], ["operator", "Found it.", 1200]],
-  },
-  { id: "cnv_ca_6", agent: "a", visitor: "vis_ca_3", createdAt: "2026-03-05T10:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Do you ship abroad", 0], ["operator", "We do.", 30]] },
-  { id: "cnv_ca_7", agent: "a", visitor: "vis_ca_7", createdAt: "2026-03-05T11:00:00Z", handedAfterSeconds: 5 },
-  { id: "cnv_ca_8", agent: "a", visitor: "vis_ca_8", createdAt: "2026-03-06T11:00:00Z", messages: [["visitor", "hello?", 1], ["visitor", "???", 2]] },
-  { id: "cnv_ca_9", agent: "a", visitor: "vis_ca_9", createdAt: "2026-03-06T12:00:00Z" },
-  { id: "cnv_ca_10", agent: "a", visitor: "vis_ca_10", createdAt: "2026-02-28T23:59:59.999999Z", rating: "good", messages: [["visitor", "Where is my order", 0]] },
-  { id: "cnv_ca_11", agent: "a", visitor: "vis_ca_11", createdAt: "2026-03-08T00:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Where is my order", 0], ["operator", "Hi", 1]] },
-  { id: "cnv_ca_12", agent: "b", visitor: "vis_ca_12", createdAt: "2026-03-02T10:00:00Z", rating: "bad", messages: [["visitor", "Can I return a helmet?", 0], ["bot", "Within 30 days.", 1]] },
-];
-const EVENTS: [agent: "a" | "b", visitor: string, at: string][] = [
-  ["a", "vis_ca_1", "2026-03-01T09:59:00Z"],
-  ["a", "vis_ca_1", "2026-03-04T09:59:00Z"],
-  ["a", "vis_ca_2", "2026-03-01T11:59:00Z"],
-  ["a", "vis_ca_3", "2026-03-02T08:59:00Z"],
-  ["a", "vis_ca_4", "2026-03-03T07:59:00Z"],
-  ["a", "vis_ca_9", "2026-03-06T11:59:00Z"],
-  ["a", "vis_ca_5", "2026-03-08T00:00:00Z"],
-  ["b", "vis_ca_12", "2026-03-02T09:59:00Z"],
-];
-const LEADS: [agent: "a" | "b", visitor: string, at: string][] = [
-  ["a", "vis_ca_1", "2026-03-01T10:05:00Z"],
-  ["a", "vis_ca_4", "2026-03-03T08:30:00Z"],
-  ["a", "vis_ca_10", "2026-02-27T10:00:00Z"],
-  ["b", "vis_ca_12", "2026-03-02T10:05:00Z"],
-];
-
 /**
- * The Analytics screen in Chromium: a known week is written to the store (as the server's
- * analytics test writes it) and every figure the screen shows is the seeded one: conversations
+ * The Analytics screen in Chromium: a known week is written to the store (the server's analytics
+ * test's, support/analytics-week.ts) and every figure the screen shows is the seeded one: conversations
  * per day (the bars and their table), the outcome shares, satisfaction, the median first operator
  * reply, the top questions and the funnel; another agent and another period change them; an
  * invalid period shows the server's words.
@@ -81,49 +24,9 @@ describeNeeding("chromium")("the console's Analytics screen, in Chromium", () =>
 
   beforeAll(async () => {
     [stage, browser] = await Promise.all([startWidgetStage(), launchChromium()]);
-    const { db } = stage.t.services;
-    const { workspaceId, agentId } = stage.tenant;
-    await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'Returns desk', 'Bo')`, [agentB, workspaceId]);
-    const agentOf = (agent: "a" | "b") => (agent === "a" ? agentId : agentB);
-    const visitors = new Map(CONVERSATIONS.map((conversation) => [conversation.visitor, conversation.agent]));
-    for (const [visitor, agent] of visitors) await db.query(`INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $1)`, [visitor, agentOf(agent)]);
-    let messageNumber = 0;
-    for (const conversation of CONVERSATIONS) {
-      const at = (seconds: number) => new Date(Date.parse(conversation.createdAt) + seconds * 1000).toISOString();
-      await db.query(
-        `INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, created_at, last_activity_at, handed_to_human_at, satisfaction_rating, satisfaction_at)
-         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz, $6::timestamptz, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $5::timestamptz END)`,
-        [
-          conversation.id,
-          workspaceId,
-          agentOf(conversation.agent),
-          conversation.visitor,
-          conversation.createdAt,
-          conversation.handedAfterSeconds === undefined ? null : at(conversation.handedAfterSeconds),
-          conversation.rating ?? null,
-        ],
-      );
-      for (const [role, content, seconds, lowConfidence] of conversation.messages ?? []) {
-        messageNumber += 1;
-        await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-          `msg_ca_${messageNumber}`,
-          conversation.id,
-          role,
-          content,
-          lowConfidence ?? false,
-          at(seconds),
-        ]);
-      }
-    }
-    for (const [agent, visitor, at] of EVENTS) {
-      await db.query(`INSERT INTO events (workspace_id, agent_id, visitor_id, event, created_at) VALUES ($1, $2, $3, 'launcher.open', $4)`, [workspaceId, agentOf(agent), visitor, at]);
-    }
-    for (const [index, [agent, visitor, at]] of LEADS.entries()) {
-      await db.query(
-        `INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5, $6, $6)`,
-        [`lead_ca_${index}`, workspaceId, agentOf(agent), visitor, `lead${index}@example.com`, at],
-      );
-    }
+    const { workspaceId } = stage.tenant;
+    await stage.t.services.db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'Returns desk', 'Bo')`, [agentB, workspaceId]);
+    await seedAnalyticsWeek(stage.t.services.db, { a: stage.tenant, b: { workspaceId, agentId: agentB } }, "ca_");
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,9 +1,6 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sendAdminCommand } from "../../src/admin/admin-socket.js";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
 
 interface CliError {
@@ -25,7 +22,7 @@ describeEachStore("admin agent update on %s", (kind) => {
   const admin = (...args: string[]) => run(env, "admin", ...args);
 
   beforeAll(async () => {
-    env = { FRONTDESK_DATA_DIR: await mkdtemp(join(tmpdir(), "frontdesk-update-")), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
+    env = { FRONTDESK_DATA_DIR: await dataDirWithMigratedStore(kind, "frontdesk-update-"), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");
       env.FRONTDESK_DATABASE_URL = database.url!;

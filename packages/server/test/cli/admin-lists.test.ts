@@ -1,12 +1,9 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { AdminCommandInput } from "../../src/admin/admin-command.js";
 import { sendAdminCommand } from "../../src/admin/admin-socket.js";
 import { hashApiToken } from "../../src/auth/api-token-secret.js";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
-import { freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { freePort, run, startServer, stopServer, type Run } from "./cli-process.js";
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -29,12 +26,11 @@ describeEachStore("admin list commands on %s", (kind) => {
   let database: TestDatabase | null = null;
 
   beforeAll(async () => {
-    env = { FRONTDESK_DATA_DIR: await mkdtemp(join(tmpdir(), "frontdesk-lists-")), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
+    env = { FRONTDESK_DATA_DIR: await dataDirWithMigratedStore(kind, "frontdesk-lists-"), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");
       env.FRONTDESK_DATABASE_URL = database.url!;
     }
-    json(await run(env, "migrate")); // the store's first opening (PGlite's is slow), before the server's start is timed
   }, 180_000);
   afterAll(async () => {
     await database?.drop();

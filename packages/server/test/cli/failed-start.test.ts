@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { frontdesk } from "./frontdesk-process.js";
 
 /** A failed start must exit by itself: well within this, however loaded the machine. */
@@ -47,7 +47,7 @@ describeEachStore("a start that fails after opening the store exits at once (%s)
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    env = { FRONTDESK_DATA_DIR: await dataDir(), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
+    env = { FRONTDESK_DATA_DIR: await dataDirWithMigratedStore(kind, "frontdesk-failed-start-"), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");
       env.FRONTDESK_DATABASE_URL = database.url!;
@@ -132,7 +132,8 @@ describe("one embedded store, one process", () => {
   }, 3 * START_MS);
 
   it("happy: a pid file left by a process that died (SIGKILL) is taken over at once", async () => {
-    const env = { FRONTDESK_DATA_DIR: join(await dataDir(), "killed"), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
+    // An existing store (a first start is the test above): the subject is the pid file.
+    const env = { FRONTDESK_DATA_DIR: await dataDirWithMigratedStore("pglite", "frontdesk-failed-start-"), FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
     const first = frontdesk(env, "serve", "--port", "0");
     await first.waitFor(/Frontdesk is listening/, START_MS);
     first.child.kill("SIGKILL");

@@ -1,9 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { BIN, freePort, json, run, startServer, stopServer, type Run } from "./cli-process.js";
 
 const PASSWORD = "a passphrase for the cli";
@@ -31,12 +28,11 @@ describeEachStore("admin operator commands on %s", (kind) => {
   let database: TestDatabase | null = null;
 
   beforeAll(async () => {
-    env = { FRONTDESK_DATA_DIR: await mkdtemp(join(tmpdir(), "frontdesk-operators-")), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
+    env = { FRONTDESK_DATA_DIR: await dataDirWithMigratedStore(kind, "frontdesk-operators-"), FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");
       env.FRONTDESK_DATABASE_URL = database.url!;
     }
-    json(await run(env, "migrate"));
   }, 180_000);
   afterAll(async () => {
     await database?.drop();

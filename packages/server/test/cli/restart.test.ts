@@ -1,11 +1,8 @@
-import { mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pageWithBoilerplate } from "../support/loopback-site.js";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
 import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
 const PAGES = 24;
@@ -39,7 +36,7 @@ describeEachStore("kill mid-indexing and restart on %s", (kind) => {
   beforeAll(async () => {
     site = await startSlowSite();
     env = {
-      FRONTDESK_DATA_DIR: await mkdtemp(join(tmpdir(), "frontdesk-restart-")),
+      FRONTDESK_DATA_DIR: await dataDirWithMigratedStore(kind, "frontdesk-restart-"),
       FRONTDESK_LOG_LEVEL: "warn",
       FRONTDESK_EMBEDDINGS_PROVIDER: "hashing",
       FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS: "true",

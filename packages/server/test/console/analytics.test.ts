@@ -1,82 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { seedAnalyticsWeek } from "../support/analytics-week.js";
 import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { bearer, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
-
-/** A conversation of the seeded data: its creation, handover, rating and messages (role, text, minutes after creation, low confidence). */
-interface SeededConversation {
-  id: string;
-  agent: "a" | "b" | "other";
-  visitor: string;
-  createdAt: string;
-  handedAfterSeconds?: number;
-  rating?: "good" | "bad";
-  messages?: [role: "visitor" | "bot" | "operator" | "system", content: string, afterSeconds: number, lowConfidence?: boolean][];
-}
-
-const CONVERSATIONS: SeededConversation[] = [
-  // Answered (confidently), rated good.
-  { id: "cnv_1", agent: "a", visitor: "vis_1", createdAt: "2026-03-01T10:00:00Z", rating: "good", messages: [["visitor", "Where is my order?", 5], ["bot", "In transit.", 6]] },
-  // Answered with low confidence, rated bad.
-  { id: "cnv_2", agent: "a", visitor: "vis_2", createdAt: "2026-03-01T12:00:00Z", rating: "bad", messages: [["visitor", "where is my   ORDER", 5], ["bot", "Maybe?", 6, true]] },
-  // One confident and one low-confidence answer: low confidence.
-  { id: "cnv_3", agent: "a", visitor: "vis_3", createdAt: "2026-03-02T09:00:00Z", messages: [["visitor", "Do you ship abroad?", 1], ["bot", "Yes.", 2], ["bot", "Perhaps.", 3, true]] },
-  // Handed to a person after a bot answer; first operator reply 120 s after the handover.
-  {
-    id: "cnv_4",
-    agent: "a",
-    visitor: "vis_4",
-    createdAt: "2026-03-03T08:00:00Z",
-    handedAfterSeconds: 60,
-    messages: [["visitor", "I want a human", 10], ["bot", "Sure.", 20], ["system", "Waiting for a person to join", 60], ["operator", "Hi, Ana here.", 180]],
-  },
-  // Handed at creation; replies at 600 s and 1,200 s (the first counts); rated good.
-  {
-    id: "cnv_5",
-    agent: "a",
-    visitor: "vis_5",
-    createdAt: "2026-03-03T09:00:00Z",
-    handedAfterSeconds: 0,
-    rating: "good",
-    messages: [["visitor", "Where is my order!", 1], ["operator", "Let me look.", 600], ["visitor", "Thanks", 700], ["operator", "Found it.", 1200]],
-  },
-  // The same visitor as cnv_3; a reply 30 s after the handover.
-  { id: "cnv_6", agent: "a", visitor: "vis_3", createdAt: "2026-03-05T10:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Do you ship abroad", 0], ["operator", "We do.", 30]] },
-  // A person asked for without a word written, and never answered: counted, handed, not in the median.
-  { id: "cnv_7", agent: "a", visitor: "vis_7", createdAt: "2026-03-05T11:00:00Z", handedAfterSeconds: 5 },
-  // The bot never answered; "???" normalises to nothing and is no question.
-  { id: "cnv_8", agent: "a", visitor: "vis_8", createdAt: "2026-03-06T11:00:00Z", messages: [["visitor", "hello?", 1], ["visitor", "???", 2]] },
-  // Opened without a word: not counted.
-  { id: "cnv_9", agent: "a", visitor: "vis_9", createdAt: "2026-03-06T12:00:00Z" },
-  // Outside the period (one microsecond before it, and its first instant after), another agent, another workspace.
-  { id: "cnv_10", agent: "a", visitor: "vis_10", createdAt: "2026-02-28T23:59:59.999999Z", rating: "good", messages: [["visitor", "Where is my order", 0]] },
-  { id: "cnv_11", agent: "a", visitor: "vis_11", createdAt: "2026-03-08T00:00:00Z", handedAfterSeconds: 0, messages: [["visitor", "Where is my order", 0], ["operator", "Hi", 1]] },
-  { id: "cnv_12", agent: "b", visitor: "vis_12", createdAt: "2026-03-02T10:00:00Z", rating: "bad", messages: [["visitor", "Where is my order", 0]] },
-  { id: "cnv_13", agent: "other", visitor: "vis_13", createdAt: "2026-03-02T10:00:00Z", messages: [["visitor", "Where is my order", 0]] },
-];
-
-/** launcher.open (and other) events: [agent, visitor, event, time]. */
-const EVENTS: [agent: "a" | "b" | "other", visitor: string, event: string, at: string][] = [
-  ["a", "vis_1", "launcher.open", "2026-03-01T09:59:00Z"],
-  ["a", "vis_1", "launcher.open", "2026-03-04T09:59:00Z"],
-  ["a", "vis_2", "launcher.open", "2026-03-01T11:59:00Z"],
-  ["a", "vis_3", "launcher.open", "2026-03-02T08:59:00Z"],
-  ["a", "vis_4", "launcher.open", "2026-03-03T07:59:00Z"],
-  ["a", "vis_9", "launcher.open", "2026-03-06T11:59:00Z"],
-  ["a", "vis_5", "cta.click", "2026-03-03T08:59:00Z"],
-  ["a", "vis_5", "launcher.open", "2026-03-08T00:00:00Z"],
-  ["b", "vis_12", "launcher.open", "2026-03-02T09:59:00Z"],
-  ["other", "vis_13", "launcher.open", "2026-03-02T09:59:00Z"],
-];
-
-/** Leads: [agent, visitor, created]. */
-const LEADS: [agent: "a" | "b", visitor: string, at: string][] = [
-  ["a", "vis_1", "2026-03-01T10:05:00Z"],
-  ["a", "vis_4", "2026-03-03T08:30:00Z"],
-  ["a", "vis_10", "2026-02-27T10:00:00Z"],
-  ["b", "vis_12", "2026-03-02T10:05:00Z"],
-];
 
 describeEachStore("the console's analytics on %s", (kind) => {
   let t: TestApp;
@@ -90,54 +17,8 @@ describeEachStore("the console's analytics on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t));
-    const { db } = t.services;
-    await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'B', 'B')`, [agentB, tenant.workspaceId]);
-    const agentOf = (agent: "a" | "b" | "other") => (agent === "a" ? { id: tenant.agentId, workspace: tenant.workspaceId } : agent === "b" ? { id: agentB, workspace: tenant.workspaceId } : { id: other.agentId, workspace: other.workspaceId });
-    const visitors = new Map<string, "a" | "b" | "other">();
-    for (const conversation of CONVERSATIONS) visitors.set(conversation.visitor, conversation.agent);
-    for (const [visitor, agent] of visitors) {
-      await db.query(`INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $1)`, [visitor, agentOf(agent).id]);
-    }
-    let messageNumber = 0;
-    for (const conversation of CONVERSATIONS) {
-      const agent = agentOf(conversation.agent);
-      const at = (seconds: number) => new Date(Date.parse(conversation.createdAt) + seconds * 1000).toISOString();
-      await db.query(
-        `INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, created_at, last_activity_at, handed_to_human_at, satisfaction_rating, satisfaction_at)
-         VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz, $6::timestamptz, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $5::timestamptz END)`,
-        [
-          conversation.id,
-          agent.workspace,
-          agent.id,
-          conversation.visitor,
-          conversation.createdAt,
-          conversation.handedAfterSeconds === undefined ? null : at(conversation.handedAfterSeconds),
-          conversation.rating ?? null,
-        ],
-      );
-      for (const [role, content, seconds, lowConfidence] of conversation.messages ?? []) {
-        messageNumber += 1;
-        await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-          `msg_${messageNumber}`,
-          conversation.id,
-          role,
-          content,
-          lowConfidence ?? false,
-          at(seconds),
-        ]);
-      }
-    }
-    for (const [agent, visitor, event, at] of EVENTS) {
-      const { id, workspace } = agentOf(agent);
-      await db.query(`INSERT INTO events (workspace_id, agent_id, visitor_id, event, created_at) VALUES ($1, $2, $3, $4, $5)`, [workspace, id, visitor, event, at]);
-    }
-    for (const [index, [agent, visitor, at]] of LEADS.entries()) {
-      const { id, workspace } = agentOf(agent);
-      await db.query(
-        `INSERT INTO leads (id, workspace_id, agent_id, visitor_id, email, email_normalized, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5, $6, $6)`,
-        [`lead_${index}`, workspace, id, visitor, `lead${index}@example.com`, at],
-      );
-    }
+    await t.services.db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ($1, $2, 'B', 'B')`, [agentB, tenant.workspaceId]);
+    await seedAnalyticsWeek(t.services.db, { a: tenant, b: { workspaceId: tenant.workspaceId, agentId: agentB }, other });
   });
   afterAll(() => t.close());
 

@@ -5,7 +5,7 @@ import { insertAgent, listWorkspaceAgents } from "../../src/tenants/agent-reposi
 import { listWorkspaceApiTokens } from "../../src/tenants/api-token-repository.js";
 import { listWorkspaceOperators } from "../../src/tenants/operator-repository.js";
 import { insertWorkspace, listWorkspaces } from "../../src/tenants/workspace-repository.js";
-import { explaining, type PlanNode } from "../support/query-plans.js";
+import { indexesOf, plansOf } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 describeEachStore("the admin CLI's lists on %s", (kind) => {
@@ -41,17 +41,11 @@ describeEachStore("the admin CLI's lists on %s", (kind) => {
       ["sources_agent_created_idx", (tx) => listAgentSources(tx, agent.id)],
     ];
     for (const [index, list] of expected) {
-      const plans: PlanNode[][] = [];
-      await db.transaction(async (tx) => {
-        // Tables this small would be scanned anyway; forbidding scans and sorts leaves only a fitting index.
-        await tx.query("SET LOCAL enable_seqscan = off");
-        await tx.query("SET LOCAL enable_sort = off");
-        await list(explaining(tx, plans));
-      });
-      const nodes = plans.flat();
+      // Tables this small would be scanned anyway; forbidding scans and sorts leaves only a fitting index.
+      const nodes = await plansOf(db, list, ["SET LOCAL enable_seqscan = off", "SET LOCAL enable_sort = off"]);
       expect(nodes.map((node) => node["Node Type"]), index).not.toContain("Sort");
       expect(nodes.map((node) => node["Node Type"]), index).not.toContain("Seq Scan");
-      expect(nodes.map((node) => node["Index Name"]), index).toContain(index);
+      expect(indexesOf(nodes), index).toContain(index);
     }
   });
 });

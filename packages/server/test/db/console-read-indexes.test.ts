@@ -5,7 +5,7 @@ import { listMessagesAfterSeq } from "../../src/conversations/message-listing-re
 import { countUnreadInbox, listInboxPage } from "../../src/inbox/inbox-repository.js";
 import { findVisitorLead } from "../../src/widget/lead-repository.js";
 import { listMessagesBefore } from "../../src/widget/session-repository.js";
-import { explaining, type PlanNode } from "../support/query-plans.js";
+import { indexesOf, plansOf, scansOf, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 /**
@@ -38,34 +38,26 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
       SELECT 'ntf_' || g, 'ws_' || ((g % 100 + 1) % 20 + 1), 'op_' || (g % 100 + 1), 'human_requested', now() - g * interval '1 second',
         CASE WHEN g % 3 = 0 THEN NULL ELSE now() END FROM generate_series(1, 10000) g`);
     await db.query(`ANALYZE`);
-  });
+  }, 180_000);
   afterAll(async () => {
     await database.drop();
   });
 
-  const plansOf = async (read: (tx: Queryable) => Promise<unknown>): Promise<PlanNode[]> => {
-    const plans: PlanNode[][] = [];
-    await database.db.transaction(async (tx) => {
-      await read(explaining(tx, plans));
-    });
-    return plans.flat();
-  };
-  const indexesOf = (nodes: PlanNode[]) => nodes.map((node) => node["Index Name"]).filter(Boolean);
+  const plans = (read: (tx: Queryable) => Promise<unknown>) => plansOf(database.db, read);
   /** Scans of the big tables (small ones, like the workspace's operators, are rightly scanned). */
-  const bigScans = (nodes: PlanNode[]) =>
-    nodes.filter((node) => node["Node Type"] === "Seq Scan" && ["conversations", "messages", "inbox_notifications"].includes(node["Relation Name"] ?? ""));
+  const bigScans = (nodes: PlanNode[]) => scansOf(nodes, ["conversations", "messages", "inbox_notifications"]);
   const base = { workspaceId: "ws_3", operatorId: "op_2", limit: 26 };
 
   it("happy: the list reads the workspace's activity index (first page, and after a cursor)", async () => {
-    expect(indexesOf(await plansOf((tx) => listWorkspaceConversations(tx, base)))).toContain("conversations_workspace_activity_idx");
+    expect(indexesOf(await plans((tx) => listWorkspaceConversations(tx, base)))).toContain("conversations_workspace_activity_idx");
     const after = { activityMicroseconds: String((Date.now() - 3_600_000) * 1000), id: "cnv_100" };
-    const nodes = await plansOf((tx) => listWorkspaceConversations(tx, { ...base, after }));
+    const nodes = await plans((tx) => listWorkspaceConversations(tx, { ...base, after }));
     expect(indexesOf(nodes)).toContain("conversations_workspace_activity_idx");
     expect(bigScans(nodes)).toEqual([]);
   });
 
   it("happy: q finds messages through the GIN index on their words", async () => {
-    const nodes = await plansOf((tx) => listWorkspaceConversations(tx, { ...base, search: "word123" }));
+    const nodes = await plans((tx) => listWorkspaceConversations(tx, { ...base, search: "word123" }));
     expect(indexesOf(nodes)).toContain("messages_content_search_idx");
     expect(bigScans(nodes)).toEqual([]);
   });
@@ -73,19 +65,19 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
   it("happy: catch-up, the bot's history, the visitor's lead and the inbox read their indexes", async () => {
     // The catch-up's own order (uncounted messages first): from 0 the scan reads the page in the index's order and stops, no sort;
     // above a seq the index starts the scan after it (the planner may then sort the few rows it expects).
-    const fromStart = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 0, limit: 100 }));
+    const fromStart = await plans((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 0, limit: 100 }));
     expect(indexesOf(fromStart)).toContain("messages_conversation_catch_up_idx");
     expect(fromStart.filter((node) => node["Node Type"] === "Sort")).toEqual([]);
-    const afterSeq = await plansOf((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 1500, limit: 100 }));
+    const afterSeq = await plans((tx) => listMessagesAfterSeq(tx, { workspaceId: "ws_8", conversationId: "cnv_long", afterSeq: 1500, limit: 100 }));
     expect(indexesOf(afterSeq)).toContain("messages_conversation_catch_up_idx");
     expect(bigScans([...fromStart, ...afterSeq])).toEqual([]);
     // The bot's history: the 8 messages before the question, read backwards from it.
-    const history = await plansOf((tx) => listMessagesBefore(tx, "cnv_long", "msg_long_1500", 8));
+    const history = await plans((tx) => listMessagesBefore(tx, "cnv_long", "msg_long_1500", 8));
     expect(indexesOf(history)).toEqual(expect.arrayContaining(["messages_conversation_seq_idx", "messages_pkey"]));
     expect(bigScans(history)).toEqual([]);
-    expect(indexesOf(await plansOf((tx) => findVisitorLead(tx, "vis_42")))).toContain("leads_visitor_idx");
+    expect(indexesOf(await plans((tx) => findVisitorLead(tx, "vis_42")))).toContain("leads_visitor_idx");
     const operator = { id: "op_2", workspaceId: "ws_4" };
-    expect(indexesOf(await plansOf((tx) => listInboxPage(tx, operator, { limit: 51 })))).toContain("inbox_operator_order_idx");
-    expect(indexesOf(await plansOf((tx) => countUnreadInbox(tx, operator)))).toContain("inbox_operator_order_idx");
+    expect(indexesOf(await plans((tx) => listInboxPage(tx, operator, { limit: 51 })))).toContain("inbox_operator_order_idx");
+    expect(indexesOf(await plans((tx) => countUnreadInbox(tx, operator)))).toContain("inbox_operator_order_idx");
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
 import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "../../src/console/analytics/analytics-repository.js";
 import { listWorkspaceLeads } from "../../src/console/leads/lead-list-repository.js";
-import { explaining, type PlanNode } from "../support/query-plans.js";
+import { indexesOf, plansOf, scansOf, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 /**
@@ -40,16 +40,9 @@ describeEachStore("the console's reports use their indexes on %s", (kind) => {
     await database.drop();
   });
 
-  const plansOf = async (read: (tx: Queryable) => Promise<unknown>): Promise<PlanNode[]> => {
-    const plans: PlanNode[][] = [];
-    await database.db.transaction(async (tx) => {
-      await read(explaining(tx, plans));
-    });
-    return plans.flat();
-  };
-  const indexesOf = (nodes: PlanNode[]) => nodes.map((node) => node["Index Name"]).filter(Boolean);
+  const plans = (read: (tx: Queryable) => Promise<unknown>) => plansOf(database.db, read);
   const BIG_TABLES = ["conversations", "messages", "leads", "events"];
-  const bigScans = (nodes: PlanNode[]) => nodes.filter((node) => node["Node Type"] === "Seq Scan" && BIG_TABLES.includes(node["Relation Name"] ?? ""));
+  const bigScans = (nodes: PlanNode[]) => scansOf(nodes, BIG_TABLES);
 
   it("happy: the lead list reads the workspace's (or the agent's) newest-first index, first page, after a cursor and searching", async () => {
     const after = { createdMicroseconds: String((Date.now() - 3_600_000) * 1000), id: "lead_60" };
@@ -58,11 +51,11 @@ describeEachStore("the console's reports use their indexes on %s", (kind) => {
       { workspaceId: "ws_3", limit: 51, after },
       { workspaceId: "ws_3", limit: 51, search: "l12" },
     ]) {
-      const nodes = await plansOf((tx) => listWorkspaceLeads(tx, filter));
+      const nodes = await plans((tx) => listWorkspaceLeads(tx, filter));
       expect(indexesOf(nodes), JSON.stringify(filter)).toContain("leads_workspace_created_idx");
       expect(bigScans(nodes)).toEqual([]);
     }
-    const nodes = await plansOf((tx) => listWorkspaceLeads(tx, { workspaceId: "ws_3", agentId: "agt_2", limit: 51, after }));
+    const nodes = await plans((tx) => listWorkspaceLeads(tx, { workspaceId: "ws_3", agentId: "agt_2", limit: 51, after }));
     expect(indexesOf(nodes)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads_(agent|workspace)_created_idx$/)]));
     expect(bigScans(nodes)).toEqual([]);
   });
@@ -74,12 +67,12 @@ describeEachStore("the console's reports use their indexes on %s", (kind) => {
       (tx: Queryable) => medianFirstOperatorReply(tx, scope),
       (tx: Queryable) => listTopQuestions(tx, scope, 10),
     ]) {
-      const nodes = await plansOf(read);
+      const nodes = await plans(read);
       expect(indexesOf(nodes)).toContain("conversations_agent_created_idx");
       expect(indexesOf(nodes).some((name) => String(name).startsWith("messages_conversation_"))).toBe(true);
       expect(bigScans(nodes)).toEqual([]);
     }
-    const funnel = await plansOf((tx) => countFunnel(tx, scope));
+    const funnel = await plans((tx) => countFunnel(tx, scope));
     expect(indexesOf(funnel)).toEqual(expect.arrayContaining(["events_agent_event_created_idx", "conversations_agent_created_idx"]));
     // Leads of the agent in the period: through leads_agent_created_idx, or both stores combine the agent's and the workspace's indexes.
     expect(indexesOf(funnel).some((name) => String(name).startsWith("leads_"))).toBe(true);

@@ -1,43 +1,22 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
-import { migrations } from "../../src/db/migrations/index.js";
-import { openPgliteDatabase } from "../../src/db/pglite-database.js";
-import { openPostgresDatabase } from "../../src/db/postgres-database.js";
-import { createEmptyPostgresDatabase } from "../cli/frontdesk-process.js";
-import { compiledWorkerUrl } from "../support/compiled-worker.js";
-import { describeEachStore } from "../support/test-database.js";
+import { applyMigrations } from "../support/migration-steps.js";
+import { createEmptyTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 const REPORTS_MIGRATION = "0011-console-reports";
 
-/** Applies the migrations before (or from) 0011-console-reports, as migrate does: statement by statement in one transaction. */
-async function apply(db: Database, which: "before" | "from"): Promise<void> {
-  const index = migrations.findIndex((migration) => migration.name === REPORTS_MIGRATION);
-  const chosen = which === "before" ? migrations.slice(0, index) : migrations.slice(index);
-  await db.transaction(async (tx) => {
-    for (const migration of chosen) for (const statement of migration.statements) await tx.query(statement);
-  });
-}
-
 describeEachStore("migration 0011-console-reports on %s", (kind) => {
+  let database: TestDatabase;
   let db: Database;
-  let drop: (() => Promise<void>) | null = null;
 
   beforeAll(async () => {
-    if (kind === "pglite") {
-      db = await openPgliteDatabase(null, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
-    } else {
-      const database = await createEmptyPostgresDatabase();
-      db = await openPostgresDatabase(database.url, 2);
-      drop = database.drop;
-    }
+    database = await createEmptyTestDatabase(kind);
+    db = database.db;
   });
-  afterAll(async () => {
-    await db.close();
-    await drop?.();
-  });
+  afterAll(() => database.drop());
 
   it("happy: stored conversations get their first handover (request message, else operator message, else pending request, else assignment); later changes keep it", async () => {
-    await apply(db, "before");
+    await applyMigrations(db, "before", REPORTS_MIGRATION);
     await db.query(`INSERT INTO workspaces (id, name) VALUES ('ws_1', 'Acme')`);
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ('agt_1', 'ws_1', 'Bot', 'Bot')`);
     await db.query(`INSERT INTO operators (id, workspace_id, email, name, role) VALUES ('op_1', 'ws_1', 'ana@acme.test', 'Ana', 'agent')`);
@@ -61,7 +40,7 @@ describeEachStore("migration 0011-console-reports on %s", (kind) => {
     await conversation("cnv_bot", null, null);
     await message("msg_5", "cnv_bot", "visitor", "Waiting for a person to join", "2026-01-06T10:00:00Z");
 
-    await apply(db, "from");
+    await applyMigrations(db, "from", REPORTS_MIGRATION);
     const handed = async () =>
       Object.fromEntries(
         (await db.query<{ id: string; handed_to_human_at: Date | null }>(`SELECT id, handed_to_human_at FROM conversations ORDER BY id`)).rows.map((row) => [

@@ -1,45 +1,24 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
-import { migrations } from "../../src/db/migrations/index.js";
-import { openPgliteDatabase } from "../../src/db/pglite-database.js";
-import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { insertAgent } from "../../src/tenants/agent-repository.js";
 import { insertWorkspace } from "../../src/tenants/workspace-repository.js";
-import { createEmptyPostgresDatabase } from "../cli/frontdesk-process.js";
-import { compiledWorkerUrl } from "../support/compiled-worker.js";
-import { describeEachStore } from "../support/test-database.js";
+import { applyMigrations } from "../support/migration-steps.js";
+import { createEmptyTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 const STATES_MIGRATION = "0007-conversation-states";
 
-/** Applies the migrations before (or from) 0007-conversation-states, as migrate does: statement by statement in one transaction. */
-async function apply(db: Database, which: "before" | "from"): Promise<void> {
-  const index = migrations.findIndex((migration) => migration.name === STATES_MIGRATION);
-  const chosen = which === "before" ? migrations.slice(0, index) : migrations.slice(index);
-  await db.transaction(async (tx) => {
-    for (const migration of chosen) for (const statement of migration.statements) await tx.query(statement);
-  });
-}
-
 describeEachStore("migration 0007-conversation-states on %s", (kind) => {
+  let database: TestDatabase;
   let db: Database;
-  let drop: (() => Promise<void>) | null = null;
 
   beforeAll(async () => {
-    if (kind === "pglite") {
-      db = await openPgliteDatabase(null, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
-    } else {
-      const database = await createEmptyPostgresDatabase();
-      db = await openPostgresDatabase(database.url, 2);
-      drop = database.drop;
-    }
+    database = await createEmptyTestDatabase(kind);
+    db = database.db;
   });
-  afterAll(async () => {
-    await db.close();
-    await drop?.();
-  });
+  afterAll(() => database.drop());
 
   it("happy: conversations with a human request (or a paused bot) become awaiting_human, the others bot; bot_paused is gone", async () => {
-    await apply(db, "before");
+    await applyMigrations(db, "before", STATES_MIGRATION);
     const workspace = await insertWorkspace(db, "Acme", null);
     const agent = await insertAgent(db, {
       workspaceId: workspace.id,
@@ -67,7 +46,7 @@ describeEachStore("migration 0007-conversation-states on %s", (kind) => {
       );
     }
 
-    await apply(db, "from");
+    await applyMigrations(db, "from", STATES_MIGRATION);
 
     const migrated = await db.query<{ id: string; status: string; assignee_operator_id: string | null; closed_at: Date | null }>(
       `SELECT id, status, assignee_operator_id, closed_at FROM conversations ORDER BY id`,

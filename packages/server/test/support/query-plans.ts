@@ -1,4 +1,4 @@
-import type { Queryable, QueryResult, SqlValue } from "../../src/db/database.js";
+import type { Database, Queryable, QueryResult, SqlValue } from "../../src/db/database.js";
 
 /** A node of `EXPLAIN (FORMAT JSON)`'s plan, with the members the index tests read. */
 export interface PlanNode {
@@ -24,3 +24,24 @@ export function explaining(tx: Queryable, plans: PlanNode[][]): Queryable {
     },
   };
 }
+
+/**
+ * The flattened plan nodes of every statement `read` runs, in one transaction on `db` (the reads
+ * run for real); `settings` (`SET LOCAL …`) are applied first, e.g. to forbid what a tiny table
+ * would rightly get.
+ */
+export async function plansOf(db: Database, read: (tx: Queryable) => Promise<unknown>, settings: string[] = []): Promise<PlanNode[]> {
+  const plans: PlanNode[][] = [];
+  await db.transaction(async (tx) => {
+    for (const setting of settings) await tx.query(setting);
+    await read(explaining(tx, plans));
+  });
+  return plans.flat();
+}
+
+/** The indexes the plan reads. */
+export const indexesOf = (nodes: PlanNode[]): string[] => nodes.flatMap((node) => (node["Index Name"] ? [node["Index Name"]] : []));
+
+/** The plan's whole-table scans of any of `tables` (the big ones: a small table is rightly scanned). */
+export const scansOf = (nodes: PlanNode[], tables: string[]): PlanNode[] =>
+  nodes.filter((node) => node["Node Type"] === "Seq Scan" && tables.includes(node["Relation Name"] ?? ""));

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { Database } from "../../src/db/database.js";
+import { pgliteDirectory } from "../../src/db/open-database.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
-import { adminPostgresUrl, copyPgliteTemplate, postgresTemplateDatabase } from "./store-templates.js";
+import { adminPostgresUrl, copyPgliteTemplate, postgresTemplateDatabase, type TemplateStage } from "./store-templates.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
@@ -33,38 +34,49 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** A test store with no migration applied (for the migrations' own tests): PGlite's empty template copied, or a new Postgres database. */
+export async function createEmptyTestDatabase(kind: StoreKind): Promise<TestDatabase> {
+  return kind === "pglite" ? copiedPgliteDatabase("empty") : newPostgresDatabase(null);
+}
+
 /**
  * A fresh database per test file, migrated: a PGlite data directory of its own (under the system's
  * temporary directory, removed by `drop`) or a new database on the real Postgres, each a copy of a
  * migrated template (store-templates.ts).
  */
 export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
-  if (kind === "pglite") {
-    const directory = await mkdtemp(join(tmpdir(), "frontdesk-test-store-"));
-    try {
-      const dataDir = join(directory, "pglite");
-      await copyPgliteTemplate(dataDir);
-      const db = await openPgliteDatabase(dataDir, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
-      return {
-        db,
-        url: null,
-        async drop() {
-          await db.close();
-          await rm(directory, { recursive: true, force: true });
-        },
-      };
-    } catch (error) {
-      await rm(directory, { recursive: true, force: true });
-      throw error;
-    }
-  }
+  if (kind === "pglite") return copiedPgliteDatabase("migrated");
   const skipped = skippedLegReason("postgres");
   if (skipped) throw new Error(`the postgres test leg is skipped (${skipped}): wrap this test in describeEachStore or describeNeeding("postgres")`);
-  const template = await postgresTemplateDatabase();
+  return newPostgresDatabase(await postgresTemplateDatabase());
+}
+
+async function copiedPgliteDatabase(stage: TemplateStage): Promise<TestDatabase> {
+  const directory = await mkdtemp(join(tmpdir(), "frontdesk-test-store-"));
+  try {
+    const dataDir = join(directory, "pglite");
+    await copyPgliteTemplate(dataDir, stage);
+    const db = await openPgliteDatabase(dataDir, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
+    return {
+      db,
+      url: null,
+      async drop() {
+        await db.close();
+        await rm(directory, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A new database on the machine's Postgres, a copy of `template` (Postgres's own template1 when null). */
+async function newPostgresDatabase(template: string | null): Promise<TestDatabase> {
   const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminPostgresUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   await admin.end();
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
@@ -80,4 +92,15 @@ export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase>
       await cleanup.end();
     },
   };
+}
+
+/**
+ * A new FRONTDESK_DATA_DIR for `bin/frontdesk` processes; on PGlite it already holds the migrated
+ * template where the service keeps its store, so the first process to open it runs neither initdb
+ * nor the migrations (about 7 s of CPU). For the tests that are not about a first start.
+ */
+export async function dataDirWithMigratedStore(kind: StoreKind, prefix = "frontdesk-cli-"): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  if (kind === "pglite") await copyPgliteTemplate(pgliteDirectory(dataDir));
+  return dataDir;
 }

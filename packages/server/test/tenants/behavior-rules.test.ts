@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
@@ -7,7 +6,7 @@ import { AppError } from "../../src/http/app-error.js";
 import { json, run } from "../cli/cli-process.js";
 import { adminOf, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 const RULES = [
   { id: "pricing-hello", trigger: { type: "page", url: "/pricing*" }, action: { type: "message", text: "Questions about plans? Ask me." } },
@@ -131,7 +130,7 @@ describeEachStore("admin agent update --behavior-rules-file on %s", (kind) => {
   const admin = (...args: string[]) => run(env, "admin", ...args);
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "frontdesk-rules-"));
+    directory = await dataDirWithMigratedStore(kind, "frontdesk-rules-");
     env = { FRONTDESK_DATA_DIR: directory, FRONTDESK_LOG_LEVEL: "warn", FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false" };
     if (kind === "postgres") {
       database = await createTestDatabase("postgres");

@@ -1,0 +1,15 @@
+import type { Database } from "../../src/db/database.js";
+import { migrations } from "../../src/db/migrations/index.js";
+
+/**
+ * Applies the migrations before the one named `name` (or from it on), as migrate does: statement
+ * by statement in one transaction. A migration's test writes the rows it must convert in between.
+ */
+export async function applyMigrations(db: Database, which: "before" | "from", name: string): Promise<void> {
+  const index = migrations.findIndex((migration) => migration.name === name);
+  if (index < 0) throw new Error(`no migration ${name}`);
+  const chosen = which === "before" ? migrations.slice(0, index) : migrations.slice(index);
+  await db.transaction(async (tx) => {
+    for (const migration of chosen) for (const statement of migration.statements) await tx.query(statement);
+  });
+}
