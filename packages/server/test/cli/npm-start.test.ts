@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, readlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir, readlink } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { dataDirWithMigratedStore } from "../support/test-database.js";
 import { run } from "./cli-process.js";
 import { watch } from "./frontdesk-process.js";
 
@@ -47,7 +46,8 @@ describe("npm start", () => {
   ];
   for (const { name, stop } of stops) {
     it(`happy: ${name} stops the service gracefully and leaves nothing holding the data dir`, async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-npm-start-"));
+      // A store made before (first starts have tests of their own): the subject is the stop.
+      const dataDir = await dataDirWithMigratedStore("pglite", "frontdesk-npm-start-");
       const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("FRONTDESK_")));
       const env = { FRONTDESK_DATA_DIR: dataDir, FRONTDESK_PORT: "0", FRONTDESK_EMBEDDINGS_PROVIDER: "hashing", FRONTDESK_LOG_LEVEL: "info" };
       const npm = watch("npm", ["start", "--ignore-scripts"], { cwd: REPOSITORY, env: { ...inherited, ...env }, detached: true });

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, run } from "./cli-process.js";
+import { dataDirWithMigratedStore } from "../support/test-database.js";
 import { frontdesk } from "./frontdesk-process.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -51,7 +52,7 @@ describe("bin/frontdesk version and usage", () => {
 describe("logs", () => {
   it("happy: not on a terminal, every line is JSON, and a mistyped variable is named in a warning at start", async () => {
     const env = {
-      FRONTDESK_DATA_DIR: await mkdtemp(join(tmpdir(), "frontdesk-logs-")),
+      FRONTDESK_DATA_DIR: await dataDirWithMigratedStore("pglite", "frontdesk-logs-"),
       FRONTDESK_EMBEDDINGS_PROVIDER: "hashing",
       FRONTDESK_PROT: "8080",
       FRONTDESK_TEST_ANYTHING: "1",
