@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { ApiError, api, dataOf, describeError, type Schemas } from "../api/client.js";
 import { SOURCES_QUERY_KEY } from "./use-sources.js";
 
-type Kind = Schemas["ConsoleSource"]["kind"];
+/** The kinds an operator adds here (a `wordpress` source is made by the WordPress sync). */
+type Kind = Exclude<Schemas["ConsoleSource"]["kind"], "wordpress">;
 type Body = Schemas["CreateSourceRequest"];
 
 const KINDS: { kind: Kind; label: string }[] = [

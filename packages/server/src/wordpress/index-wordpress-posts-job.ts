@@ -12,7 +12,7 @@ import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/repl
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { JobAttempt } from "../jobs/job-queue.js";
 import { findSource, patchSourceConfig, setSourceOutcome } from "../sources/source-repository.js";
-import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./wordpress-post-repository.js";
+import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
 /** A job indexes its posts this many at a time; the source's counts are written (and announced) after each slice. */
 const POSTS_PER_SLICE = 25;

@@ -2,7 +2,7 @@ import { WORDPRESS_BATCH_MAX_POSTS } from "@frontdesk/contracts";
 import type { IngestJobContext } from "../ingest/index-source-job.js";
 import type { SourceRecord } from "../sources/source-repository.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";
-import { listPostDocumentIds, requeueAllPostDocuments } from "./wordpress-post-repository.js";
+import { listPostDocumentIds, requeueAllPostDocuments } from "./post-index-repository.js";
 
 /**
  * A re-sync of a `wordpress` source (the console's Re-sync, `index-source`): nothing is fetched;
