@@ -1,4 +1,5 @@
 import type { AnswerRequest, ConversationTurn, Passage } from "./answer-generator.js";
+import { detectLanguage } from "./detect-language.js";
 
 export interface PromptMessage {
   role: "user" | "assistant";
@@ -57,6 +58,12 @@ const UNGROUNDED_RULES = [
   "- Otherwise do not answer from your own knowledge: say briefly that you couldn't find this on the website and offer to connect the visitor with a person from the team.",
 ];
 
+/** ` (it looks like French (fr))` when the message tells its language (see `detectLanguage`), else nothing. */
+function visitorLanguageHint(question: string): string {
+  const detected = detectLanguage(question, "");
+  return detected === "" ? "" : ` (it looks like ${describeLanguage(detected)})`;
+}
+
 function systemPrompt(request: AnswerRequest, grounded: boolean): string {
   const { persona } = request;
   const lines = [
@@ -65,7 +72,7 @@ function systemPrompt(request: AnswerRequest, grounded: boolean): string {
     "",
     "Rules:",
     ...(grounded ? groundedRules(request.passages) : UNGROUNDED_RULES),
-    `- Answer in the language of the visitor's latest message. If you cannot tell which language it is, answer in ${describeLanguage(request.language)}.`,
+    `- Answer in the language of the visitor's latest message${visitorLanguageHint(request.question)}. If you cannot tell which language it is, answer in ${describeLanguage(request.language)}.`,
     "- Be concise: a few sentences, no preamble, plain text.",
     `- Earlier assistant messages that start with "${STAFF_PREFIX.trim()}" were written by a person from the team, not by you.`,
   ];

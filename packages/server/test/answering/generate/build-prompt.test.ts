@@ -30,6 +30,16 @@ describe("build prompt (happy)", () => {
     expect(passages.indexOf("[2] ")).toBeLessThan(passages.indexOf("[3] "));
   });
 
+  test("names the language the visitor's message is in, so that the answer is in it whatever the agent's language", () => {
+    const french = buildPrompt(answerRequest({ question: "Combien coûte la livraison en Belgique ?", language: "en" })).system;
+    expect(french).toContain("Answer in the language of the visitor's latest message (it looks like French (fr)). If you cannot tell which language it is, answer in English (en).");
+    const german = buildPrompt(answerRequest({ question: "Öffnungszeiten?", language: "fr", lowConfidence: true })).system;
+    expect(german).toContain("(it looks like German (de))");
+    // A message that does not tell gets no guess: the agent's language stands.
+    const unknown = buildPrompt(answerRequest({ question: "Amsterdam?", language: "nl" })).system;
+    expect(unknown).toContain("Answer in the language of the visitor's latest message. If you cannot tell which language it is, answer in Dutch (nl).");
+  });
+
   test("the example of citation markers only names passages that exist", () => {
     expect(buildPrompt(answerRequest({ passages: [SHIPPING_PASSAGE] })).system).toContain("like [1].");
   });
