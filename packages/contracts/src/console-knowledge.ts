@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoTimestampSchema } from "./common.js";
-import { createSourceBodySchema, sourceErrorSchema, sourceKinds, sourceStatuses } from "./sources.js";
+import { createSourceBodySchema, sourceErrorSchema, sourceKinds, sourceScheduleSchema, sourceSchedules, sourceStatuses } from "./sources.js";
 
 /**
  * The console's Knowledge screen (/api/v1/console/knowledge/*): an agent's sources with their
@@ -32,6 +32,8 @@ export const consoleSourceSchema = z.object({
   error: sourceErrorSchema.nullable().describe("Why the last sync failed, in words (`code` is stable, `message` says what to do)."),
   config: z.record(z.string(), z.unknown()),
   last_synced_at: isoTimestampSchema.nullable(),
+  schedule: z.enum(sourceSchedules).describe("How often the source is re-synced on its own (`off` for texts and WordPress sites)."),
+  next_sync_at: isoTimestampSchema.nullable().describe("When the next scheduled re-sync is due; null while `schedule` is `off`."),
   created_at: isoTimestampSchema,
 });
 export type ConsoleSource = z.infer<typeof consoleSourceSchema>;
@@ -52,6 +54,10 @@ export const consoleSourceResponseSchema = z.object({ data: consoleSourceDetailS
 
 /** POST /api/v1/console/knowledge/sources: the Sources API's body (`agent_id`, `kind`, and the kind's members). */
 export const createConsoleSourceBodySchema = createSourceBodySchema;
+
+/** PATCH /api/v1/console/knowledge/sources/{id}: what an admin may change on a source. */
+export const updateConsoleSourceBodySchema = z.object({ schedule: sourceScheduleSchema });
+export type UpdateConsoleSourceBody = z.infer<typeof updateConsoleSourceBodySchema>;
 
 export const TRY_QUESTION_MAX_LENGTH = 2000;
 

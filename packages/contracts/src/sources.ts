@@ -6,8 +6,15 @@ export const MAX_TEXT_SOURCE_BYTES = 2 * 1024 * 1024;
 export const sourceKinds = ["url", "sitemap", "text", "wordpress"] as const;
 export const sourceStatuses = ["pending", "indexed", "failed"] as const;
 
-const urlSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("url"), url: httpUrlSchema });
-const sitemapSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("sitemap"), url: httpUrlSchema });
+/** How often a url or sitemap source is re-synced on its own (issue 14 §3); texts and WordPress sites are pushed, never re-synced on a schedule. */
+export const sourceSchedules = ["off", "hourly", "daily", "weekly"] as const;
+export type SourceSchedule = (typeof sourceSchedules)[number];
+export const sourceScheduleSchema = z
+  .enum(sourceSchedules, { error: () => "must be one of off, hourly, daily, weekly" })
+  .describe("How often the source is re-synced on its own: conditional requests, only changed pages re-embedded. `off` (the default): only when asked.");
+
+const urlSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("url"), url: httpUrlSchema, schedule: sourceScheduleSchema.optional() });
+const sitemapSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("sitemap"), url: httpUrlSchema, schedule: sourceScheduleSchema.optional() });
 const textSourceBodySchema = z.object({
   agent_id: agentIdSchema,
   kind: z.literal("text"),
@@ -35,6 +42,8 @@ export const sourceSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   error: sourceErrorSchema.nullable(),
   last_synced_at: isoTimestampSchema.nullable(),
+  schedule: z.enum(sourceSchedules).describe("How often the source is re-synced on its own (`off` for texts and WordPress sites)."),
+  next_sync_at: isoTimestampSchema.nullable().describe("When the next scheduled re-sync is due; null while `schedule` is `off`."),
   created_at: isoTimestampSchema,
 });
 export type Source = z.infer<typeof sourceSchema>;

@@ -5,6 +5,7 @@ import { registerIngestMetrics } from "../observability/ingest-metrics.js";
 import type { Services } from "../services.js";
 import { SourceUpdatePublisher } from "../console/knowledge/source-update-publisher.js";
 import { registerRetentionWorker } from "../privacy/register-retention-worker.js";
+import { registerResyncScheduler } from "../sources/register-resync-scheduler.js";
 import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
@@ -24,6 +25,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     services.config.workers.concurrency,
   );
   await registerRetentionWorker(services, logger.child({ component: "retention" }));
+  await registerResyncScheduler(services, logger.child({ component: "resync" }));
   const webhooks = await registerWebhookWorkers(services, logger.child({ component: "webhooks" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {

@@ -17,6 +17,9 @@ export interface DocumentRecord {
   embedder: string | null;
   languageDefault: string;
   updatedAt: string;
+  /** The validators of the answer the document was last indexed from (0020): a re-sync asks conditionally. */
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export interface ChunkToStore {
@@ -71,8 +74,10 @@ export async function findDocument(db: Queryable, documentId: number): Promise<D
     embedder: string | null;
     language_default: string;
     updated_at: Date;
+    etag: string | null;
+    last_modified: string | null;
   }>(
-    `SELECT d.id::int AS id, d.source_id, d.agent_id, d.url, d.status, d.content_hash, a.language_default, d.updated_at,
+    `SELECT d.id::int AS id, d.source_id, d.agent_id, d.url, d.status, d.content_hash, a.language_default, d.updated_at, d.etag, d.last_modified,
        (SELECT c.embedder FROM chunks c WHERE c.document_id = d.id LIMIT 1) AS embedder
      FROM documents d JOIN agents a ON a.id = d.agent_id WHERE d.id = $1`,
     [documentId],
@@ -89,8 +94,29 @@ export async function findDocument(db: Queryable, documentId: number): Promise<D
         embedder: row.embedder,
         languageDefault: row.language_default,
         updatedAt: iso(row.updated_at),
+        etag: row.etag,
+        lastModified: row.last_modified,
       }
     : null;
+}
+
+/** Keeps the validators of the answer the document's content was just read from (null when the answer had none). */
+export async function saveDocumentValidators(db: Queryable, documentId: number, validators: { etag: string | null; lastModified: string | null }): Promise<void> {
+  await db.query(`UPDATE documents SET etag = $2, last_modified = $3 WHERE id = $1`, [documentId, validators.etag, validators.lastModified]);
+}
+
+/** Drops one document (its page is gone: 404 or 410) with its chunks; true when it existed. */
+export async function deleteDocument(db: Queryable, documentId: number): Promise<boolean> {
+  const { rows } = await db.query<{ removed: number }>(
+    `WITH removed AS (
+       DELETE FROM documents WHERE id = $1 RETURNING agent_id, chunk_count
+     ), bumped AS (
+       ${upsertRevisionsOf("SELECT agent_id FROM removed WHERE chunk_count > 0")}
+     )
+     SELECT count(*)::int AS removed FROM removed`,
+    [documentId],
+  );
+  return (rows[0]?.removed ?? 0) > 0;
 }
 
 

@@ -1,12 +1,15 @@
 import type { JobAttempt } from "../jobs/job-queue.js";
 import { findDocument, markDocumentFailed } from "./document-repository.js";
-import { indexDocumentContent } from "./index-document.js";
 import { toIngestFailure } from "./ingest-failure.js";
 import type { IngestJobContext } from "./index-source-job.js";
-import { fetchPageMeasured } from "./measured-fetch.js";
+import { refreshPage } from "./refresh-page.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
 
-/** Job `index-page`: fetches and indexes one page of a sitemap source, then updates the source's progress. */
+/**
+ * Job `index-page`: fetches one page of a sitemap source (conditionally when it was indexed
+ * before), indexes it when it changed or removes it when it is gone (404/410), then updates the
+ * source's progress.
+ */
 export async function runIndexPageJob(
   context: IngestJobContext,
   payload: { sourceId: string; documentId: number },
@@ -16,9 +19,8 @@ export async function runIndexPageJob(
   const document = await findDocument(db, payload.documentId);
   if (!document) return;
   try {
-    const page = await fetchPageMeasured(pipeline, document.url);
-    const outcome = await indexDocumentContent(db, pipeline, document.id, { body: page.body, contentType: page.contentType, url: page.url });
-    if (outcome.kind === "indexed") context.onKnowledgeChanged?.(document.agentId);
+    const outcome = await refreshPage(db, pipeline, document);
+    if (outcome.kind === "indexed" || (outcome.kind === "removed" && document.contentHash !== null)) context.onKnowledgeChanged?.(document.agentId);
   } catch (error) {
     const failure = toIngestFailure(error);
     if (failure.transient && !attempt.isLastAttempt) throw failure;

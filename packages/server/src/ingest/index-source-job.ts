@@ -8,12 +8,12 @@ import {
   setSourceOutcome,
   type SourceRecord,
 } from "../sources/source-repository.js";
-import { deleteDocumentsNotIn, markDocumentFailed, upsertDocuments } from "./document-repository.js";
+import { deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
-import { fetchPageMeasured } from "./measured-fetch.js";
+import { refreshPage } from "./refresh-page.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
 import { resyncWordpressSource } from "../wordpress/resync-wordpress-source.js";
 
@@ -47,8 +47,11 @@ async function indexSingleDocument(context: IngestJobContext, source: SourceReco
   }
   const [documentId] = await upsertDocuments(db, source, [source.targetUrl!]);
   try {
-    const page = await fetchPageMeasured(pipeline, source.targetUrl!);
-    return await indexDocumentContent(db, pipeline, documentId!, { body: page.body, contentType: page.contentType, url: page.url });
+    const document = await findDocument(db, documentId!);
+    if (!document) throw new IngestFailure("document_deleted", "The page was deleted while it was being indexed.");
+    const outcome = await refreshPage(db, pipeline, document);
+    if (outcome.kind === "removed") throw new IngestFailure("http_status", `${document.url} answered HTTP ${outcome.status}: the page is gone, its passages were removed`);
+    return outcome.kind === "not_modified" ? { kind: "unchanged" } : outcome;
   } catch (error) {
     const failure = toIngestFailure(error);
     if (!failure.transient) await markDocumentFailed(db, documentId!, failure.detail);

@@ -26,6 +26,11 @@ export const jobCatalog = {
     payload: z.object({ sourceId: z.string().min(1), documentIds: z.array(z.number().int().positive()).min(1).max(100) }),
     retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 15 * 60 },
   },
+  /** The re-sync scheduler's tick (sources/enqueue-due-resyncs.ts), every minute: enqueues the due sources' `index-source` jobs. Overlapping ticks claim disjoint sources. */
+  "schedule-resyncs": {
+    payload: z.object({}),
+    retry: { retryLimit: 1, retryDelaySeconds: 10, expireInSeconds: 5 * 60 },
+  },
   /** The retention purge (privacy/purge-stale-conversations.ts), scheduled hourly by the workers; runs may overlap safely (rows held by one are skipped by the other). */
   "purge-retention": {
     payload: z.object({}),

@@ -3,6 +3,9 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findWorkspaceAgent } from "../tenants/agent-repository.js";
 import { sha256Hex } from "../ingest/content-hash.js";
+import { newId } from "../db/ids.js";
+import { nextSyncAt } from "./source-schedule.js";
+import { setSourceSchedule } from "./source-schedule-repository.js";
 import {
   findDuplicateSource,
   insertSourceText,
@@ -19,25 +22,35 @@ export function canonicalSourceUrl(value: string): string {
   return url.toString();
 }
 
-async function describeSource(workspaceId: string, body: CreateSourceBody): Promise<NewSource> {
-  if (body.kind === "text") {
-    return {
-      workspaceId,
-      agentId: body.agent_id,
-      kind: "text",
-      config: { title: body.title ?? null, source_url: body.source_url ?? null, content_bytes: Buffer.byteLength(body.content, "utf8") },
-      targetUrl: null,
-      contentHash: await sha256Hex(body.content),
-    };
-  }
+async function describeSource(workspaceId: string, body: CreateSourceBody, now: Date): Promise<NewSource> {
+  const id = newId("src");
+  if (body.kind === "text") return describeText(id, workspaceId, body);
   const url = canonicalSourceUrl(body.url);
+  const schedule = body.schedule ?? "off";
   return {
+    id,
     workspaceId,
     agentId: body.agent_id,
     kind: body.kind,
     config: body.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0 } : { url },
     targetUrl: url,
     contentHash: null,
+    schedule,
+    nextSyncAt: nextSyncAt(id, schedule, now),
+  };
+}
+
+async function describeText(id: string, workspaceId: string, body: Extract<CreateSourceBody, { kind: "text" }>): Promise<NewSource> {
+  return {
+    id,
+    workspaceId,
+    agentId: body.agent_id,
+    kind: "text",
+    config: { title: body.title ?? null, source_url: body.source_url ?? null, content_bytes: Buffer.byteLength(body.content, "utf8") },
+    targetUrl: null,
+    contentHash: await sha256Hex(body.content),
+    schedule: "off",
+    nextSyncAt: null,
   };
 }
 
@@ -53,7 +66,7 @@ export async function createSource(
 ): Promise<{ source: SourceRecord; created: boolean }> {
   const agent = await findWorkspaceAgent(services.db, workspaceId, body.agent_id);
   if (!agent) throw new AppError("agent_not_found", "No agent with this id in the token's workspace.");
-  const description = await describeSource(workspaceId, body);
+  const description = await describeSource(workspaceId, body, services.now());
 
   return services.db.transaction(async (tx) => {
     const inserted = await insertSourceUnlessDuplicate(tx, description);
@@ -65,6 +78,10 @@ export async function createSource(
     const existing = await findDuplicateSource(tx, description);
     if (!existing) throw new AppError("service_unavailable", "The source changed while it was being created; retry.");
     if (existing.kind !== "text" || existing.status === "failed") {
+      // A schedule pushed with a known URL or sitemap replaces the one it had.
+      if (body.kind !== "text" && body.schedule !== undefined && body.schedule !== existing.schedule) {
+        await setSourceSchedule(tx, workspaceId, existing.id, body.schedule, nextSyncAt(existing.id, body.schedule, services.now()));
+      }
       const resynced = await requestResync(tx, existing.id);
       await services.jobs.send("index-source", { sourceId: existing.id }, tx);
       return { source: resynced, created: false };

@@ -1,6 +1,5 @@
-import type { Source } from "@frontdesk/contracts";
+import type { Source, SourceSchedule } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
-import { newId } from "../db/ids.js";
 import { upsertRevisionsOf } from "../ingest/knowledge-revision-repository.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
@@ -18,6 +17,9 @@ export interface SourceRecord {
   contentHash: string | null;
   error: { code: string; message: string } | null;
   lastSyncedAt: string | null;
+  /** How often it is re-synced on its own, and when next (0020). */
+  schedule: SourceSchedule;
+  nextSyncAt: string | null;
   createdAt: string;
 }
 
@@ -32,10 +34,12 @@ interface SourceRow {
   content_hash: string | null;
   error: { code: string; message: string } | null;
   last_synced_at: Date | null;
+  schedule: SourceSchedule;
+  next_sync_at: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = "id, workspace_id, agent_id, kind, status, config, target_url, content_hash, error, last_synced_at, created_at";
+const COLUMNS = "id, workspace_id, agent_id, kind, status, config, target_url, content_hash, error, last_synced_at, schedule, next_sync_at, created_at";
 
 const toSource = (row: SourceRow): SourceRecord => ({
   id: row.id,
@@ -48,6 +52,8 @@ const toSource = (row: SourceRow): SourceRecord => ({
   contentHash: row.content_hash,
   error: row.error,
   lastSyncedAt: isoOrNull(row.last_synced_at),
+  schedule: row.schedule,
+  nextSyncAt: isoOrNull(row.next_sync_at),
   createdAt: iso(row.created_at),
 });
 
@@ -60,17 +66,23 @@ export function presentSource(source: SourceRecord): Source {
     config: source.config,
     error: source.error,
     last_synced_at: source.lastSyncedAt,
+    schedule: source.schedule,
+    next_sync_at: source.nextSyncAt,
     created_at: source.createdAt,
   };
 }
 
 export interface NewSource {
+  id: string;
   workspaceId: string;
   agentId: string;
   kind: SourceKind;
   config: Record<string, unknown>;
   targetUrl: string | null;
   contentHash: string | null;
+  /** A url or sitemap's schedule, and its first scheduled re-sync (null when `off`). */
+  schedule: SourceSchedule;
+  nextSyncAt: Date | null;
 }
 
 /** Inserts the source unless the agent already has it (same text hash, or same URL of the same kind): then null. */
@@ -80,11 +92,21 @@ export async function insertSourceUnlessDuplicate(db: Queryable, source: NewSour
       ? "(agent_id, content_hash) WHERE kind = 'text'"
       : "(agent_id, kind, target_url) WHERE kind IN ('url', 'sitemap')";
   const { rows } = await db.query<SourceRow>(
-    `INSERT INTO sources (id, workspace_id, agent_id, kind, config, target_url, content_hash)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+    `INSERT INTO sources (id, workspace_id, agent_id, kind, config, target_url, content_hash, schedule, next_sync_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)
      ON CONFLICT ${conflict} DO NOTHING
      RETURNING ${COLUMNS}`,
-    [newId("src"), source.workspaceId, source.agentId, source.kind, JSON.stringify(source.config), source.targetUrl, source.contentHash],
+    [
+      source.id,
+      source.workspaceId,
+      source.agentId,
+      source.kind,
+      JSON.stringify(source.config),
+      source.targetUrl,
+      source.contentHash,
+      source.schedule,
+      source.nextSyncAt?.toISOString() ?? null,
+    ],
   );
   return rows[0] ? toSource(rows[0]) : null;
 }

@@ -27,6 +27,8 @@ export function presentConsoleSource(source: SourceRecord, counts: DocumentCount
     error: source.error,
     config: source.config,
     last_synced_at: source.lastSyncedAt,
+    schedule: source.schedule,
+    next_sync_at: source.nextSyncAt,
     created_at: source.createdAt,
   };
 }

@@ -3,6 +3,7 @@ import { enforceRateLimit } from "../../ratelimit/enforce-rate-limit.js";
 import { createSource } from "../../sources/create-source.js";
 import { deleteSource } from "../../sources/delete-source.js";
 import { resyncSource, sourceNotFound } from "../../sources/resync-source.js";
+import { updateSourceSchedule } from "../../sources/update-source-schedule.js";
 import { adminGuard } from "../admin-guard.js";
 import { agentNotFound } from "../agents/change-console-agent.js";
 import { operatorGuard, operatorOf } from "../authenticate-operator.js";
@@ -14,6 +15,7 @@ import {
   listSourcesRouteSchema,
   resyncSourceRouteSchema,
   tryQuestionRouteSchema,
+  updateSourceRouteSchema,
 } from "./knowledge-schemas.js";
 import { SourceUpdatePublisher } from "./source-update-publisher.js";
 import { tryQuestion } from "./try-question.js";
@@ -50,6 +52,12 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
     const source = await resyncSource(services, operatorOf(request).workspaceId, request.params.id);
     await sourceUpdates.sourceChanged(source.id);
     return reply.code(202).send({ data: await withDetail(services, source) });
+  });
+
+  app.patch("/knowledge/sources/:id", { schema: updateSourceRouteSchema, preValidation: adminOnly }, async (request) => {
+    const source = await updateSourceSchedule(services, operatorOf(request).workspaceId, request.params.id, request.body.schedule);
+    await sourceUpdates.sourceChanged(source.id);
+    return { data: await withDetail(services, source) };
   });
 
   app.delete("/knowledge/sources/:id", { schema: deleteSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {

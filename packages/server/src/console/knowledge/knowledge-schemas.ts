@@ -8,6 +8,7 @@ import {
   createConsoleSourceBodySchema,
   tryQuestionBodySchema,
   tryQuestionResponseSchema,
+  updateConsoleSourceBodySchema,
 } from "@frontdesk/contracts";
 import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
@@ -83,6 +84,27 @@ export const resyncSourceRouteSchema = {
   security: consoleSecurity,
   params: sourceIdParamsSchema,
   response: { 202: jsonResponse("The sync is queued.", consoleSourceResponseSchema), ...consoleWriteErrors, 403: adminOnly, 404: sourceNotFound, 422: badId },
+};
+
+export const updateSourceRouteSchema = {
+  tags,
+  operationId: "updateConsoleSource",
+  summary: "Change a source's re-sync schedule",
+  description:
+    "Admins only. `schedule` (`off`, `hourly`, `daily`, `weekly`) says how often a url or sitemap source is re-synced on its own: " +
+    "conditional requests, only the pages whose content changed re-embedded, pages gone from the sitemap or answering 404/410 removed. " +
+    "The next re-sync is one interval from now plus the source's stable jitter (up to 10 % of the interval); `next_sync_at` says when. " +
+    "A text or WordPress source only takes `off`.",
+  security: consoleSecurity,
+  params: sourceIdParamsSchema,
+  body: updateConsoleSourceBodySchema,
+  response: {
+    200: jsonResponse("The source, with its schedule and next re-sync.", consoleSourceResponseSchema),
+    ...consoleWriteErrors,
+    403: adminOnly,
+    404: sourceNotFound,
+    422: errorResponse("`validation_failed`: a bad id, a schedule that is not one of the four, or a schedule on a text or WordPress source (`fields.schedule`)."),
+  },
 };
 
 export const deleteSourceRouteSchema = {

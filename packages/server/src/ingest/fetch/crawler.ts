@@ -1,7 +1,7 @@
 import type { CrawlerOptions, CrawlerServices } from "./crawler-settings.js";
 import { resolveCrawlerSettings } from "./crawler-settings.js";
-import { fetchPage } from "./fetch-page.js";
-import type { FetchedPage } from "./fetch-page.js";
+import { fetchPage, revalidatePage } from "./fetch-page.js";
+import type { FetchedPage, PageValidators, RevalidatedPage } from "./fetch-page.js";
 import { createGuardedFetcher } from "./guarded-fetcher.js";
 import { createHostScheduler } from "./host-scheduler.js";
 import { createRobotsPolicy } from "./robots-policy.js";
@@ -11,6 +11,8 @@ import type { SitemapDiscovery, SitemapLimits } from "./sitemap-reader.js";
 /** The crawler's fetch layer as the ingestion jobs use it. Errors are FetchError. */
 export interface Crawler {
   fetchPage(url: string): Promise<FetchedPage>;
+  /** A conditional fetch with the page's stored validators (a re-sync): 304 is `not_modified`. */
+  revalidatePage(url: string, validators: PageValidators): Promise<RevalidatedPage>;
   discoverSitemapUrls(sitemapUrl: string, limits?: SitemapLimits): Promise<SitemapDiscovery>;
   /** Closes pooled connections. */
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export function createCrawler(options: CrawlerOptions = {}): Crawler {
   };
   return {
     fetchPage: (url) => fetchPage(url, services),
+    revalidatePage: (url, validators) => revalidatePage(url, services, validators),
     discoverSitemapUrls: (sitemapUrl, limits) => discoverSitemapUrls(sitemapUrl, services, limits),
     close: () => fetcher.close(),
   };

@@ -22,7 +22,19 @@ export interface FetchedPage {
   /** Size of the (content-decoded) body in bytes. */
   bytes: number;
   redirects: number;
+  /** The response's validators, kept so that the next sync can ask conditionally. */
+  etag: string | null;
+  lastModified: string | null;
 }
+
+/** What the page's last answer said about its version: sent back as `If-None-Match` / `If-Modified-Since`. */
+export interface PageValidators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** A conditional fetch: the page unchanged since the validators (304), or fetched anew. */
+export type RevalidatedPage = { kind: "not_modified" } | { kind: "fetched"; page: FetchedPage };
 
 const pageAccept = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.1";
 
@@ -32,19 +44,40 @@ const pageAccept = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q
  * fetch. Throws FetchError.
  */
 export async function fetchPage(input: string, services: CrawlerServices): Promise<FetchedPage> {
+  const result = await revalidatePage(input, services, { etag: null, lastModified: null });
+  if (result.kind === "not_modified") throw httpStatusError(input, 304);
+  return result.page;
+}
+
+/**
+ * fetchPage with the page's stored validators: `If-None-Match` and `If-Modified-Since` are sent
+ * when known, and a 304 answers `not_modified` (no body read). Same robots, scheduler and
+ * address guard as any fetch.
+ */
+export async function revalidatePage(input: string, services: CrawlerServices, validators: PageValidators): Promise<RevalidatedPage> {
   const { fetcher, robots, scheduler, settings } = services;
   const url = parseCrawlUrl(input);
   const crawlDelayMs = await requireRobotsAllowed(robots, url);
+  const conditional = {
+    ...(validators.etag ? { "if-none-match": validators.etag } : {}),
+    ...(validators.lastModified ? { "if-modified-since": validators.lastModified } : {}),
+  };
+  const asked = Object.keys(conditional).length > 0;
 
-  return scheduler.run(url.hostname, crawlDelayMs, async () => {
+  return scheduler.run(url.hostname, crawlDelayMs, async (): Promise<RevalidatedPage> => {
     const response = await fetcher.fetch(url, {
       maxBytes: settings.maxPageBytes,
       accept: pageAccept,
       beforeRedirect: async (target) => {
         await requireRobotsAllowed(robots, target);
       },
+      ...(asked ? { conditional } : {}),
     });
-    return readPage(response);
+    if (asked && response.status === 304) {
+      await response.discard();
+      return { kind: "not_modified" };
+    }
+    return { kind: "fetched", page: await readPage(response) };
   });
 }
 
@@ -74,6 +107,8 @@ async function readPage(response: GuardedResponse): Promise<FetchedPage> {
     body: decodeText(bytes, charset),
     bytes: bytes.length,
     redirects: response.redirects,
+    etag: headerValue(response.headers, "etag") ?? null,
+    lastModified: headerValue(response.headers, "last-modified") ?? null,
   };
 }
 

@@ -34,6 +34,8 @@ export interface GuardedRequest {
   truncate?: boolean;
   /** Called before every hop after the first; may throw to refuse a redirect target (robots.txt). */
   beforeRedirect?: (url: URL) => Promise<void>;
+  /** Conditional request headers (`if-none-match`, `if-modified-since`), sent on every hop. */
+  conditional?: { "if-none-match"?: string; "if-modified-since"?: string };
 }
 
 export interface GuardedResponse {
@@ -85,6 +87,7 @@ async function fetchFollowingRedirects(
           "user-agent": options.userAgent,
           accept: request.accept,
           "accept-encoding": "gzip, deflate, br",
+          ...request.conditional,
         },
         signal: deadline,
       })
