@@ -2,9 +2,10 @@ import { ApiTokensSection } from "./api-tokens-section.js";
 import { OperatorsSection } from "./operators-section.js";
 import { UsageSection } from "./usage-section.js";
 import { useSettingsLive } from "./use-settings-live.js";
+import { WebhooksSection } from "./webhooks-section.js";
 import "./settings.css";
 
-/** Settings: the API tokens page, the operators, the workspace's quota and usage. Each section asks the server, which says who may. */
+/** Settings: the API tokens page, the operators, the webhooks, the workspace's quota and usage. Each section asks the server, which says who may. */
 export function SettingsScreen() {
   useSettingsLive();
   return (
@@ -15,6 +16,7 @@ export function SettingsScreen() {
       <div className="settings-body">
         <ApiTokensSection />
         <OperatorsSection />
+        <WebhooksSection />
         <UsageSection />
       </div>
     </div>
