@@ -6,6 +6,7 @@ import { SOURCES_QUERY_KEY } from "./use-sources.js";
 /** The kinds an operator adds here (a `wordpress` source is made by the WordPress sync). */
 type Kind = Exclude<Schemas["ConsoleSource"]["kind"], "wordpress">;
 type Body = Schemas["CreateSourceRequest"];
+type Schedule = Schemas["ConsoleSource"]["schedule"];
 
 const KINDS: { kind: Kind; label: string }[] = [
   { kind: "sitemap", label: "Sitemap" },
@@ -43,6 +44,7 @@ export function AddSourceForm({ agentId }: { agentId: string }) {
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
   const [sourceUrl, setSourceUrl] = useState("");
+  const [schedule, setSchedule] = useState<Schedule>("off");
   const [added, setAdded] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (body: Body) => dataOf(api.POST("/api/v1/console/knowledge/sources", { body })),
@@ -57,7 +59,7 @@ export function AddSourceForm({ agentId }: { agentId: string }) {
   });
   const fields = create.error instanceof ApiError ? (create.error.fields ?? {}) : {};
   const fieldError = (name: string) => fields[name] ?? fields[`body.${name}`];
-  const named = new Set(["url", "title", "content", "source_url"].flatMap((name) => [name, `body.${name}`]));
+  const named = new Set(["url", "title", "content", "source_url", "schedule"].flatMap((name) => [name, `body.${name}`]));
   const generalError = create.error && !Object.keys(fields).some((name) => named.has(name)) ? describeError(create.error) : null;
 
   const submit = (event: FormEvent) => {
@@ -66,7 +68,7 @@ export function AddSourceForm({ agentId }: { agentId: string }) {
     const body: Body =
       kind === "text"
         ? { agent_id: agentId, kind, content, ...(title.trim() ? { title } : {}), ...(sourceUrl.trim() ? { source_url: sourceUrl.trim() } : {}) }
-        : { agent_id: agentId, kind, url: url.trim() };
+        : { agent_id: agentId, kind, url: url.trim(), ...(schedule !== "off" ? { schedule } : {}) };
     create.mutate(body);
   };
 
@@ -109,6 +111,18 @@ export function AddSourceForm({ agentId }: { agentId: string }) {
           error={fieldError("url")}
           hint={kind === "sitemap" ? "For example https://example.com/sitemap.xml: every page it lists on that host is indexed." : "One page, indexed on its own."}>
           {(props) => <input {...props} type="url" inputMode="url" value={url} onChange={(event) => setUrl(event.target.value)} />}
+        </Field>
+      )}
+      {kind !== "text" && (
+        <Field label="Re-sync automatically" error={fieldError("schedule")} hint="Only changed pages are fetched and re-embedded; pages gone from the site are removed.">
+          {(props) => (
+            <select {...props} value={schedule} onChange={(event) => setSchedule(event.target.value as Schedule)}>
+              <option value="off">Off (re-sync by hand)</option>
+              <option value="hourly">Every hour</option>
+              <option value="daily">Every day</option>
+              <option value="weekly">Every week</option>
+            </select>
+          )}
         </Field>
       )}
       <div className="knowledge-form-actions">

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { api, dataOf, describeError, type Schemas } from "../api/client.js";
 import { SOURCES_QUERY_KEY, sourceQueryKey } from "./use-sources.js";
 
@@ -69,6 +69,48 @@ function FailedPages({ source }: { source: Source }) {
   );
 }
 
+const SCHEDULE_LABELS: Record<Source["schedule"], string> = { off: "Off", hourly: "Every hour", daily: "Every day", weekly: "Every week" };
+
+/** How often a url or sitemap source is re-synced on its own; saved as soon as it is chosen. */
+function ScheduleSelect({ source, name }: { source: Source; name: string }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const change = useMutation({
+    mutationFn: (schedule: Source["schedule"]) =>
+      dataOf(api.PATCH("/api/v1/console/knowledge/sources/{id}", { params: { path: { id: source.id } }, body: { schedule } })),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY }),
+  });
+  const shown = change.isPending && change.variables ? change.variables : source.schedule;
+  return (
+    <span className="source-schedule">
+      <label htmlFor={id}>Re-sync</label>
+      <select
+        id={id}
+        value={shown}
+        disabled={change.isPending}
+        aria-label={`Automatic re-sync of ${name}`}
+        {...(change.error ? { "aria-describedby": `${id}-error`, "aria-invalid": true } : {})}
+        onChange={(event) => change.mutate(event.target.value as Source["schedule"])}>
+        {(Object.keys(SCHEDULE_LABELS) as Source["schedule"][]).map((schedule) => (
+          <option key={schedule} value={schedule}>
+            {SCHEDULE_LABELS[schedule]}
+          </option>
+        ))}
+      </select>
+      {source.next_sync_at && shown !== "off" && (
+        <span className="muted">
+          next <time dateTime={source.next_sync_at}>{new Date(source.next_sync_at).toLocaleString()}</time>
+        </span>
+      )}
+      {change.error && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {describeError(change.error)}
+        </span>
+      )}
+    </span>
+  );
+}
+
 function SourceRow({ source }: { source: Source }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -114,6 +156,7 @@ function SourceRow({ source }: { source: Source }) {
             Last synced <time dateTime={source.last_synced_at}>{new Date(source.last_synced_at).toLocaleString()}</time>
           </span>
         )}
+        {(source.kind === "url" || source.kind === "sitemap") && <ScheduleSelect source={source} name={name} />}
         {confirming ? (
           <span className="knowledge-confirm" role="group" aria-label={`Confirm deleting ${name}`}>
             <span>Delete it with its pages? The assistant stops citing it at once.</span>
