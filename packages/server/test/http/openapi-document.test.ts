@@ -84,6 +84,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           "GET /knowledge/sources",
           "POST /knowledge/sources",
           "GET /knowledge/sources/{id}",
+          "PATCH /knowledge/sources/{id}",
           "DELETE /knowledge/sources/{id}",
           "POST /knowledge/sources/{id}/resync",
           "POST /knowledge/try",

@@ -17,6 +17,8 @@ describe("fetchPage", () => {
       body: "<html><body><p>Café au lait</p></body></html>",
       bytes: Buffer.byteLength("<html><body><p>Café au lait</p></body></html>"),
       redirects: 0,
+      etag: null,
+      lastModified: null,
     });
     expect(site.requests.find((request) => request.path === "/")?.userAgent).toBe(
       "FrontdeskBot/0.1 (+https://github.com/frontdesk/frontdesk)",
@@ -112,5 +114,34 @@ describe("fetchPage", () => {
     await openCrawler({ userAgent: "TestBot/9" }).fetchPage(site.url("/"));
 
     expect(site.requests.map((request) => request.userAgent)).toEqual(["TestBot/9", "TestBot/9"]);
+  });
+});
+
+describe("revalidatePage", () => {
+  siteTest("sends the stored validators and reads a 304 as not modified; a changed page comes back with its new ones", async ({ site }) => {
+    const seen: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined }[] = [];
+    let etag = '"v1"';
+    site.route("/page", (request, response) => {
+      seen.push({ ifNoneMatch: request.headers["if-none-match"], ifModifiedSince: request.headers["if-modified-since"] });
+      if (request.headers["if-none-match"] === etag) {
+        response.writeHead(304, { etag });
+        return void response.end();
+      }
+      response.writeHead(200, { "content-type": "text/html", etag, "last-modified": "Thu, 01 Jan 2026 00:00:00 GMT" });
+      response.end(`<p>${etag}</p>`);
+    });
+    const crawler = openCrawler();
+    const first = await crawler.revalidatePage(site.url("/page"), { etag: null, lastModified: null });
+    expect(first).toMatchObject({ kind: "fetched", page: { etag: '"v1"', lastModified: "Thu, 01 Jan 2026 00:00:00 GMT" } });
+    const again = await crawler.revalidatePage(site.url("/page"), { etag: '"v1"', lastModified: "Thu, 01 Jan 2026 00:00:00 GMT" });
+    expect(again).toEqual({ kind: "not_modified" });
+    etag = '"v2"';
+    const changed = await crawler.revalidatePage(site.url("/page"), { etag: '"v1"', lastModified: null });
+    expect(changed).toMatchObject({ kind: "fetched", page: { body: '<p>"v2"</p>', etag: '"v2"' } });
+    expect(seen).toEqual([
+      { ifNoneMatch: undefined, ifModifiedSince: undefined },
+      { ifNoneMatch: '"v1"', ifModifiedSince: "Thu, 01 Jan 2026 00:00:00 GMT" },
+      { ifNoneMatch: '"v1"', ifModifiedSince: undefined },
+    ]);
   });
 });
