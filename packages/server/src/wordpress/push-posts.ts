@@ -22,6 +22,9 @@ import {
 
 type Accepted = Extract<CheckedPost, { ok: true }> & { contentHash: string };
 
+/** unique_violation, deadlock_detected, serialization_failure. */
+const RETRYABLE_SQL_STATES = new Set(["23505", "40P01", "40001"]);
+
 /** What a post's index depends on: a change of any of these re-indexes it. */
 const hashOf = (post: WordpressPost) => sha256Hex(JSON.stringify([post.title, post.url, post.content]));
 
@@ -125,8 +128,9 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
     for (const entry of unpublished) results[entry.index] = { index: entry.index, post_id: entry.post.post_id, result: "removed" };
     return { sourceId: source.id, changed: sourceChanged };
   }).catch((error: unknown) => {
-    // Two pushes writing the same posts or URLs at once: one of them waits on the other's key and then conflicts.
-    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505") {
+    // Two pushes writing the same posts or URLs at once (one waits on the other's key, then conflicts), or a push
+    // and an indexing job locking the same posts in another order (Postgres ends one of them): the batch can be sent again.
+    if (typeof error === "object" && error !== null && RETRYABLE_SQL_STATES.has(String((error as { code?: unknown }).code))) {
       throw new AppError("service_unavailable", "Another push changed these posts at the same time; send this batch again.");
     }
     throw error;
