@@ -40,6 +40,19 @@ function fromFastifyError(error: FastifyError): AppError | null {
   return null;
 }
 
+/**
+ * A write that refers to a row deleted meanwhile (a foreign-key violation, SQLSTATE 23503): a
+ * visitor erased, or a conversation purged by retention, in another process while its session
+ * token was still cached there. The widget's session has ended (401, as any later request gets);
+ * elsewhere, what the request refers to is gone (404). Never a 500.
+ */
+function fromVanishedRow(error: unknown, request: FastifyRequest): AppError | null {
+  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "23503") return null;
+  request.log.info({ err: error }, "write to a row deleted meanwhile");
+  if (request.url.startsWith("/api/v1/widget/")) return new AppError("invalid_token", "This conversation no longer exists. Start a new one.");
+  return new AppError("not_found", "What this request refers to no longer exists.");
+}
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: ErrorBody = { error: { code: error.code, message: error.message } };
   if (error.fields) body.error.fields = error.fields;
@@ -57,7 +70,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.validation) {
       return sendError(reply, new AppError("validation_failed", "The request is invalid.", fieldsOf(error.validation, error.validationContext)));
     }
-    const mapped = fromFastifyError(error);
+    const mapped = fromFastifyError(error) ?? fromVanishedRow(error, request);
     if (mapped) return sendError(reply, mapped);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, "client error");

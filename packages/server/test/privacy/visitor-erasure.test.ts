@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { parseAdminArguments } from "../../src/cli/admin-arguments.js";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { deleteVisitorData, lockVisitorOfWorkspace } from "../../src/privacy/erasure-repository.js";
 import { servicesDeletionAnnouncer } from "../../src/privacy/announce-deleted-conversations.js";
 import { effectiveRetentionDays, purgeStaleConversations } from "../../src/privacy/purge-stale-conversations.js";
 import { registerRetentionWorker } from "../../src/privacy/register-retention-worker.js";
@@ -201,6 +202,27 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       t.clock.offsetMs = 0;
     }
     expect(await traces(visitor, tables)).toEqual(before);
+  });
+
+  it("error: a visitor erased by another process while this one still holds their session (cached) gets 401 for every write, never a 500", async () => {
+    const visitor = await visit(tenant.agentId, "elsewhere-erased");
+    const [session] = visitor.sessions;
+    // What another process's erasure does to the store, without this process's session cache hearing of it.
+    await t.services.db.transaction(async (tx) => {
+      const locked = await lockVisitorOfWorkspace(tx, tenant.workspaceId, session!.visitorId, tenant.agentId);
+      await deleteVisitorData(tx, locked!);
+    });
+    for (const [path, payload] of [
+      ["/messages", { message: "Are you still there?" }],
+      ["/events", { event: "launcher.open" }],
+      ["/leads", { name: "Late", email: "late@visitors.test" }],
+      ["/request-human", { reason: "Anyone?" }],
+    ] as const) {
+      const response = await t.app.inject({ method: "POST", url: `${W}${path}`, headers: bearer(session!.jwt), payload });
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(401);
+      expect(response.json().error.code).toBe("invalid_token");
+    }
+    expect(await traces(visitor, await publicTables())).toEqual({});
   });
 
   it("happy: the console exports a visitor's data (admins), then erases them; the audit names the operator", async () => {
