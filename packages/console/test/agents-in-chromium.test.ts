@@ -118,6 +118,27 @@ describeNeeding("chromium")("the console's Agents screen, in Chromium", () => {
     await page.setViewportSize({ width: 820, height: 1180 });
     await page.screenshot({ path: join(ARTIFACTS, "console-agents-tablet.png") });
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The sticky Save bar never hides a field: tabbing through the form at 1280 px and at tablet widths, each control is on top where it shows.
+    for (const [width, height] of [[1280, 800], [820, 700]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.locator("#agent-name").focus();
+      const hidden: string[] = [];
+      for (let step = 0; step < 80; step += 1) {
+        const focused = await page.evaluate(() => {
+          const active = document.activeElement as HTMLElement;
+          if (!active.closest(".agent-form") || active.closest(".form-actions")) return null;
+          const box = active.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return { name: active.id || active.textContent || active.tagName, shown: hit !== null && active.contains(hit) };
+        });
+        if (!focused) break;
+        if (!focused.shown) hidden.push(focused.name);
+        await page.keyboard.press("Tab");
+      }
+      expect(hidden, `${width} px`).toEqual([]);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, "console-agents-form-end-tablet.png") });
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

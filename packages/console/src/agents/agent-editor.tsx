@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, dataOf, describeError, type Schemas } from "../api/client.js";
 import { BehaviorRulesEditor } from "./behavior-rules-editor.js";
-import { FieldError, fieldErrorsOf, invalidProps } from "./field-errors.js";
+import { FieldError, fieldErrorsOf } from "./field-errors.js";
 import { InstallSnippet, snippetQueryKey } from "./install-snippet.js";
 import { ListEditor } from "./list-editor.js";
+import { SettingField } from "./setting-field.js";
 import { AGENTS_QUERY_KEY, agentQueryKey, type BehaviorRule, type ConsoleAgent } from "./use-agents.js";
 import { WidgetPreview } from "./widget-preview.js";
 
@@ -70,36 +71,16 @@ function bodyOf(draft: Draft): UpdateBody {
 }
 
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
-
-/** A text setting: its label, its input, and the server's error beside it. */
-function TextField({
-  id,
-  label,
-  field,
-  fields,
-  value,
-  onChange,
-  hint,
-  type = "text",
-}: {
-  id: string;
-  label: string;
-  field: string;
-  fields: Record<string, string[]>;
-  value: string;
-  onChange: (value: string) => void;
-  hint?: string;
-  type?: string;
-}) {
-  return (
-    <div className="field-row">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} value={value} onChange={(event) => onChange(event.target.value)} {...invalidProps(fields, field, id)} />
-      {hint && <span className="muted hint">{hint}</span>}
-      <FieldError fields={fields} field={field} id={id} />
-    </div>
-  );
-}
+const VERTICALS = [
+  ["general", "General"],
+  ["ecommerce", "E-commerce (coupons in rules)"],
+] as const;
+const DISPLAY_MODES = [
+  ["", "As the service sets it"],
+  ["logo_and_label", "Logo and label"],
+  ["logo_only", "Logo only"],
+  ["label_only", "Label only"],
+] as const;
 
 /** Publish or unpublish: the server decides who may (an agent-role operator gets its refusal). */
 function PublicationControl({ agent }: { agent: ConsoleAgent }) {
@@ -161,37 +142,33 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
         <form className="agent-form" onSubmit={submit} aria-labelledby="agent-title" noValidate>
           <fieldset>
             <legend>Identity</legend>
-            <TextField id="agent-name" label="Name" field="name" fields={fields} value={draft.name} onChange={set("name")} />
-            <div className="field-row">
-              <label htmlFor="agent-vertical">Vertical</label>
-              <select id="agent-vertical" value={draft.vertical} onChange={(event) => set("vertical")(event.target.value as Draft["vertical"])} {...invalidProps(fields, "vertical", "agent-vertical")}>
-                <option value="general">General</option>
-                <option value="ecommerce">E-commerce (coupons in rules)</option>
-              </select>
-              <FieldError fields={fields} field="vertical" id="agent-vertical" />
-            </div>
-            <TextField id="agent-language" label="Language" field="language" fields={fields} value={draft.language} onChange={set("language")} hint="A language tag such as en, fr or pt-BR." />
+            <SettingField id="agent-name" label="Name" field="name" fields={fields} value={draft.name} onChange={set("name")} />
+            <SettingField id="agent-vertical" label="Vertical" field="vertical" fields={fields} value={draft.vertical} onChange={set("vertical")} options={VERTICALS} />
+            <SettingField id="agent-language" label="Language" field="language" fields={fields} value={draft.language} onChange={set("language")} hint="A language tag such as en, fr or pt-BR." />
           </fieldset>
           <fieldset>
             <legend>Persona</legend>
-            <TextField id="agent-persona-name" label="Persona name" field="persona_name" fields={fields} value={draft.personaName} onChange={set("personaName")} hint="The name the assistant gives itself." />
-            <TextField id="agent-tone" label="Tone" field="tone" fields={fields} value={draft.tone} onChange={set("tone")} hint="For example: friendly, formal, playful and brief." />
+            <SettingField id="agent-persona-name" label="Persona name" field="persona_name" fields={fields} value={draft.personaName} onChange={set("personaName")} hint="The name the assistant gives itself." />
+            <SettingField id="agent-tone" label="Tone" field="tone" fields={fields} value={draft.tone} onChange={set("tone")} hint="For example: friendly, formal, playful and brief." />
           </fieldset>
           <fieldset>
             <legend>Appearance</legend>
-            <div className="field-row">
-              <label htmlFor="agent-colour">Primary colour</label>
-              <div className="colour-input">
+            <SettingField
+              id="agent-colour"
+              label="Primary colour"
+              field="primary_color"
+              fields={fields}
+              value={draft.primaryColor}
+              onChange={set("primaryColor")}
+              addon={
                 <input
                   type="color"
                   aria-label="Pick the primary colour"
                   value={HEX_COLOUR.test(draft.primaryColor) ? draft.primaryColor : "#2563eb"}
                   onChange={(event) => set("primaryColor")(event.target.value)}
                 />
-                <input id="agent-colour" value={draft.primaryColor} onChange={(event) => set("primaryColor")(event.target.value)} {...invalidProps(fields, "primary_color", "agent-colour")} />
-              </div>
-              <FieldError fields={fields} field="primary_color" id="agent-colour" />
-            </div>
+              }
+            />
             <ListEditor
               id="agent-prompts"
               legend="Starter prompts"
@@ -207,28 +184,19 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
           </fieldset>
           <fieldset>
             <legend>Branding</legend>
-            <div className="field-row">
-              <label htmlFor="agent-branding-show">Branding line</label>
-              <select id="agent-branding-show" value={draft.brandingShow} onChange={(event) => set("brandingShow")(event.target.value as Draft["brandingShow"])}>
-                <option value="default">As the service sets it ({agent.branding.show ? "shown" : "hidden"})</option>
-                <option value="show">Shown</option>
-                <option value="hide">Hidden</option>
-              </select>
-              <FieldError fields={fields} field="branding.show" id="agent-branding-show" />
-            </div>
-            <TextField id="agent-branding-label" label="Label" field="branding.label" fields={fields} value={draft.brandingLabel} onChange={set("brandingLabel")} hint={`Empty: “${agent.branding.label}”.`} />
-            <TextField id="agent-branding-url" label="Link" type="url" field="branding.url" fields={fields} value={draft.brandingUrl} onChange={set("brandingUrl")} />
-            <TextField id="agent-branding-logo" label="Logo address" type="url" field="branding.logo_url" fields={fields} value={draft.brandingLogoUrl} onChange={set("brandingLogoUrl")} />
-            <div className="field-row">
-              <label htmlFor="agent-display-mode">Display mode</label>
-              <select id="agent-display-mode" value={draft.brandingDisplayMode} onChange={(event) => set("brandingDisplayMode")(event.target.value as Draft["brandingDisplayMode"])}>
-                <option value="">As the service sets it</option>
-                <option value="logo_and_label">Logo and label</option>
-                <option value="logo_only">Logo only</option>
-                <option value="label_only">Label only</option>
-              </select>
-              <FieldError fields={fields} field="branding.display_mode" id="agent-display-mode" />
-            </div>
+            <SettingField
+              id="agent-branding-show"
+              label="Branding line"
+              field="branding.show"
+              fields={fields}
+              value={draft.brandingShow}
+              onChange={set("brandingShow")}
+              options={[["default", `As the service sets it (${agent.branding.show ? "shown" : "hidden"})`], ["show", "Shown"], ["hide", "Hidden"]]}
+            />
+            <SettingField id="agent-branding-label" label="Label" field="branding.label" fields={fields} value={draft.brandingLabel} onChange={set("brandingLabel")} hint={`Empty: “${agent.branding.label}”.`} />
+            <SettingField id="agent-branding-url" label="Link" type="url" field="branding.url" fields={fields} value={draft.brandingUrl} onChange={set("brandingUrl")} />
+            <SettingField id="agent-branding-logo" label="Logo address" type="url" field="branding.logo_url" fields={fields} value={draft.brandingLogoUrl} onChange={set("brandingLogoUrl")} />
+            <SettingField id="agent-display-mode" label="Display mode" field="branding.display_mode" fields={fields} value={draft.brandingDisplayMode} onChange={set("brandingDisplayMode")} options={DISPLAY_MODES} />
             <FieldError fields={Object.fromEntries(Object.entries(fields).filter(([name]) => name === "branding"))} field="branding" id="agent-branding" />
           </fieldset>
           <ListEditor
