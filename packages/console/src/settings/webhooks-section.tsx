@@ -196,7 +196,7 @@ export function WebhooksSection() {
       {endpoints.isPending && <p className="muted">Loading…</p>}
       {endpoints.isError && (
         <p className="error" role="alert">
-          {describeError(endpoints.error)}
+          Webhooks: {describeError(endpoints.error)}
         </p>
       )}
       {failure && (

@@ -76,7 +76,8 @@ export function promptPassages(request: RecordedChatRequest): Map<number, string
 
 export const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-export async function startWidgetStage(): Promise<WidgetStage> {
+/** `environment`: more FRONTDESK_* settings of the service (a test's own, e.g. webhooks reaching a loopback receiver). */
+export async function startWidgetStage(environment: Record<string, string> = {}): Promise<WidgetStage> {
   const model = await startLoopbackChatServer();
   const site = new LoopbackSite();
   await site.start();
@@ -92,6 +93,7 @@ export async function startWidgetStage(): Promise<WidgetStage> {
       FRONTDESK_LLM_MODEL: "gpt-4o-mini",
       FRONTDESK_LLM_API_KEY: "test-key",
       FRONTDESK_LLM_TIMEOUT_S: "60",
+      ...environment,
     },
     { workers: { allowPrivateNetworks: true } },
   );
