@@ -143,7 +143,8 @@ async function* answerWithCurated(
   const leading = curated.answer.match(/^\s*/)?.[0] ?? "";
   if (leading !== "") yield { type: "token", token: leading };
   for (const piece of curated.answer.slice(leading.length).match(CURATED_PIECE) ?? []) yield { type: "token", token: piece };
-  const citations: Citation[] = curated.sourceUrl ? [{ id: 0, url: curated.sourceUrl }] : [];
+  // Numbered as any reply's first source: the widget and the console list citations by their number.
+  const citations: Citation[] = curated.sourceUrl ? [{ id: 1, url: curated.sourceUrl }] : [];
   const reply = await insertBotReply(
     services.db,
     {

@@ -80,7 +80,7 @@ describeEachStore("curated answers on %s", (kind) => {
     // A rewording, over the JSON route.
     const again = await ask("how long will delivery take to scotland");
     const data = again.response.json().data;
-    expect(data).toMatchObject({ content: CURATED_ANSWER, citations: [{ id: 0, url: SOURCE }], low_confidence: false, curated: true });
+    expect(data).toMatchObject({ content: CURATED_ANSWER, citations: [{ id: 1, url: SOURCE }], low_confidence: false, curated: true });
     const stored = await storedReply(again.session.conversationId);
     expect(stored).toMatchObject({ id: data.message_id, content: CURATED_ANSWER, low_confidence: false, generator: "curated", curated_answer_id: curated.id });
 
