@@ -33,6 +33,10 @@ export const wordpressPostSchema = z.object({
     .describe("The rendered HTML of the post (`the_content`), at most 1 MB; read like a crawled page's HTML."),
   modified_at: z.iso
     .datetime({ offset: true, message: "must be an ISO 8601 date and time with a UTC offset" })
+    .refine((value) => {
+      const time = Date.parse(value);
+      return Number.isFinite(time) && time >= Date.UTC(1970, 0, 1) && time < Date.UTC(10000, 0, 1);
+    }, "must be a time between 1970 and 9999")
     .describe("`post_modified_gmt` as ISO 8601 with an offset (`get_post_modified_time('c', true)`)."),
   status: wordpressNameSchema.describe("`post_status`: `publish` puts the post in the knowledge; any other (`draft`, `private`, `trash`, …) takes it out."),
   type: wordpressNameSchema.describe("`post_type` (`post`, `page`, a custom type)."),

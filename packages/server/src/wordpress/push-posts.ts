@@ -25,6 +25,9 @@ type Accepted = Extract<CheckedPost, { ok: true }> & { contentHash: string };
 /** unique_violation, deadlock_detected, serialization_failure. */
 const RETRYABLE_SQL_STATES = new Set(["23505", "40P01", "40001"]);
 
+/** The time in UTC: WordPress may send any offset JavaScript reads, and Postgres refuses offsets beyond ±15:59. */
+const utc = (time: string): string => new Date(time).toISOString();
+
 /** What a post's index depends on: a change of any of these re-indexes it. */
 const hashOf = (post: WordpressPost) => sha256Hex(JSON.stringify([post.title, post.url, post.content]));
 
@@ -42,7 +45,7 @@ const toStore = (entry: Accepted, documentId: number | null): PostToStore => ({
   title: entry.post.title,
   postType: entry.post.type,
   postStatus: entry.post.status,
-  modifiedAt: entry.post.modified_at,
+  modifiedAt: utc(entry.post.modified_at),
   contentHash: entry.contentHash,
   // Nothing of a post that is not published is kept beyond what identifies it.
   content: entry.published ? entry.post.content : null,
@@ -116,7 +119,7 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
     const documentOf = (entry: Accepted): number => stored.get(entry.post.post_id)?.documentId ?? fresh.get(entry.post.url)!;
 
     await upsertPosts(tx, source, [...queued.map((entry) => toStore(entry, documentOf(entry))), ...unpublished.map((entry) => toStore(entry, null))]);
-    await touchUnchangedPosts(tx, agent.id, unchanged.map((entry) => ({ postId: entry.post.post_id, modifiedAt: entry.post.modified_at, postType: entry.post.type, postStatus: entry.post.status })));
+    await touchUnchangedPosts(tx, agent.id, unchanged.map((entry) => ({ postId: entry.post.post_id, modifiedAt: utc(entry.post.modified_at), postType: entry.post.type, postStatus: entry.post.status })));
     if (queued.length > 0) await services.jobs.send("index-wordpress-posts", { sourceId: source.id, documentIds: queued.map(documentOf) }, tx);
     const sourceChanged = created || queued.length > 0 || removedDocuments.length > 0;
     if (sourceChanged) {

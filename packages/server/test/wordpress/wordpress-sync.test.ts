@@ -247,11 +247,13 @@ describeEachStore("WordPress bulk sync (/api/v1/wp) on %s", (kind) => {
       "not a post",
       post(6009, 1, { url: `${SITE_ORIGIN}/blog/post-10` }),
       post(6010, 1, { url: "https://elsewhere.example.org/p" }),
+      post(6011, 1, { modified_at: "2026-01-01T10:00:00+23:59" }),
+      post(6012, 1, { modified_at: "0000-01-01T00:00:00Z" }),
     ];
     const response = await push(batch);
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
-    expect(data).toMatchObject({ received: 11, queued: 2, rejected: 9 });
+    expect(data).toMatchObject({ received: 13, queued: 3, rejected: 10 });
     const fieldsOf = (index: number) => {
       const result = data.results[index];
       expect(result).toMatchObject({ index, result: "rejected", error: { code: "validation_failed" } });
@@ -270,8 +272,15 @@ describeEachStore("WordPress bulk sync (/api/v1/wp) on %s", (kind) => {
     expect(fieldsOf(9)).toEqual(["posts.9.url"]);
     expect(data.results[9].error.fields["posts.9.url"][0]).toContain("post 10");
     expect(data.results[10]).toMatchObject({ index: 10, post_id: 6010, result: "queued", warning: expect.stringContaining("allowed origins") });
-    const stored = await sql<{ post_id: number }>(`SELECT post_id::int AS post_id FROM wordpress_posts WHERE agent_id = $1 AND post_id > 6000 ORDER BY post_id`, [tenant.agentId]);
-    expect(stored.map((row) => row.post_id)).toEqual([6001, 6010]);
+    // Any offset JavaScript reads is kept as the same instant in UTC (Postgres refuses offsets beyond ±15:59).
+    expect(data.results[11]).toEqual({ index: 11, post_id: 6011, result: "queued" });
+    expect(fieldsOf(12)).toEqual(["posts.12.modified_at"]);
+    const stored = await sql<{ post_id: number; modified_at: Date }>(
+      `SELECT post_id::int AS post_id, modified_at FROM wordpress_posts WHERE agent_id = $1 AND post_id > 6000 ORDER BY post_id`,
+      [tenant.agentId],
+    );
+    expect(stored.map((row) => row.post_id)).toEqual([6001, 6010, 6011]);
+    expect(new Date(stored[2]!.modified_at).toISOString()).toBe("2025-12-31T10:01:00.000Z");
     await settled();
   }, 60_000);
 
