@@ -42,7 +42,7 @@ process.once("exit", () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 });
 
-/** Starts `bin/frontdesk serve` and waits until /healthz answers. */
+/** Starts `bin/frontdesk serve` and waits until /healthz answers (a bound of 60 s for a stuck start, not a speed requirement). */
 export async function startServer(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
   const child = spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
     env: { PATH: process.env.PATH ?? "", ...env },
@@ -53,7 +53,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   let log = "";
   child.stderr?.on("data", (chunk) => (log += chunk));
   child.stdout?.on("data", (chunk) => (log += chunk));
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${log}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);

@@ -78,13 +78,18 @@ export function pgliteTemplateDir(stage: TemplateStage = "migrated"): Promise<st
     if (existsSync(join(template, "PG_VERSION"))) return template;
     await removeAbandonedBuilds(template);
     const building = `${template}.building-${process.pid}-${randomBytes(4).toString("hex")}`;
-    // The migrated template starts as a copy of the empty one (one initdb for both).
-    if (stage === "migrated") await copyDirectory(await pgliteTemplateDir("empty"), building);
-    const db = await openPgliteDatabase(building, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
     try {
-      if (stage === "migrated") await migrate(db);
-    } finally {
-      await db.close();
+      // The migrated template starts as a copy of the empty one (one initdb for both).
+      if (stage === "migrated") await copyDirectory(await pgliteTemplateDir("empty"), building);
+      const db = await openPgliteDatabase(building, { workerUrl: compiledWorkerUrl("db/pglite-worker.js") });
+      try {
+        if (stage === "migrated") await migrate(db);
+      } finally {
+        await db.close();
+      }
+    } catch (error) {
+      await rm(building, { recursive: true, force: true });
+      throw error;
     }
     try {
       await rename(building, template);
