@@ -126,6 +126,9 @@ export const envSchema = z.object({
     .superRefine((value, context) => {
       for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
         if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry)) context.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR` });
-
+      }
+    }),
+  WEBHOOK_CONCURRENCY: nonNegativeInt.max(100).default(4),
+});
 export type Env = z.infer<typeof envSchema>;
 export const ENV_PREFIX = "FRONTDESK_";
