@@ -21,6 +21,7 @@ const { migrate } = await load("db/migrate.js");
 const { runAdminCommand } = await load("admin/run-admin-command.js");
 const { replaceDocumentChunks, upsertDocuments } = await load("ingest/document-repository.js");
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
+const { describeUrlSource } = await load("sources/create-source.js");
 const { searchByText } = await load("answering/retrieve/chunk-search-repository.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
 
@@ -44,7 +45,7 @@ try {
   for (let index = 0, written = 0; written < chunkTarget; index += 1) {
     const article = supportArticle(random, index, 8);
     const paragraphs = article.content.split("\n\n");
-    const source = await insertSourceUnlessDuplicate(db, { workspaceId: workspace.id, agentId: agent.id, kind: "url", config: { url: article.sourceUrl }, targetUrl: article.sourceUrl, contentHash: null });
+    const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: workspace.id, agentId: agent.id, kind: "url", url: article.sourceUrl, schedule: "off", now: new Date() }));
     const [documentId] = await upsertDocuments(db, source, [article.sourceUrl]);
     // Two paragraphs a chunk, as the chunker makes of these articles.
     const chunks = [];

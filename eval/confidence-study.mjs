@@ -29,6 +29,7 @@ const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
 const { upsertDocuments } = await load("ingest/document-repository.js");
 const { indexDocumentContent } = await load("ingest/index-document.js");
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
+const { describeUrlSource } = await load("sources/create-source.js");
 const { readIndexedChunks, searchByVector } = await load("answering/retrieve/chunk-search-repository.js");
 const { BM25, inverseDocumentFrequency } = await load("answering/retrieve/bm25-parameters.js");
 const { lexemeWeights } = await load("answering/confidence/general-english-rarity.js");
@@ -46,7 +47,7 @@ async function indexSets(sets) {
   for (const set of sets) {
     const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: set.name, origins: ["https://eval.test"] });
     for (const page of set.pages) {
-      const source = await insertSourceUnlessDuplicate(db, { workspaceId: workspace.id, agentId: agent.id, kind: "url", config: { url: page.url }, targetUrl: page.url, contentHash: null });
+      const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: workspace.id, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
       const [documentId] = await upsertDocuments(db, source, [page.url]);
       await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
     }

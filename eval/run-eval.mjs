@@ -30,6 +30,7 @@ const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
 const { upsertDocuments } = await load("ingest/document-repository.js");
 const { indexDocumentContent } = await load("ingest/index-document.js");
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
+const { describeUrlSource } = await load("sources/create-source.js");
 const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
@@ -84,7 +85,7 @@ async function evaluateEmbedder(kind, sets) {
     const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: set.name, origins: ["https://eval.test"] });
     const started = Date.now();
     for (const page of set.pages) {
-      const source = await insertSourceUnlessDuplicate(db, { workspaceId: workspace.id, agentId: agent.id, kind: "url", config: { url: page.url }, targetUrl: page.url, contentHash: null });
+      const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: workspace.id, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
       const [documentId] = await upsertDocuments(db, source, [page.url]);
       await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
     }

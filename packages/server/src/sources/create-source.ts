@@ -1,4 +1,4 @@
-import type { CreateSourceBody } from "@frontdesk/contracts";
+import type { CreateSourceBody, SourceSchedule } from "@frontdesk/contracts";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findWorkspaceAgent } from "../tenants/agent-repository.js";
@@ -23,20 +23,24 @@ export function canonicalSourceUrl(value: string): string {
 }
 
 async function describeSource(workspaceId: string, body: CreateSourceBody, now: Date): Promise<NewSource> {
+  if (body.kind === "text") return describeText(newId("src"), workspaceId, body);
+  return describeUrlSource({ workspaceId, agentId: body.agent_id, kind: body.kind, url: body.url, schedule: body.schedule ?? "off", now });
+}
+
+/** A new url or sitemap source of an agent (also used by the eval and the benches to index pages directly). */
+export function describeUrlSource(input: { workspaceId: string; agentId: string; kind: "url" | "sitemap"; url: string; schedule: SourceSchedule; now: Date }): NewSource {
   const id = newId("src");
-  if (body.kind === "text") return describeText(id, workspaceId, body);
-  const url = canonicalSourceUrl(body.url);
-  const schedule = body.schedule ?? "off";
+  const url = canonicalSourceUrl(input.url);
   return {
     id,
-    workspaceId,
-    agentId: body.agent_id,
-    kind: body.kind,
-    config: body.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0 } : { url },
+    workspaceId: input.workspaceId,
+    agentId: input.agentId,
+    kind: input.kind,
+    config: input.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0 } : { url },
     targetUrl: url,
     contentHash: null,
-    schedule,
-    nextSyncAt: nextSyncAt(id, schedule, now),
+    schedule: input.schedule,
+    nextSyncAt: nextSyncAt(id, input.schedule, input.now),
   };
 }
 

@@ -14,6 +14,7 @@ import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js"
 import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
 import { deleteWorkspaceSource, insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import { describeUrlSource } from "../../src/sources/create-source.js";
 import { pino } from "pino";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
@@ -134,7 +135,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
 
   async function newDocument(agent: string, workspaceId: string, slug: string): Promise<number> {
     const url = `https://shop.example/${slug}`;
-    const source = await insertSourceUnlessDuplicate(db, { workspaceId, agentId: agent, kind: "url", config: { url }, targetUrl: url, contentHash: null });
+    const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId, agentId: agent, kind: "url", url, schedule: "off", now: new Date() }));
     const [id] = await upsertDocuments(db, source!, [url]);
     sourceOfDocument.set(id!, source!.id);
     return id!;
