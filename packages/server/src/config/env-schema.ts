@@ -130,5 +130,6 @@ export const envSchema = z.object({
     }),
   WEBHOOK_CONCURRENCY: nonNegativeInt.max(100).default(4),
 });
+
 export type Env = z.infer<typeof envSchema>;
 export const ENV_PREFIX = "FRONTDESK_";
