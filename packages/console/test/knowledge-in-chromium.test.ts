@@ -158,6 +158,18 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await poll(() => row.getAttribute("data-status"), 60_000).toBe("indexed");
     await poll(() => row.locator(".knowledge-progress-words").textContent(), 60_000).toBe("3 of 4 pages indexed, 1 failed");
 
+    // A schedule: chosen on the row, stored at once, its next re-sync shown.
+    const storedSchedule = async () =>
+      (await stage.t.services.db.query<{ schedule: string; next_sync_at: Date | null }>(`SELECT schedule, next_sync_at FROM sources WHERE workspace_id = $1 AND kind = 'sitemap'`, [stage.tenant.workspaceId])).rows[0];
+    expect(await storedSchedule()).toMatchObject({ schedule: "off", next_sync_at: null });
+    const schedule = row.getByRole("combobox", { name: `Automatic re-sync of ${sitemapUrl}` });
+    await schedule.selectOption("daily");
+    await poll(async () => (await storedSchedule())?.schedule).toBe("daily");
+    expect((await storedSchedule())?.next_sync_at).not.toBeNull();
+    await poll(() => row.locator(".source-schedule time").count()).toBe(1);
+    expect(await schedule.inputValue()).toBe("daily");
+    expect(await seriousViolations(page)).toEqual([]);
+
     // Delete, after confirming: it leaves the list and the store.
     const storedSitemaps = async () =>
       Number((await stage.t.services.db.query<{ n: string }>(`SELECT count(*) AS n FROM sources WHERE workspace_id = $1 AND kind = 'sitemap'`, [stage.tenant.workspaceId])).rows[0]?.n);

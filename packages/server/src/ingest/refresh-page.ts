@@ -16,8 +16,9 @@ const GONE_STATUSES = new Set([404, 410]);
  * before with the current embedder is asked for conditionally (`If-None-Match` with its ETag,
  * `If-Modified-Since` with its Last-Modified): a 304 costs no body, no extraction and no
  * embedding. A fetched page whose extracted content hash is unchanged is not re-embedded either
- * (indexDocumentContent). A page answering 404 or 410 is removed; any other failure is thrown for
- * the caller to retry or record (a page indexed before keeps its chunks).
+ * (indexDocumentContent). A page indexed before that now answers 404 or 410 is removed; any other
+ * failure (and a 404 of a page never indexed) is thrown for the caller to retry or record (a page
+ * indexed before keeps its chunks).
  */
 export async function refreshPage(db: Database, pipeline: IngestPipeline, document: DocumentRecord): Promise<RefreshOutcome> {
   const current = document.contentHash !== null && document.embedder === pipeline.embedder.id;
@@ -30,7 +31,10 @@ export async function refreshPage(db: Database, pipeline: IngestPipeline, docume
     pipeline.metrics.pageFetched(result.kind === "not_modified" ? "not_modified" : "ok");
   } catch (error) {
     pipeline.metrics.pageFetched(error instanceof FetchError ? error.code : "error");
-    if (error instanceof FetchError && error.code === "http_status" && error.status !== undefined && GONE_STATUSES.has(error.status)) {
+    // A page indexed before that is now gone is removed; one that never answered (a broken link in
+    // the sitemap on its first sync) stays listed as failed, with why, for the owner to see.
+    const indexedBefore = document.contentHash !== null;
+    if (indexedBefore && error instanceof FetchError && error.code === "http_status" && error.status !== undefined && GONE_STATUSES.has(error.status)) {
       await deleteDocument(db, document.id);
       return { kind: "removed", status: error.status };
     }
