@@ -133,7 +133,17 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     expect((await widgetPost(session.jwt, "/request-human", { reason: "refund" })).statusCode).toBe(200);
     expect((await widgetPost(session.jwt, "/satisfaction", { rating: "good", comment: "quick" })).statusCode).toBe(200);
     expect((await widgetPost(session.jwt, "/conversation/close")).statusCode).toBe(200);
-    const source = (await insertSourceUnlessDuplicate(t.services.db, { workspaceId: own.workspaceId, agentId: own.agentId, kind: "text", config: {}, targetUrl: null, contentHash: "h1" }))!;
+    const source = (await insertSourceUnlessDuplicate(t.services.db, {
+      id: newId("src"),
+      workspaceId: own.workspaceId,
+      agentId: own.agentId,
+      kind: "text",
+      config: {},
+      targetUrl: null,
+      contentHash: "h1",
+      schedule: "off",
+      nextSyncAt: null,
+    }))!;
     const settledSource = (status: "indexed" | "failed") =>
       ({
         type: "source.updated",
