@@ -1,6 +1,7 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
 import { isFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "./detect-language.js";
+import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "./small-talk.js";
 import { LIST_MARKER } from "./split-sentences.js";
@@ -34,6 +35,9 @@ const MAX_CITATIONS = 3;
  * retrieved documents in retrieval order (they are where the visitor can read on), at most
  * `MAX_CITATIONS`, always including a second document the answer quotes.
  */
+/** How many related pages a doubtful reply links. */
+const DOUBTFUL_CITATIONS = 2;
+
 function citationsOf(sentences: readonly ChosenSentence[], request: AnswerRequest): number[] {
   const quoted = [...new Set(sentences.map((sentence) => sentence.documentId))];
   const ranked = [...new Set(request.passages.map((passage) => passage.documentId))];
@@ -43,6 +47,17 @@ function citationsOf(sentences: readonly ChosenSentence[], request: AnswerReques
     if (!cited.includes(documentId)) cited.push(documentId);
   }
   return cited;
+}
+
+/**
+ * The pages a doubtful reply offers: the best-ranked documents (at most `DOUBTFUL_CITATIONS`)
+ * whose passages share a content word with the question. A nearest vector alone is no evidence
+ * of a related page (the hashing embedder always has a nearest one): with none, nothing was found.
+ */
+function relatedDocuments(request: AnswerRequest): number[] {
+  const asked = contentStems(request.question, request.language);
+  const related = request.passages.filter((passage) => overlap(asked, contentStems(`${passage.title} ${passage.content}`, request.language)) > 0);
+  return [...new Set(related.map((passage) => passage.documentId))].slice(0, DOUBTFUL_CITATIONS);
 }
 
 /**
@@ -60,7 +75,7 @@ function selectionContext(request: AnswerRequest): string | null {
  * own, streamed word by word; it cites that document first, then the next retrieved ones. When
  * retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
  * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
- * only doubtful matches", and offers a person — unless the message was only a greeting, a
+ * only doubtful matches" (and linking those), and offers a person — unless the message was only a greeting, a
  * thank-you or a goodbye, which it answers in kind.
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
@@ -77,11 +92,14 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     const visitorLanguage = detectLanguage(request.question, request.language);
     // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag
     // stays as retrieval set it: nothing grounds the reply).
+    const smallTalk = lowConfidence ? smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name }) : null;
+    const related = lowConfidence && smallTalk === null ? relatedDocuments(request) : [];
     const text = lowConfidence
-      ? (smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name }) ??
-        lowConfidenceReply(visitorLanguage, request.passages.length === 0 ? "nothing_found" : "doubtful_match"))
+      ? (smallTalk ?? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match"))
       : textOf(sentences);
-    const cited = lowConfidence ? [] : citationsOf(sentences, request);
+    // A doubtful reply says it found pages that may be related: it links them rather than leaving
+    // the visitor to search for them; the flag stays set.
+    const cited = lowConfidence ? related : citationsOf(sentences, request);
 
     let sent = 0;
     for (const token of wordsOf(text)) {

@@ -151,7 +151,8 @@ describe("extractive answer generator (low confidence)", () => {
     expect(answer.content).toBe(
       "I'm not sure about that — I found pages that may be related, but none that clearly answers it. Would you like me to connect you with a person?",
     );
-    expect(answer.citedDocumentIds).toEqual([]);
+    // It links those pages: the best two, in retrieval rank.
+    expect(answer.citedDocumentIds).toEqual([101, 102]);
   });
 
   test("answers in the visitor's language, whatever the agent's", async () => {
@@ -186,7 +187,7 @@ describe("extractive answer generator (low confidence)", () => {
     const none = await collectAnswer(generator.generate(answerRequest({ passages: [] })));
     expect(none).toMatchObject({ citedDocumentIds: [], lowConfidence: true });
     const labels = await collectAnswer(generator.generate(answerRequest({ passages: [{ ...SHIPPING_PASSAGE, content: "Shipping\nMenu" }] })));
-    expect(labels).toMatchObject({ citedDocumentIds: [], lowConfidence: true });
+    expect(labels).toMatchObject({ citedDocumentIds: [SHIPPING_PASSAGE.documentId], lowConfidence: true });
   });
 });
 
