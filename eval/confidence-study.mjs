@@ -7,29 +7,15 @@
 // regressions over combinations of signals calibrated on one set and scored on the other (and
 // 2-fold within a set), and recall@1/3/5 of document rankings. Nothing here is shipped: a signal
 // earns a place in confidence/ only when it holds on both sets here and then in `npm run eval`.
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { isOdd, lowConfidenceFigures } from "./answer-quality.mjs";
-import { loadSets } from "./eval-sets.mjs";
+import { indexPages, loadBuilt as load, loadSets, root } from "./eval-sets.mjs";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const dist = join(root, "packages/server/dist");
-if (!existsSync(join(dist, "app.js"))) {
-  console.error("Build first: npm run build");
-  process.exit(1);
-}
-const load = (path) => import(pathToFileURL(join(dist, path)).href);
 const { loadConfig } = await load("config/config.js");
 const { openPgliteDatabase } = await load("db/pglite-database.js");
 const { migrate } = await load("db/migrate.js");
 const { runAdminCommand } = await load("admin/run-admin-command.js");
 const { createEmbedder } = await load("embeddings/create-embedder.js");
 const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
-const { upsertDocuments } = await load("ingest/document-repository.js");
-const { indexDocumentContent } = await load("ingest/index-document.js");
-const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
-const { describeUrlSource } = await load("sources/create-source.js");
 const { readIndexedChunks, searchByVector } = await load("answering/retrieve/chunk-search-repository.js");
 const { BM25, inverseDocumentFrequency } = await load("answering/retrieve/bm25-parameters.js");
 const { lexemeWeights } = await load("answering/confidence/general-english-rarity.js");
@@ -46,11 +32,7 @@ async function indexSets(sets) {
   const indexed = [];
   for (const set of sets) {
     const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: set.name, origins: ["https://eval.test"] });
-    for (const page of set.pages) {
-      const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: workspace.id, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
-      const [documentId] = await upsertDocuments(db, source, [page.url]);
-      await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
-    }
+    await indexPages(db, pipeline, { id: agent.id, workspaceId: workspace.id }, set.pages);
     const urls = new Map((await db.query(`SELECT c.id::int AS id, d.url FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.agent_id = $1`, [agent.id])).rows.map((row) => [row.id, row.url]));
     const slugOf = new Map(set.pages.map((page) => [page.url, page.slug]));
     const chunks = (await readIndexedChunks(db, { agentId: agent.id, embedder: embedder.id, after: 0, limit: 1_000_000 })).map((chunk) => ({

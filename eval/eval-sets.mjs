@@ -1,8 +1,38 @@
 // The two evaluation sets (eval/fixtures: Northwind Bikes; eval/govuk: gov.uk pages with
 // ConditionalQA's questions), each with its own near-miss out-of-scope questions and 40 far ones
-// taken from the other set. Shared by run-eval.mjs and confidence-study.mjs.
+// taken from the other set; the built service's modules, and indexing a set's pages through them.
+// Shared by run-eval.mjs and confidence-study.mjs.
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** The repository's root. */
+export const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dist = join(root, "packages/server/dist");
+
+/** A module of the built service (packages/server/dist); exits with a hint when the service is not built. */
+export function loadBuilt(path) {
+  if (!existsSync(join(dist, "app.js"))) {
+    console.error("Build first: npm run build");
+    process.exit(1);
+  }
+  return import(pathToFileURL(join(dist, path)).href);
+}
+
+const { upsertDocuments } = await loadBuilt("ingest/document-repository.js");
+const { indexDocumentContent } = await loadBuilt("ingest/index-document.js");
+const { insertSourceUnlessDuplicate } = await loadBuilt("sources/source-repository.js");
+const { describeUrlSource } = await loadBuilt("sources/create-source.js");
+
+/** Indexes each page as a url source of the agent, through the real extraction, chunking and embedder. */
+export async function indexPages(db, pipeline, agent, pages) {
+  for (const page of pages) {
+    const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: agent.workspaceId, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
+    const [documentId] = await upsertDocuments(db, source, [page.url]);
+    await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
+  }
+}
 
 /** Pages, answerable and out-of-scope questions (`kind` near or far) of both sets. */
 export async function loadSets(root) {

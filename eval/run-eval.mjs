@@ -8,29 +8,15 @@
 // low_confidence precision / recall / F1 and out-of-scope questions answered confidently; then
 // retrieval recall per ranking, and the confidence thresholds cross-validated within and across sets.
 // EVAL_EMBEDDERS=hashing,local (default): local runs only when its model files are on disk.
-import { existsSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures, missBreakdown } from "./answer-quality.mjs";
-import { loadSets } from "./eval-sets.mjs";
+import { indexPages, loadBuilt as load, loadSets, root } from "./eval-sets.mjs";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const dist = join(root, "packages/server/dist");
-if (!existsSync(join(dist, "app.js"))) {
-  console.error("Build first: npm run build");
-  process.exit(1);
-}
-const load = (path) => import(pathToFileURL(join(dist, path)).href);
 const { loadConfig } = await load("config/config.js");
 const { openPgliteDatabase } = await load("db/pglite-database.js");
 const { migrate } = await load("db/migrate.js");
 const { runAdminCommand } = await load("admin/run-admin-command.js");
 const { createEmbedder } = await load("embeddings/create-embedder.js");
 const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
-const { upsertDocuments } = await load("ingest/document-repository.js");
-const { indexDocumentContent } = await load("ingest/index-document.js");
-const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
-const { describeUrlSource } = await load("sources/create-source.js");
 const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
@@ -84,11 +70,7 @@ async function evaluateEmbedder(kind, sets) {
   for (const set of sets) {
     const agent = await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: set.name, origins: ["https://eval.test"] });
     const started = Date.now();
-    for (const page of set.pages) {
-      const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: workspace.id, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
-      const [documentId] = await upsertDocuments(db, source, [page.url]);
-      await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
-    }
+    await indexPages(db, pipeline, { id: agent.id, workspaceId: workspace.id }, set.pages);
     const indexMs = Date.now() - started;
     const chunkSlug = new Map(
       (await db.query(`SELECT c.id::int AS id, d.url FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.agent_id = $1`, [agent.id])).rows.map((row) => [

@@ -1,18 +1,9 @@
 import { primaryLanguage } from "./low-confidence-reply.js";
 import { LIST_MARKER } from "./split-sentences.js";
+import type { ChosenSentence } from "./select-sentences.js";
 
-/** A sentence of one of the passages read for an answer, as sentence selection sees it. */
-export interface QuotableSentence {
-  /** Index in the request's passages (0 = best). */
-  passageIndex: number;
-  /** Index of the sentence within its passage. */
-  position: number;
-  /** Block (between blank lines) and line of the sentence in its passage. */
-  block: number;
-  line: number;
-  documentId: number;
-  /** Verbatim, forum lead-ins removed. */
-  text: string;
+/** A sentence of one of the passages read for an answer, as sentence selection sees it (`text`: verbatim, forum lead-ins removed). */
+export interface QuotableSentence extends ChosenSentence {
   /**
    * `skip`: a question or boilerplate, never quoted; `heading`: quoted only as the title of the
    * list under it; `lead-in`: a sentence ending in a colon, which announces the list after it;
