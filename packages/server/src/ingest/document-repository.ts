@@ -157,6 +157,21 @@ export async function replaceDocumentChunks(
   await bumpKnowledgeRevision(tx, document.agentId);
 }
 
+/**
+ * The agent's knowledge is now in another language: every chunk's search vector is made again with
+ * `textSearchConfig`, as `replaceDocumentChunks` makes it (title, heading, content), so that questions,
+ * stemmed with the agent's configuration, meet the knowledge's words. Embeddings are unchanged.
+ */
+export async function restemAgentChunks(tx: Queryable, agentId: string, textSearchConfig: string): Promise<void> {
+  await tx.query(
+    `UPDATE chunks SET search_vector = setweight(to_tsvector($2::regconfig, coalesce(title, '')), 'A')
+       || setweight(to_tsvector($2::regconfig, coalesce(heading, '')), 'B') || to_tsvector($2::regconfig, content)
+     WHERE agent_id = $1`,
+    [agentId, textSearchConfig],
+  );
+  await bumpKnowledgeRevision(tx, agentId);
+}
+
 /** The page was fetched again and its content is unchanged: nothing is re-embedded. */
 export async function markDocumentUnchanged(db: Queryable, documentId: number): Promise<void> {
   await db.query(`UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now() WHERE id = $1`, [documentId]);

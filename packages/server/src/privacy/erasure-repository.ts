@@ -1,6 +1,8 @@
 import type { ErasureCounts, ErasureRequester } from "@frontdesk/contracts";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { newId } from "../db/ids.js";
+import { textArray } from "../db/text-array.js";
+import { dropQueuedDeliveriesAbout } from "../webhooks/webhook-delivery-repository.js";
 
 /**
  * The SQL of erasure and retention. Every statement names the workspace and, where the table has
@@ -81,11 +83,13 @@ const VISITOR_CONVERSATIONS = `SELECT c.id FROM conversations c WHERE c.workspac
 /**
  * Deletes everything of one visitor with one agent: their conversations with all they hold (messages,
  * inbox notifications, operators' read marks, satisfaction, coupon, pages, browser), their widget
- * events, their leads, and the visitor. Runs in the caller's transaction, after lockVisitorOfWorkspace.
+ * events, their leads, the visitor, and the queued webhook deliveries about them. Runs in the
+ * caller's transaction, after lockVisitorOfWorkspace.
  */
 export async function deleteVisitorData(tx: Queryable, visitor: VisitorOfWorkspace): Promise<{ counts: ErasureCounts; conversations: DeletedConversation[] }> {
   const scope = [visitor.workspaceId, visitor.agentId, visitor.id];
   const { rows: locked } = await tx.query<{ id: string }>(`${VISITOR_CONVERSATIONS} ORDER BY c.id FOR UPDATE`, scope);
+  await dropQueuedDeliveriesAbout(tx, visitor.workspaceId, { visitorId: visitor.id, conversationIds: locked.map((row) => row.id) });
   const messages = await countOf(tx, `DELETE FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS})`, scope);
   const notifications = await countOf(
     tx,
@@ -124,11 +128,6 @@ export async function deleteVisitorData(tx: Queryable, visitor: VisitorOfWorkspa
     },
     conversations: removed.map((row) => ({ id: row.id, workspaceId: visitor.workspaceId, agentId: visitor.agentId })),
   };
-}
-
-/** A Postgres array literal of `values` (each quoted), for a `$n::text[]` parameter. */
-export function textArray(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
 }
 
 /** A stale conversation chosen by the retention purge. */

@@ -4,6 +4,8 @@ import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
 import { findAgentForUpdate, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
+import { restemAgentChunks } from "../ingest/document-repository.js";
+import { textSearchConfigFor } from "../ingest/text-search-config.js";
 
 /**
  * A change to an agent's settings. An absent field is left as it is; `null` clears an optional
@@ -47,6 +49,9 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
       starterPrompts: input.starterPrompts ?? agent.starterPrompts,
       languageDefault: input.language === null ? AGENT_DEFAULTS.languageDefault : (input.language ?? agent.languageDefault),
     });
+    // Its knowledge was stemmed in the old language: stemmed again in the new one, or no question would match it.
+    const textSearchConfig = textSearchConfigFor(updated.languageDefault);
+    if (textSearchConfig !== textSearchConfigFor(agent.languageDefault)) await restemAgentChunks(tx, agent.id, textSearchConfig);
     const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
     return input.branding === undefined ? withRules : setAgentBranding(tx, agent.id, input.branding ?? {});
   });

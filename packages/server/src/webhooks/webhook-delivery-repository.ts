@@ -1,6 +1,7 @@
 import type { WebhookDelivery } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
+import { textArray } from "../db/text-array.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 interface DeliveryRow {
@@ -91,4 +92,32 @@ export async function listEndpointDeliveries(
 /** The log is kept for `days`: older attempts of the endpoint go (an index range of webhook_deliveries_endpoint_recent_idx). */
 export async function pruneEndpointDeliveries(db: Queryable, endpointId: string, olderThan: Date): Promise<void> {
   await db.query(`DELETE FROM webhook_deliveries WHERE endpoint_id = $1 AND scheduled_at < $2`, [endpointId, olderThan.toISOString()]);
+}
+
+/**
+ * Erasure: drops the queued deliveries (not begun yet) of events about the erased visitor — their
+ * conversations' requests, ratings and closes, and their leads — since a pending job's payload holds
+ * the event's data (a lead's contact details, a request's reason); each dropped attempt stays in the
+ * log as `skipped`, without the data. An attempt already under way cannot be recalled. Runs in the
+ * erasure's transaction; a store where the job queue never started has nothing queued.
+ */
+export async function dropQueuedDeliveriesAbout(tx: Queryable, workspaceId: string, subject: { visitorId: string; conversationIds: readonly string[] }): Promise<number> {
+  const { rows: queue } = await tx.query<{ present: boolean }>(`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`);
+  if (!queue[0]?.present) return 0;
+  const { rows } = await tx.query<{ delivery_id: string }>(
+    `DELETE FROM pgboss.job j
+     WHERE j.name = 'deliver-webhook' AND j.state < 'active' AND j.data->>'workspaceId' = $1
+       AND (j.data->'event'->'data'->>'conversation_id' = ANY($2::text[])
+            OR j.data->'event'->'data'->'lead'->>'conversation_id' = ANY($2::text[])
+            OR j.data->'event'->'data'->'lead'->>'visitor_id' = $3)
+     RETURNING j.data->>'deliveryId' AS delivery_id`,
+    [workspaceId, textArray(subject.conversationIds), subject.visitorId],
+  );
+  if (rows.length === 0) return 0;
+  await tx.query(
+    `UPDATE webhook_deliveries SET status = 'skipped', error = 'Not delivered: the visitor it was about was erased.', completed_at = now()
+     WHERE workspace_id = $1 AND id = ANY($2::text[]) AND status = 'pending'`,
+    [workspaceId, textArray(rows.map((row) => row.delivery_id))],
+  );
+  return rows.length;
 }

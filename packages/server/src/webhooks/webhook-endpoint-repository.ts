@@ -1,6 +1,7 @@
 import type { WebhookEndpoint, WebhookEventType } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
+import { textArray } from "../db/text-array.js";
 
 /** A `webhook_endpoints` row as the use cases need it (the sealed secret never leaves src/webhooks/). */
 export interface WebhookEndpointRecord {
@@ -43,7 +44,6 @@ const COLUMNS = `id, workspace_id, url, description, events, secret_ciphertext, 
   consecutive_failures, failing_since, last_success_at, created_at, updated_at`;
 
 /** A Postgres array literal for a `$n::text[]` parameter (event types need no quoting, but quote anyway). */
-const textArray = (values: readonly string[]): string => `{${values.map((value) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(",")}}`;
 
 const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
   id: row.id,

@@ -62,6 +62,37 @@ describe("the question is stemmed in the language of the agent's knowledge", () 
     expect(data.citations[0]).toMatchObject({ id: returnsDocument }); // the page it may be, linked
   });
 
+  it("happy: when an agent's language changes, its knowledge is stemmed again in the new one, so questions in that language meet it", async () => {
+    const admin = adminOf(t.services);
+    const workspace = (await runAdminCommand(admin, { command: "workspace.create", name: "Zweitladen" })) as { id: string };
+    const agent = (await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Zweitladen", origins: [SITE_ORIGIN] })) as { id: string };
+    const [returns] = await pushKnowledge(t, workspace.id, agent.id, [
+      {
+        title: "Rücksendungen",
+        source_url: "https://zweitladen.example/hilfe/ruecksendungen",
+        content: "Rücksendungen sind innerhalb von 30 Tagen nach der Lieferung kostenlos. Das Rücksendeetikett finden Sie in Ihrem Kundenkonto.",
+      },
+    ]);
+    const askAgent = async (message: string) => {
+      const session = await startSession(t.app, agent.id);
+      const response = await t.app.inject({ method: "POST", url: `${W}/messages`, headers: bearer(session.jwt), payload: { message } });
+      expect(response.statusCode).toBe(200);
+      return response.json().data as { content: string; citations: { id: number }[]; low_confidence: boolean };
+    };
+    // Indexed as English (the agent's language then), the knowledge does not hold German's stem of "Rücksendung".
+    const matchesGermanStem = async () =>
+      (
+        await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE agent_id = $1 AND search_vector @@ plainto_tsquery('german', 'Rücksendung')`, [agent.id])
+      ).rows[0]!.n;
+    expect(await matchesGermanStem()).toBe(0);
+    await runAdminCommand(admin, { command: "agent.update", agentId: agent.id, language: "de" });
+    expect(await matchesGermanStem()).toBe(1);
+    const answered = await askAgent("Rücksendung kostenlos?");
+    expect(answered.low_confidence).toBe(false);
+    expect(answered.citations[0]).toMatchObject({ id: await documentIdOf(t, returns!) });
+    expect(answered.content).toContain("innerhalb von 30 Tagen");
+  });
+
   it("happy: the lexemes Postgres makes of the word differ by configuration, which is what the test above relies on", async () => {
     const { rows } = await t.services.db.query<{ german: string; english: string; knowledge: string }>(
       `SELECT array_to_string(tsvector_to_array(to_tsvector('german', 'Rücksendung')), ' ') AS german,

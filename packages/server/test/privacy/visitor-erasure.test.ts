@@ -61,8 +61,20 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
   let outsider: ConsoleSession;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000", FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "1000" });
+    t = await createTestApp(kind, {
+      FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000",
+      FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "1000",
+      // A webhook endpoint on loopback: no worker delivers here, so its deliveries stay queued, event data and all.
+      FRONTDESK_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1",
+    });
     ({ tenant, other, admin, agentOperator, outsider } = await seedConsoleCast(t));
+    const endpoint = await t.app.inject({
+      method: "POST",
+      url: `${CONSOLE}/webhooks`,
+      headers: admin.headers,
+      payload: { url: "http://127.0.0.1:9/hooks", events: ["lead.created", "lead.updated", "human.requested", "satisfaction.rated", "conversation.closed"] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
     await runAdminCommand(adminOf(t.services), { command: "agent.update", agentId: tenant.agentId, vertical: "ecommerce" });
   }, 120_000);
   afterAll(() => t.close());
@@ -92,7 +104,11 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       const read = await t.app.inject({ method: "POST", url: `${CONSOLE}/conversations/${second.conversationId}/read`, headers: agentOperator.headers, payload: {} });
       expect(read.statusCode).toBe(200);
     }
-    return { marker, email, sessions: [first, second] };
+    const footprint = { marker, email, sessions: [first, second] };
+    // In the tenant's workspace, the lead, the rating and the request for a person wait in the queue as
+    // webhook deliveries (queued after each change commits): wait for them, so that every snapshot sees them.
+    if (agentId === tenant.agentId) await expect.poll(async () => (await traces(footprint, ["pgboss.job"]))["pgboss.job"] ?? 0).toBeGreaterThanOrEqual(3);
+    return footprint;
   };
 
   /** The rows of every table, as text, that mention the visitor: their ids, anonymous id, e-mail or marker. */
@@ -142,6 +158,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
 
     expect(await traces(erased, tables)).toEqual({});
     expect(await traces(kept, tables)).toEqual(keptBefore);
+    // The erased visitor's queued deliveries are dropped, and logged as skipped without their data.
+    const skipped = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'skipped' AND error LIKE '%erased%'`);
+    expect(skipped.rows[0]!.n).toBeGreaterThanOrEqual(3);
 
     const audits = await erasureRows(tenant.workspaceId);
     expect(audits).toHaveLength(1);
