@@ -11,13 +11,13 @@ export const ORIGIN = "https://bench.test";
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 10_000 });
 
 /** One POST; resolves with status, timings and the body, calling `onData` with each piece. */
-function post(url, { headers, body, onData }) {
+function post(url, { headers, body, onData, connections = agent }) {
   return new Promise((resolve, reject) => {
     const payload = Buffer.from(JSON.stringify(body));
     const sentAt = performance.now();
     const request = httpRequest(url, {
       method: "POST",
-      agent,
+      agent: connections,
       headers: { "content-type": "application/json", "content-length": payload.length, origin: ORIGIN, ...headers },
     });
     request.on("error", reject);
@@ -36,12 +36,17 @@ function post(url, { headers, body, onData }) {
   });
 }
 
-/** A visitor of the bench agent: a session token from init, and one conversation. */
-export async function startVisitor(baseUrl, agentId) {
-  const response = await post(`${baseUrl}/api/v1/widget/init`, { body: { agent_id: agentId, page_url: `${ORIGIN}/` } });
+/**
+ * A visitor of the bench agent: a session token from init, and one conversation. With
+ * `ownConnection`, the visitor keeps a keep-alive connection of its own, opened by init, as a
+ * browser does (without it, visitors share a pool of connections).
+ */
+export async function startVisitor(baseUrl, agentId, { ownConnection = false } = {}) {
+  const connections = ownConnection ? new Agent({ keepAlive: true, maxSockets: 1, keepAliveMsecs: 10_000 }) : agent;
+  const response = await post(`${baseUrl}/api/v1/widget/init`, { body: { agent_id: agentId, page_url: `${ORIGIN}/` }, connections });
   if (response.status !== 200) throw new BenchFailure(`init answered ${response.status}: ${response.text.slice(0, 300)}`);
   const { data } = JSON.parse(response.text);
-  return { jwt: data.jwt, conversationId: data.conversation_id };
+  return { jwt: data.jwt, conversationId: data.conversation_id, connections };
 }
 
 const TOKEN_FRAME = '"event":"token"';
@@ -56,6 +61,7 @@ export async function askStreamed(baseUrl, visitor, question) {
   const response = await post(`${baseUrl}/api/v1/widget/messages/stream`, {
     headers: { authorization: `Bearer ${visitor.jwt}` },
     body: { message: question },
+    connections: visitor.connections,
     onData: (text) => {
       if (firstTokenAt !== null) return;
       if (text.indexOf(TOKEN_FRAME, Math.max(0, scannedUpTo - TOKEN_FRAME.length)) !== -1) firstTokenAt = performance.now();
@@ -82,7 +88,7 @@ export async function askStreamed(baseUrl, visitor, question) {
 
 /** POST /messages: the whole answer in one JSON body. */
 export async function askSync(baseUrl, visitor, question) {
-  const response = await post(`${baseUrl}/api/v1/widget/messages`, { headers: { authorization: `Bearer ${visitor.jwt}` }, body: { message: question } });
+  const response = await post(`${baseUrl}/api/v1/widget/messages`, { headers: { authorization: `Bearer ${visitor.jwt}` }, body: { message: question }, connections: visitor.connections });
   const result = { question, sentAt: response.sentAt, status: response.status, totalMs: response.endedAt - response.sentAt, error: null };
   if (response.status !== 200) return { ...result, error: `HTTP ${response.status}: ${response.text.slice(0, 200)}` };
   const { data } = JSON.parse(response.text);
@@ -101,9 +107,12 @@ async function inBatches(count, batchSize, make) {
  * Runs visitors against `ask`: `visitors` loops at once (each with its own init first, not
  * timed), each asking until it has asked `questionsPerVisitor` questions or `durationMs` has
  * passed since the first question. Requests started before the deadline are all waited for.
+ * `onStart` is awaited once every visitor has its session, before the first question;
+ * `ownConnections` gives each visitor a connection of its own (see startVisitor).
  */
-export async function runVisitors({ baseUrl, agentId, visitors, questionsPerVisitor = Infinity, durationMs = Infinity, questions, ask }) {
-  const sessions = await inBatches(visitors, 8, () => startVisitor(baseUrl, agentId));
+export async function runVisitors({ baseUrl, agentId, visitors, questionsPerVisitor = Infinity, durationMs = Infinity, questions, ask, onStart, ownConnections = false }) {
+  const sessions = await inBatches(visitors, 8, () => startVisitor(baseUrl, agentId, { ownConnection: ownConnections }));
+  await onStart?.();
   const startedAt = performance.now();
   const deadline = startedAt + durationMs;
   const results = [];

@@ -24,12 +24,32 @@ function systemOf(body) {
   return typeof system?.content === "string" ? system.content : "";
 }
 
+/** Writes `count` chunks one every `intervalMs`, then `ending`; stops if the service hangs up. */
+function streamPaced(response, count, intervalMs, chunkAt, ending) {
+  let index = 0;
+  const timer = setInterval(() => {
+    if (response.destroyed) {
+      clearInterval(timer);
+      return;
+    }
+    if (index < count) {
+      response.write(chunkAt(index));
+      index += 1;
+      return;
+    }
+    clearInterval(timer);
+    response.end(ending);
+  }, intervalMs);
+}
+
 /**
  * Starts the server on a free loopback port. `arrivalOf(question)` is the arrival time of the chat
  * request that carried that question (questions are unique within a run), with the size of its
- * prompt; `requests` counts every request.
+ * prompt; `requests` counts every request. With `pieceIntervalMs` the answer is `pieces` pieces
+ * (the six above, repeated) sent one every `pieceIntervalMs`, as a model's tokens trickle in;
+ * without it, the six pieces leave at once.
  */
-export async function startModelServer() {
+export async function startModelServer({ pieceIntervalMs = 0, pieces = ANSWER_PIECES.length } = {}) {
   const arrivals = new Map();
   let requests = 0;
   let malformed = 0;
@@ -56,11 +76,14 @@ export async function startModelServer() {
       const id = `chatcmpl-bench-${requests}`;
       const created = Math.floor(Date.now() / 1000);
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      const ending = chunk(id, created, {}, "stop") + "data: [DONE]\n\n";
+      if (pieceIntervalMs > 0) {
+        streamPaced(response, pieces, pieceIntervalMs, (index) => chunk(id, created, index === 0 ? { role: "assistant", content: ANSWER_PIECES[0] } : { content: ANSWER_PIECES[index % ANSWER_PIECES.length] }), ending);
+        return;
+      }
       let text = chunk(id, created, { role: "assistant", content: "" });
       for (const piece of ANSWER_PIECES) text += chunk(id, created, { content: piece });
-      text += chunk(id, created, {}, "stop");
-      text += "data: [DONE]\n\n";
-      response.end(text);
+      response.end(text + ending);
     });
   });
   server.keepAliveTimeout = 60_000;

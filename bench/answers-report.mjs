@@ -43,10 +43,14 @@ export function summarisePhase({ results, wallMs, cpu }) {
 
 export const TARGETS = [
   { id: "added-p99-1", mode: "model", visitors: 1, metric: "addedMs", statistic: "p99", limitMs: 150, label: "added before the first token, p99, 1 visitor < 150 ms" },
-  { id: "added-p99-32", mode: "model", visitors: 32, metric: "addedMs", statistic: "p99", limitMs: 400, label: "added before the first token, p99, 32 visitors < 400 ms" },
+  // Issue 15 set 200 ms for Postgres; PGlite (one connection, in a worker thread) keeps 400 ms.
+  { id: "added-p99-32", store: "postgres", mode: "model", visitors: 32, metric: "addedMs", statistic: "p99", limitMs: 200, label: "added before the first token, p99, 32 visitors < 200 ms" },
+  { id: "added-p99-32", store: "pglite", mode: "model", visitors: 32, metric: "addedMs", statistic: "p99", limitMs: 400, label: "added before the first token, p99, 32 visitors < 400 ms" },
   { id: "extractive-p50-1", mode: "extractive", visitors: 1, metric: "totalMs", statistic: "p50", limitMs: 300, label: "extractive answer end to end, p50, 1 visitor < 300 ms" },
   { id: "extractive-p50-32", mode: "extractive", visitors: 32, metric: "totalMs", statistic: "p50", limitMs: 300, label: "extractive answer end to end, p50, 32 visitors < 300 ms" },
 ];
+
+export const BURST_TARGET = { id: "healthz-p99-burst", limitMs: 50, label: "GET /healthz p99 during the burst of answer streams < 50 ms" };
 
 /** `postgres` or `pglite`, and whether the planner had statistics (ANALYZE after seeding). */
 export const storeLabel = (store) => `${store.store}${store.analyzed ? " (analyzed)" : " (not analyzed)"}`;
@@ -56,12 +60,19 @@ export function judgeTargets(stores) {
   const verdicts = [];
   for (const store of stores) {
     for (const target of TARGETS) {
+      if (target.store !== undefined && target.store !== store.store) continue;
       const measured = store.modes?.[target.mode]?.[target.visitors === 1 ? "sequential" : "concurrent"];
       // A run with another number of visitors (BENCH_VISITORS) does not judge the 32-visitor targets.
       const phase = measured?.visitors === target.visitors ? measured : undefined;
       const value = phase?.[target.metric]?.[target.statistic] ?? null;
       const clean = phase !== undefined && phase.errors === 0;
       verdicts.push({ store: storeLabel(store), target: target.label, id: target.id, valueMs: value, limitMs: target.limitMs, met: value === null ? null : value < target.limitMs && clean });
+    }
+    const burst = store.modes?.burst?.burst;
+    if (burst) {
+      const value = burst.healthz.p99;
+      const clean = burst.errors === 0 && burst.healthz.failures === 0;
+      verdicts.push({ store: storeLabel(store), target: BURST_TARGET.label, id: BURST_TARGET.id, valueMs: value, limitMs: BURST_TARGET.limitMs, met: value === null ? null : value < BURST_TARGET.limitMs && clean });
     }
   }
   return verdicts;
@@ -79,7 +90,7 @@ export function phasesTable(stores) {
   for (const store of stores) {
     for (const [mode, phases] of Object.entries(store.modes ?? {})) {
       for (const [name, phase] of Object.entries(phases)) {
-        if (name === "warmup") continue;
+        if (name === "warmup" || name === "burst") continue;
         lines.push(
           `| ${storeLabel(store)} | ${mode} | ${phase.visitors} | ${phase.requests} | ${phase.requestsPerSecond} | ${pair(phase.addedMs)} | ${pair(phase.firstTokenMs)} | ${pair(phase.totalMs)} | ${phase.errors} | ${cell(phase.cpu?.serverPercent)} / ${cell(phase.cpu?.postgresPercent)} / ${cell(phase.cpu?.benchPercent)} / ${cell(phase.cpu?.machineBusyPercent)} |`,
         );
@@ -93,6 +104,22 @@ export function verdictsTable(verdicts) {
   const lines = ["| store | target | measured | met |", "|---|---|---|---|"];
   for (const verdict of verdicts) {
     lines.push(`| ${verdict.store} | ${verdict.target} | ${verdict.valueMs === null ? "–" : `${verdict.valueMs} ms`} | ${verdict.met === null ? "not measured" : verdict.met ? "yes" : "**no**"} |`);
+  }
+  return lines.join("\n");
+}
+
+/** A Markdown table of the bursts (BENCH_MODES=burst), or null when none ran. */
+export function burstTable(stores) {
+  const bursts = stores.filter((store) => store.modes?.burst?.burst).map((store) => [store, store.modes.burst.burst]);
+  if (bursts.length === 0) return null;
+  const lines = [
+    "| store | visitors | streams answered | open at once p50 (min–max) | errors | GET /healthz idle p50 / p99 (ms) | GET /healthz in the burst p50 / p99 / max (ms) | samples | GET /livez idle p99, in the burst p50 / p99 (ms) | 1st token p50 / p99 (ms) | end to end p50 / p99 (ms) | CPU: service / Postgres / bench / whole machine (%) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const [store, burst] of bursts) {
+    lines.push(
+      `| ${storeLabel(store)} | ${burst.visitors} | ${burst.requests} | ${cell(burst.openStreams.p50)} (${cell(burst.openStreams.min)}–${cell(burst.openStreams.max)}) | ${burst.errors + burst.healthz.failures} | ${pair(burst.healthzIdle)} | ${burst.healthz.p50} / ${burst.healthz.p99} / ${burst.healthz.max} | ${burst.healthz.samples} | ${cell(burst.livezIdle?.p99)}, ${pair(burst.livez)} | ${pair(burst.firstTokenMs)} | ${pair(burst.totalMs)} | ${cell(burst.cpu?.serverPercent)} / ${cell(burst.cpu?.postgresPercent)} / ${cell(burst.cpu?.benchPercent)} / ${cell(burst.cpu?.machineBusyPercent)} |`,
+    );
   }
   return lines.join("\n");
 }

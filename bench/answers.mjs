@@ -18,6 +18,10 @@
 //   BENCH_STORES=postgres,pglite    BENCH_CHUNKS=10000    BENCH_ARTICLES=1250 (about; sized by chunks)
 //   BENCH_SEQUENTIAL=200            BENCH_VISITORS=32     BENCH_DURATION_SECONDS=20   BENCH_WARMUP=20
 //   BENCH_MODES=model,extractive    BENCH_POOL_SIZE=      (FRONTDESK_DATABASE_POOL_SIZE; default the service's)
+//                                   burst (not by default): BENCH_BURST_STREAMS=500 visitors streaming answers back to
+//                                   back for BENCH_BURST_SECONDS=15 from a model that sends BENCH_BURST_PIECES=40 pieces
+//                                   one every BENCH_BURST_PIECE_MS=25, while another process times GET /healthz every
+//                                   BENCH_HEALTHZ_INTERVAL_MS=20 (and as long before the burst, the service idle)
 //   BENCH_ANALYZE=auto              ANALYZE after seeding: auto = on Postgres only (what autovacuum does
 //                                   there within a minute of the bulk insert; the machine's own Postgres
 //                                   may run with autovacuum off), not on PGlite (which has no autovacuum);
@@ -34,9 +38,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { questionStream } from "./answers-corpus.mjs";
+import { runBurst } from "./answers-burst.mjs";
 import { askStreamed, askSync, runVisitors } from "./answers-load.mjs";
 import { startModelServer } from "./answers-model-server.mjs";
-import { judgeTargets, phasesTable, summarisePhase, verdictsTable } from "./answers-report.mjs";
+import { burstTable, judgeTargets, phasesTable, summarisePhase, verdictsTable } from "./answers-report.mjs";
 import { buildCorpus, seed } from "./answers-seed.mjs";
 import {
   BenchFailure,
@@ -64,6 +69,13 @@ const settings = {
   visitors: Number(process.env.BENCH_VISITORS ?? 32),
   durationSeconds: Number(process.env.BENCH_DURATION_SECONDS ?? 20),
   warmup: Number(process.env.BENCH_WARMUP ?? 20),
+  burst: {
+    streams: Number(process.env.BENCH_BURST_STREAMS ?? 500),
+    seconds: Number(process.env.BENCH_BURST_SECONDS ?? 15),
+    pieces: Number(process.env.BENCH_BURST_PIECES ?? 40),
+    pieceMs: Number(process.env.BENCH_BURST_PIECE_MS ?? 25),
+    healthzIntervalMs: Number(process.env.BENCH_HEALTHZ_INTERVAL_MS ?? 20),
+  },
   poolSize: process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : null,
   analyze: process.env.BENCH_ANALYZE ?? "auto",
   adminDatabaseUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -87,6 +99,9 @@ function serviceEnvironment(overrides) {
     FRONTDESK_RATE_LIMIT_INIT_PER_HOUR_PER_IP: "0",
     FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
     FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: LIMIT_OUT_OF_THE_WAY,
+    // The agent's vectors in the HNSW index as they are stored (its 10,000 chunks are past the default
+    // threshold anyway): no background indexing runs while the answers are timed.
+    FRONTDESK_VECTOR_INDEX_MIN_CHUNKS: "0",
     ...(settings.poolSize ? { FRONTDESK_DATABASE_POOL_SIZE: String(settings.poolSize) } : {}),
     ...overrides,
   };
@@ -123,11 +138,40 @@ function withArrivals(results, modelServer) {
   });
 }
 
+const modelEnvironment = (server) => ({ FRONTDESK_LLM_PROVIDER: "openai", FRONTDESK_LLM_BASE_URL: server.baseUrl.replace(/\/v1$/, ""), FRONTDESK_LLM_MODEL: "bench", FRONTDESK_LLM_API_KEY: "x" });
+
+/** The burst (see answers-burst.mjs), after 20 unmeasured questions, against a model server of its own whose answers trickle. */
+async function runBurstMode({ env, agentId, databaseName, questions, profileDir }) {
+  const pacedModel = await startModelServer({ pieceIntervalMs: settings.burst.pieceMs, pieces: settings.burst.pieces });
+  const service = await startService({ root: settings.root, env: { ...env, ...modelEnvironment(pacedModel) }, cpuProfileDir: profileDir });
+  let burst;
+  try {
+    await runVisitors({ baseUrl: service.baseUrl, agentId, questions, ask: askStreamed, visitors: 1, questionsPerVisitor: settings.warmup });
+    burst = await runBurst({
+      baseUrl: service.baseUrl,
+      agentId,
+      questions,
+      streams: settings.burst.streams,
+      durationMs: settings.burst.seconds * 1000,
+      healthzIntervalMs: settings.burst.healthzIntervalMs,
+      measure: (run) => measure(service.pid, databaseName, run),
+    });
+  } finally {
+    await service.stop();
+    await pacedModel.close();
+  }
+  log(
+    `burst: ${burst.requests} streams by ${burst.visitors} visitors, open at once p50 ${burst.openStreams.p50} (max ${burst.openStreams.max}), ${burst.errors} errors; ` +
+      `/healthz p50 ${burst.healthz.p50} p99 ${burst.healthz.p99} ms (${burst.healthz.samples} samples; idle p50 ${burst.healthzIdle.p50} p99 ${burst.healthzIdle.p99} ms); /livez p50 ${burst.livez.p50} p99 ${burst.livez.p99} ms, server CPU ${burst.cpu.serverPercent}%`,
+  );
+  const serviceLogLines = service.logLines();
+  if (serviceLogLines > 0) log(`the burst service logged ${serviceLogLines} lines at warn or above; the last: ${service.output().slice(-600)}`);
+  return { phases: { burst }, serviceLogLines };
+}
+
 async function runMode({ mode, env, agentId, databaseName, modelServer, questions, profileDir }) {
-  const llm =
-    mode === "model"
-      ? { FRONTDESK_LLM_PROVIDER: "openai", FRONTDESK_LLM_BASE_URL: modelServer.baseUrl.replace(/\/v1$/, ""), FRONTDESK_LLM_MODEL: "bench", FRONTDESK_LLM_API_KEY: "x" }
-      : { FRONTDESK_LLM_PROVIDER: "extractive" };
+  if (mode === "burst") return runBurstMode({ env, agentId, databaseName, questions, profileDir });
+  const llm = mode === "model" ? modelEnvironment(modelServer) : { FRONTDESK_LLM_PROVIDER: "extractive" };
   const service = await startService({ root: settings.root, env: { ...env, ...llm }, cpuProfileDir: profileDir });
   const ask = mode === "model" ? askStreamed : askSync;
   const base = { baseUrl: service.baseUrl, agentId, questions, ask };
@@ -238,7 +282,8 @@ async function main() {
   const file = join(resultsDir, `answers-${stamp}.json`);
   await writeFile(file, `${JSON.stringify(report, null, 1)}\n`);
 
-  process.stdout.write(`\n${phasesTable(stores)}\n\n${verdictsTable(verdicts)}\n\nwritten to ${file}\n`);
+  const burst = burstTable(stores);
+  process.stdout.write(`\n${phasesTable(stores)}\n\n${burst ? `${burst}\n\n` : ""}${verdictsTable(verdicts)}\n\nwritten to ${file}\n`);
   if (settings.enforceTargets && verdicts.some((verdict) => verdict.met === false)) process.exitCode = 1;
 }
 

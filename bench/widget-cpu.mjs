@@ -41,7 +41,7 @@ export async function snapshotCpu() {
 }
 
 /**
- * Sorts a process into `ours` (the bench, its server, wrk, the bench database's backends), `shared`
+ * Sorts a process into `ours` (the bench, its server, wrk or pgbench, the bench database's backends), `shared`
  * (kernel threads, Redis, Postgres's own background processes) or `others` (anything else: other
  * people's work on the machine).
  */
@@ -50,6 +50,7 @@ export function processClassifier({ serverPid, databaseName, port }) {
     if (pid === process.pid || pid === serverPid) return "ours";
     if (command === "") return "shared"; // kernel threads
     if (command.startsWith("wrk ") && command.includes(`:${port}`)) return "ours";
+    if (command.startsWith("pgbench ") && command.includes(databaseName)) return "ours"; // bench/init-ratio.mjs
     if (command.startsWith("postgres: ")) {
       if (command.includes(databaseName)) return "ours";
       return CLIENT_BACKEND.test(command) ? "others" : "shared";

@@ -3,13 +3,42 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { BenchFailure, createBenchDatabase, freePort, runAdmin, startService } from "./bench-service.mjs";
 
 export { BenchFailure, createBenchDatabase, freePort };
+
+/**
+ * What a run must undo (its server, database and data dir), undone last first on success, on
+ * failure, on SIGINT/SIGTERM and on a stray uncaught error alike.
+ */
+export function cleanUpRegistry() {
+  const steps = [];
+  const cleanUp = async () => {
+    while (steps.length > 0) await steps.pop()().catch((error) => log(`clean-up failed: ${error.message}`));
+  };
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
+  // A stray error event (a dropped connection, say) must not skip the clean-up either.
+  process.once("uncaughtException", (error) => {
+    log(`uncaught: ${error.stack}`);
+    void cleanUp().finally(() => process.exit(1));
+  });
+  return { add: (step) => steps.push(step), cleanUp };
+}
+
+/** A temporary data dir and a fresh database on the machine's Postgres, both removed by the registry. */
+export async function freshStore(adminDatabaseUrl, registry) {
+  const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-bench-"));
+  registry.add(() => rm(dataDir, { recursive: true, force: true }));
+  const database = await createBenchDatabase(adminDatabaseUrl);
+  registry.add(() => database.drop());
+  log(`database ${database.name}, data dir ${dataDir}`);
+  return { dataDir, database };
+}
 
 export const run = promisify(execFile);
 export const ORIGIN = "https://bench.test";

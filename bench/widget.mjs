@@ -18,8 +18,7 @@
 //   BENCH_ATTEMPTS=3          a run in which other processes used CPU is repeated, up to this many times
 //   BENCH_ENFORCE_TARGETS=1   exit 1 when a target is missed (an error rate above 1% always does)
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cpuBetween, othersCpuOver, processClassifier, snapshotCpu } from "./widget-cpu.mjs";
@@ -145,30 +144,17 @@ async function main() {
   await service.ensureBuilt(root);
   const wrk = await wrkVersion();
   const startedAt = new Date();
-  const cleanups = [];
-  const cleanUp = async () => {
-    while (cleanups.length > 0) await cleanups.pop()().catch((error) => log(`clean-up failed: ${error.message}`));
-  };
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
-  // A stray error event (a dropped connection, say) must not skip the clean-up either.
-  process.once("uncaughtException", (error) => {
-    log(`uncaught: ${error.stack}`);
-    void cleanUp().finally(() => process.exit(1));
-  });
+  const cleanups = service.cleanUpRegistry();
 
   try {
-    const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-bench-"));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const database = await service.createBenchDatabase(settings.adminDatabaseUrl);
-    cleanups.push(() => database.drop());
-    log(`database ${database.name}, data dir ${dataDir}`);
+    const { dataDir, database } = await service.freshStore(settings.adminDatabaseUrl, cleanups);
 
     const port = await service.freePort();
     const environment = service.serverEnvironment({ databaseUrl: database.url, poolSize: settings.poolSize, redisUrl: settings.redisUrl, dataDir, port });
     const profileDir = settings.cpuProfile ? join(resultsDir, "profiles") : null;
     if (profileDir) await mkdir(profileDir, { recursive: true });
     const server = await service.startServer({ root, environment, port, profileDir });
-    cleanups.push(() => server.stop());
+    cleanups.add(() => server.stop());
     log(`server on ${server.baseUrl}`);
 
     const workspace = await service.adminCli(root, environment, ["workspace", "create", "--name", "Bench"]);
@@ -210,7 +196,7 @@ async function main() {
       process.stdout.write("  every target met\n");
     }
   } finally {
-    await cleanUp();
+    await cleanups.cleanUp();
   }
 }
 

@@ -17,7 +17,6 @@ import { registerRateLimiterMetrics } from "./observability/rate-limiter-metrics
 import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
 import { registerOpenApi } from "./openapi/register-openapi.js";
 import type { Services } from "./services.js";
-import { startWebhookFanOut } from "./webhooks/webhook-fan-out.js";
 import { sourcesRoutes } from "./sources/routes.js";
 import { wordpressRoutes } from "./wordpress/routes.js";
 import { messageRoutes } from "./answering/routes.js";
@@ -94,9 +93,6 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
   await app.register(registerConsole, { prefix: CONSOLE_PREFIX });
   await registerRealtime(app);
-  // Webhook events announced on the bus are queued for the workers, beside the requests (src/webhooks/).
-  const webhookFanOut = startWebhookFanOut({ ...services, onError: (error) => app.log.warn({ err: error }, "webhook event not queued") });
-  app.addHook("onClose", async () => webhookFanOut.close());
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   await app.ready();

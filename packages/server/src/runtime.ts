@@ -11,6 +11,7 @@ import { createAnswerGenerator } from "./answering/generate/create-answer-genera
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
 import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
+import { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
 import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
@@ -47,7 +48,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 async function openServices(config: Config, logger: Logger, opened: (() => Promise<void>)[]): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const realtimeSecret = await resolveRealtimeSecret(config.realtime.appSecret, config.dataDir);
-  const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) });
+  // A model's answers stream from a worker thread: their per-token work stays off the event loop.
+  const answers = createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }), thread: {} });
   const db = await openMigratedDatabase(config, logger);
   opened.push(() => db.close());
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger: logger.child({ component: "ratelimit" }), redisPrefix: config.redisPrefix });
@@ -79,6 +81,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
       onIndexError: (error, agentId) => logger.warn({ err: error, agentId }, "lexical index build failed; searching in SQL"),
     }),
     sessionCache: new SessionCache(),
+    sessionStarts: new SessionStartBatcher(db),
     metrics: createMetricsRegistry(),
     now: () => new Date(),
   };

@@ -10,6 +10,7 @@ import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
 import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
+import type { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import type { Registry } from "prom-client";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
@@ -30,6 +31,8 @@ export interface Services {
   lexical: LexicalCaches;
   /** Recently authenticated sessions' conversations (two seconds). */
   sessionCache: SessionCache;
+  /** POST /init's store writes, batched per agent (group commit). */
+  sessionStarts: SessionStartBatcher;
   /** This process's Prometheus registry: served by GET /metrics (serve) or the metrics listener (worker). */
   metrics: Registry;
   /** The time; tests move it. */

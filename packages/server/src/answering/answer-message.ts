@@ -1,8 +1,8 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
-import { findAgent } from "../tenants/agent-repository.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { listMessagesBefore, recordVisitorPage } from "../widget/session-repository.js";
+import { readCachedAgent } from "../widget/read-cached-agent.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
@@ -38,17 +38,22 @@ export async function* answerMessage(
   const { conversation } = session;
   // The statement that stores the message reads the state: outside `bot` nothing more is read.
   const visitorMessage = await receiveVisitorMessage(services, session, body.message);
-  await recordVisitorPage(services.db, conversation.id, { pageUrl: body.page_url, pageContext: body.page_context });
+  const pageRecorded = recordVisitorPage(services.db, conversation.id, { pageUrl: body.page_url, pageContext: body.page_context });
   if (visitorMessage.status !== "bot") {
+    await pageRecorded;
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
-  const history = await listMessagesBefore(services.db, conversation.id, visitorMessage.id, HISTORY_TURNS);
-
-  const agent = await findAgent(services.db, conversation.agentId);
+  // Independent reads, at once: the visitor waits for the longest, not for their sum.
+  const [history, cachedAgent, curated] = await Promise.all([
+    listMessagesBefore(services.db, conversation.id, visitorMessage.id, HISTORY_TURNS),
+    readCachedAgent(services, conversation.agentId),
+    // An operator's curated answer to a question close enough to this one is the answer: no retrieval, no generation.
+    findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message }),
+    pageRecorded,
+  ]);
+  const agent = cachedAgent?.agent;
   const language = agent?.languageDefault ?? "en";
-  // An operator's curated answer to a question close enough to this one is the answer: no retrieval, no generation.
-  const curated = await findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message });
   if (curated) {
     yield* answerWithCurated(services, session, visitorMessage, curated.curated, started);
     return;

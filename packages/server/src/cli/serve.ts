@@ -8,7 +8,6 @@ import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
 import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
-import { startWebhookFanOut } from "../webhooks/webhook-fan-out.js";
 import { createWebhookServices } from "../webhooks/webhook-services.js";
 
 /**
@@ -92,15 +91,12 @@ export async function work(config: Config, logger: Logger): Promise<void> {
   const services = await createServices(config, logger);
   let pipeline: { close(): Promise<void> } | null = null;
   try {
-    // No buildApp here: this process's own announcements (its sources settling) are queued for webhooks by a fan-out of its own.
-    const webhookFanOut = startWebhookFanOut({ ...services, onError: (error) => logger.warn({ err: error }, "webhook event not queued") });
     const workers = (pipeline = await startWorkers(services, logger));
     // No HTTP API here: FRONTDESK_METRICS_PORT gives this process a /metrics of its own.
     const metrics = config.metricsPort === undefined ? null : await listenForMetrics(services, config.http.host, config.metricsPort, logger);
     onShutdown(logger, async () => {
       await metrics?.close();
       await workers.close();
-      await webhookFanOut.close();
       await closeServices(services);
     });
   } catch (error) {

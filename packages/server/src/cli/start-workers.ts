@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { observedJobQueue } from "../jobs/measured-job-handler.js";
 import { createIngestPipeline } from "../ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../ingest/register-ingest-workers.js";
 import { registerIngestMetrics } from "../observability/ingest-metrics.js";
@@ -12,7 +13,8 @@ import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js"
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
   // `serve`'s bus reaches the realtime server; a `worker` process's does not (consoles poll its sources' progress).
   const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => logger.warn({ err: error }, "source update not announced"));
-  const pipeline = createIngestPipeline(services.config, services.embedder, { metrics: registerIngestMetrics(services.metrics) });
+  const metrics = registerIngestMetrics(services.metrics);
+  const pipeline = createIngestPipeline(services.config, services.embedder, { metrics });
   const workers = await registerIngestWorkers(
     {
       db: services.db,
@@ -20,13 +22,16 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       pipeline,
       logger: logger.child({ component: "ingest" }),
       onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
-      onSourceChanged: (sourceId) => void sourceUpdates.sourceChanged(sourceId),
+      onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
     },
     services.config.workers.concurrency,
+    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks },
   );
-  await registerRetentionWorker(services, logger.child({ component: "retention" }));
-  await registerResyncScheduler(services, logger.child({ component: "resync" }));
-  const webhooks = await registerWebhookWorkers(services, logger.child({ component: "webhooks" }));
+  // The other workers' attempts are counted in /metrics too (ingestion's handlers count their own).
+  const observed = { ...services, jobs: observedJobQueue(services.jobs, metrics) };
+  await registerRetentionWorker(observed, logger.child({ component: "retention" }));
+  await registerResyncScheduler(observed, logger.child({ component: "resync" }));
+  const webhooks = await registerWebhookWorkers(observed, logger.child({ component: "webhooks" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {

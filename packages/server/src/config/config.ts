@@ -40,7 +40,8 @@ export interface Config {
   jobs: { expireInSeconds?: number; retryLimit?: number; retryDelaySeconds?: number };
   embeddings: EmbedderConfig;
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
-  ingest: { sitemapMaxPages: number };
+  /** `vectorIndexMinChunks`: an agent's vectors enter the HNSW index once it has this many chunks (0: at once; migration 0022). */
+  ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number };
   answers: AnswerGeneratorConfig;
   /** Overrides of the calibrated low-confidence thresholds. */
   retrieval: Partial<ConfidenceThresholds>;
@@ -125,7 +126,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       idleTimeoutMs: env.EMBEDDINGS_IDLE_SECONDS * 1000,
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
-    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES },
+    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndexMinChunks: env.VECTOR_INDEX_MIN_CHUNKS },
     answers: {
       provider: env.LLM_PROVIDER,
       baseUrl: env.LLM_BASE_URL,

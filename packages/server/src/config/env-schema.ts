@@ -110,6 +110,7 @@ export const envSchema = z.object({
   CRAWLER_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   CRAWLER_USER_AGENT: z.string().min(1).optional(),
   SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),
+  VECTOR_INDEX_MIN_CHUNKS: z.coerce.number().int().min(0).max(10_000_000).default(1000),
   ADMIN_SOCKET: booleanFromEnv.default(true),
   RETENTION_DAYS: positiveInt.max(36_500).optional(),
   RETENTION_INCLUDE_LEADS: booleanFromEnv.default(false),

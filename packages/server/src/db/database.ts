@@ -23,5 +23,11 @@ export interface Database extends Queryable {
    * uses the store as usual; it must not wait for the same lock itself.
    */
   withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the store answers `SELECT 1`, for /healthz. On Postgres it goes over a connection
+   * of its own, not the pool: a pool busy with answers is load, not an outage, and a health check
+   * queued behind it would report a healthy store as gone. Concurrent pings share one query.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -130,6 +130,11 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       return send({ kind: "exec", sql });
     },
     withAdvisoryLock: (_key, work) => work(),
+    // PGlite is one connection in a thread of its own: there is no pool to go around.
+    async ping() {
+      while (gate) await gate;
+      await send({ kind: "query", sql: "SELECT 1", params: undefined });
+    },
     async close() {
       while (gate) await gate;
       if (!failure) await send({ kind: "close" });

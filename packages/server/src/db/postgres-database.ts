@@ -32,8 +32,10 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
     return { rows: result.rows as Row[] } satisfies QueryResult<Row>;
   };
 
+  const health = healthConnection(url);
   return {
     kind: "postgres",
+    ping: health.ping,
     query: (sql, params) => query(pool, sql, params),
     transaction: async (work) => {
       const connection = await pool.connect();
@@ -67,6 +69,49 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
         await holder.end().catch(() => undefined);
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await health.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * The connection of `ping`, apart from the pool: opened at the first ping, kept, and opened again
+ * after a failure. A ping while one is out shares it.
+ */
+function healthConnection(url: string): { ping: () => Promise<void>; close: () => Promise<void> } {
+  let client: pg.Client | null = null;
+  let inFlight: Promise<void> | null = null;
+  const drop = async (): Promise<void> => {
+    const dropped = client;
+    client = null;
+    await dropped?.end().catch(() => undefined);
+  };
+  const check = async (): Promise<void> => {
+    try {
+      if (!client) {
+        const fresh = new pg.Client({ connectionString: url });
+        fresh.on("error", () => undefined);
+        client = fresh;
+        await fresh.connect();
+      }
+      await client.query("SELECT 1");
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+  };
+  return {
+    ping: () => {
+      inFlight ??= check().finally(() => {
+        inFlight = null;
+      });
+      return inFlight;
+    },
+    close: async () => {
+      await inFlight?.catch(() => undefined);
+      await drop();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { ErrorBody } from "@frontdesk/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { sqlStateOf } from "../db/sql-state.js";
 import { AppError } from "./app-error.js";
 
 type ValidationIssue = { instancePath?: string; message?: string };
@@ -47,7 +48,7 @@ function fromFastifyError(error: FastifyError): AppError | null {
  * elsewhere, what the request refers to is gone (404). Never a 500.
  */
 function fromVanishedRow(error: unknown, request: FastifyRequest): AppError | null {
-  if (typeof error !== "object" || error === null || (error as { code?: unknown }).code !== "23503") return null;
+  if (sqlStateOf(error) !== "23503") return null;
   request.log.info({ err: error }, "write to a row deleted meanwhile");
   if (request.url.startsWith("/api/v1/widget/")) return new AppError("invalid_token", "This conversation no longer exists. Start a new one.");
   return new AppError("not_found", "What this request refers to no longer exists.");

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { sha256Hex } from "./content-hash.js";
-import { findDocument, markDocumentUnchanged, replaceDocumentChunks } from "./document-repository.js";
+import { markDocumentUnchanged, replaceDocumentChunks, type DocumentRecord, type DocumentValidators } from "./document-repository.js";
 import type { ExtractInput } from "./extract/extracted-document.js";
 import { isEmptyExtraction } from "./extract/extracted-document.js";
 import { IngestFailure } from "./ingest-failure.js";
@@ -11,48 +11,50 @@ import { textSearchConfigFor } from "./text-search-config.js";
 
 export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
 
+const documentDeleted = () => new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
+
 /**
- * Extract → chunk → embed → store for one document's content. When the extracted content hash
- * and the embedder are unchanged since the last index, nothing is re-embedded.
+ * Extract → chunk → embed → store for one document's content (`document` as its caller just read
+ * it; `validators`, the fetched answer's, are stored with the new chunks). When the extracted
+ * content hash and the embedder are unchanged since the last index, nothing is re-embedded.
  */
 export async function indexDocumentContent(
   db: Database,
   pipeline: IngestPipeline,
-  documentId: number,
+  document: DocumentRecord,
   content: ExtractInput,
+  validators?: DocumentValidators,
 ): Promise<IndexOutcome> {
-  const document = await findDocument(db, documentId);
-  if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
   const { document: extracted, chunks } = await pipeline.extraction.prepare(content);
   if (isEmptyExtraction(extracted)) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const contentHash = await sha256Hex(`${extracted.title}\n\n${extracted.text}`);
   const embedderId = pipeline.embedder.id;
   if (document.contentHash === contentHash && document.embedder === embedderId) {
-    await markDocumentUnchanged(db, document.id);
+    await markDocumentUnchanged(db, document.id, validators);
     return { kind: "unchanged" };
   }
   if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const vectors = await embedMeasured(pipeline, chunks.map(chunkEmbeddingText));
-  await db.transaction((tx) =>
-    replaceDocumentChunks(
-      tx,
-      { id: document.id, agentId: document.agentId },
-      {
-        title: extracted.title,
-        contentHash,
-        embedder: embedderId,
-        dimensions: pipeline.embedder.dimensions,
-        textSearchConfig: textSearchConfigFor(document.languageDefault),
-      },
-      chunks.map((chunk, i) => ({
-        index: chunk.index,
-        title: chunk.title,
-        heading: chunk.heading,
-        content: chunk.text,
-        tokenEstimate: chunk.tokenEstimate,
-        embedding: vectors[i]!,
-      })),
-    ),
+  const stored = await replaceDocumentChunks(
+    db,
+    { id: document.id, agentId: document.agentId },
+    {
+      title: extracted.title,
+      contentHash,
+      embedder: embedderId,
+      dimensions: pipeline.embedder.dimensions,
+      textSearchConfig: textSearchConfigFor(document.languageDefault),
+      ...(validators ? { validators } : {}),
+    },
+    chunks.map((chunk, i) => ({
+      index: chunk.index,
+      title: chunk.title,
+      heading: chunk.heading,
+      content: chunk.text,
+      tokenEstimate: chunk.tokenEstimate,
+      embedding: vectors[i]!,
+    })),
   );
+  if (!stored) throw documentDeleted();
   return { kind: "indexed", chunks: chunks.length };
 }

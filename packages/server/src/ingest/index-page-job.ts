@@ -26,6 +26,7 @@ export async function runIndexPageJob(
     if (failure.transient && !attempt.isLastAttempt) throw failure;
     await markDocumentFailed(db, document.id, failure.detail);
   }
-  context.progress.sitemapProgress(payload.sourceId, await refreshSitemapProgress(db, payload.sourceId));
-  context.onSourceChanged?.(payload.sourceId);
+  const progress = await refreshSitemapProgress(db, context.jobs, payload.sourceId);
+  context.progress.sitemapProgress(payload.sourceId, progress);
+  context.onSourceChanged?.(payload.sourceId, { syncing: progress.state === "pending" });
 }

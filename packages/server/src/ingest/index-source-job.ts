@@ -5,16 +5,17 @@ import {
   findSource,
   findSourceText,
   patchSourceConfig,
-  setSourceOutcome,
+  type SourceOutcome,
   type SourceRecord,
 } from "../sources/source-repository.js";
-import { deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments } from "./document-repository.js";
+import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import { refreshPage } from "./refresh-page.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
+import { settleSource } from "./settle-source.js";
 import { resyncWordpressSource } from "../wordpress/resync-wordpress-source.js";
 
 export interface IngestJobContext {
@@ -26,8 +27,8 @@ export interface IngestJobContext {
   progress: IngestProgressLog;
   /** An agent's chunks changed (this process's caches of its knowledge are stale). */
   onKnowledgeChanged?: (agentId: string) => void;
-  /** A source's state or progress changed, committed (the Knowledge screen is told). */
-  onSourceChanged?: (sourceId: string) => void;
+  /** A source's state or progress changed, committed (the Knowledge screen is told); `progress` when the caller knows whether it still syncs. */
+  onSourceChanged?: (sourceId: string, progress?: { syncing: boolean }) => void;
 }
 
 /** The URL a text source's document is cited by. */
@@ -43,7 +44,9 @@ async function indexSingleDocument(context: IngestJobContext, source: SourceReco
     const content = await findSourceText(db, source.id);
     if (content === null) throw new IngestFailure("empty_content", "The pushed text is missing.");
     const title = typeof source.config.title === "string" ? source.config.title : undefined;
-    return indexDocumentContent(db, pipeline, documentId!, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
+    const document = await findDocument(db, documentId!);
+    if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
+    return indexDocumentContent(db, pipeline, document, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
   }
   const [documentId] = await upsertDocuments(db, source, [source.targetUrl!]);
   try {
@@ -84,6 +87,10 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
   });
 }
 
+/** Settles a url or text source (its one page's counts in its webhook event). */
+const settle = (context: IngestJobContext, sourceId: string, outcome: SourceOutcome) =>
+  context.db.transaction(async (tx) => settleSource(tx, context.jobs, sourceId, outcome, await countSourceDocuments(tx, sourceId)));
+
 /** Job `index-source`: indexes a url or text source, or starts a sitemap's fan-out. */
 export async function runIndexSourceJob(context: IngestJobContext, sourceId: string, attempt: JobAttempt): Promise<void> {
   const source = await findSource(context.db, sourceId);
@@ -98,12 +105,12 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
     }
     if (source.kind === "sitemap") {
       await startSitemapSync(context, source);
-      context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, source.id));
+      context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, context.jobs, source.id));
       context.onSourceChanged?.(source.id);
       return;
     }
     const outcome = await indexSingleDocument(context, source);
-    await setSourceOutcome(context.db, source.id, { status: "indexed" });
+    await settle(context, source.id, { status: "indexed" });
     context.onKnowledgeChanged?.(source.agentId);
     context.onSourceChanged?.(source.id);
     context.progress.sourceFinished("indexed", {
@@ -119,7 +126,7 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
       context.logger.warn({ sourceId, code: failure.code, err: failure.message }, "indexing failed; will retry");
       throw failure;
     }
-    await setSourceOutcome(context.db, source.id, { status: "failed", error: failure.detail });
+    await settle(context, source.id, { status: "failed", error: failure.detail });
     context.onSourceChanged?.(source.id);
     context.progress.sourceFinished("failed", { sourceId, kind: source.kind, code: failure.code, message: failure.message });
   }

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database.js";
 import { FetchError } from "./fetch/fetch-error.js";
 import type { RevalidatedPage } from "./fetch/fetch-page.js";
-import { deleteDocument, markDocumentUnchanged, saveDocumentValidators, type DocumentRecord } from "./document-repository.js";
+import { deleteDocument, markDocumentUnchanged, type DocumentRecord } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 
@@ -45,7 +45,5 @@ export async function refreshPage(db: Database, pipeline: IngestPipeline, docume
     return { kind: "not_modified" };
   }
   const { page } = result;
-  const outcome = await indexDocumentContent(db, pipeline, document.id, { body: page.body, contentType: page.contentType, url: page.url });
-  await saveDocumentValidators(db, document.id, { etag: page.etag, lastModified: page.lastModified });
-  return outcome;
+  return indexDocumentContent(db, pipeline, document, { body: page.body, contentType: page.contentType, url: page.url }, { etag: page.etag, lastModified: page.lastModified });
 }

@@ -3,27 +3,38 @@ import { runIndexPageJob } from "./index-page-job.js";
 import { runIndexSourceJob, type IngestJobContext } from "./index-source-job.js";
 import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progress-log.js";
 import { PlannerStatistics } from "./planner-statistics.js";
+import { VectorIndexUpkeep } from "./vector-index-upkeep.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
 import { runIndexWordpressPostsJob } from "../wordpress/index-wordpress-posts-job.js";
 
 export interface IngestWorkersOptions {
   /** The cadence of a sitemap's progress lines. */
   progress?: IngestProgressLogOptions;
+  /** An agent's vectors enter the HNSW index once it has this many chunks (FRONTDESK_VECTOR_INDEX_MIN_CHUNKS; see index-agent-vectors.ts). */
+  vectorIndexMinChunks: number;
 }
 
 /** Starts the indexing workers of this process; close() stops their background upkeep (after the queue stopped). */
 export async function registerIngestWorkers(
   base: Omit<IngestJobContext, "progress">,
   concurrency: number,
-  options: IngestWorkersOptions = {},
+  options: IngestWorkersOptions,
 ): Promise<{ close(): Promise<void> }> {
   const planner = new PlannerStatistics(base.db, (error) => base.logger.warn({ err: error }, "ANALYZE failed"));
+  const vectorIndex = new VectorIndexUpkeep(
+    base.db,
+    options.vectorIndexMinChunks,
+    (error) => base.logger.warn({ err: error }, "indexing vectors failed"),
+    (agentId, indexing) => base.logger.info({ agentId, promoted: indexing.promoted, chunks: indexing.flagged }, "vectors indexed"),
+  );
+  await vectorIndex.resume();
   const context: IngestJobContext = {
     ...base,
     progress: new IngestProgressLog(base.logger, options.progress),
     onKnowledgeChanged: (agentId) => {
       base.onKnowledgeChanged?.(agentId);
       planner.knowledgeChanged();
+      vectorIndex.knowledgeChanged(agentId);
     },
   };
   const { jobs, pipeline } = context;
@@ -31,5 +42,9 @@ export async function registerIngestWorkers(
   await jobs.work("index-page", concurrency, measuredJobHandler(pipeline.metrics, "index-page", (payload, attempt) => runIndexPageJob(context, payload, attempt)));
   await jobs.work("index-wordpress-posts", concurrency, measuredJobHandler(pipeline.metrics, "index-wordpress-posts", (payload, attempt) => runIndexWordpressPostsJob(context, payload, attempt)));
   await jobs.work("reembed-document", 1, measuredJobHandler(pipeline.metrics, "reembed-document", (payload) => runReembedDocumentJob(context, payload.documentId)));
-  return { close: () => planner.close() };
+  return {
+    async close() {
+      await Promise.all([planner.close(), vectorIndex.close()]);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { Queryable } from "../db/database.js";
 import { vectorLiteral } from "../db/vector-literal.js";
 import type { ChunkToStore } from "./document-repository.js";
 import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
+import { vectorIndexedOf } from "./index-agent-vectors.js";
 
 export interface DocumentChunks {
   id: number;
@@ -35,10 +36,10 @@ export async function replaceChunksOfDocuments(
       params.push(documentId, chunk.index, chunk.title, chunk.heading, chunk.content, chunk.tokenEstimate, vectorLiteral(chunk.embedding), chunk.heading ?? "", chunk.title);
       return `($${at}, $1, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $2, $3, $${at + 6}::vector,
         setweight(to_tsvector($4::regconfig, $${at + 8}::text), 'A') || setweight(to_tsvector($4::regconfig, $${at + 7}::text), 'B')
-          || to_tsvector($4::regconfig, $${at + 4}::text))`;
+          || to_tsvector($4::regconfig, $${at + 4}::text), ${vectorIndexedOf("$1")})`;
     });
     await tx.query(
-      `INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector)
+      `INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector, vector_indexed)
        VALUES ${values.join(", ")}`,
       params,
     );

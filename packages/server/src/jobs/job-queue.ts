@@ -46,13 +46,18 @@ export interface JobQueueOptions {
   retry?: Partial<RetryPolicy>;
   /**
    * The store belongs to this process alone (PGlite): jobs left `active` by a process that died
-   * are orphans and are retried at once instead of waiting for their timeout.
+   * are orphans and are retried at once instead of waiting for their timeout; and every job is sent
+   * by this process, which wakes the queue's workers when it sends one, so that they poll only every
+   * SINGLE_PROCESS_POLLING_SECONDS (on PGlite each empty poll is a statement on its one thread).
    */
   singleProcess?: boolean;
   onError?: (error: Error) => void;
   /** This process fires the stored schedules (pg-boss's timekeeper; several processes may, each schedule fires once). */
   runSchedules?: boolean;
 }
+
+/** How often an idle worker looks for jobs on a single-process store (sent jobs wake it at once; retries and schedules wait for it). */
+export const SINGLE_PROCESS_POLLING_SECONDS = 2;
 
 /** pg-boss on the service's own store (PGlite or Postgres): jobs survive restarts and are retried with back-off. */
 export async function startJobQueue(db: Database, options: JobQueueOptions = {}): Promise<JobQueue> {
@@ -104,7 +109,15 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => undefined);
     throw error;
   }
-  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 0.5;
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? (options.singleProcess ? SINGLE_PROCESS_POLLING_SECONDS : 0.5);
+  /** Each queue's workers in this process, woken when this process sends them a job (single-process stores only). */
+  const workersOf = new Map<JobName, string[]>();
+  const wake = (name: JobName): void => {
+    if (!options.singleProcess || stopped) return;
+    // A worker busy with a job fetches the next at once anyway; a sleeping one fetches now. On PGlite
+    // the fetch waits for the sending transaction to end, so it sees the job.
+    for (const workerId of workersOf.get(name) ?? []) boss.notifyWorker(workerId);
+  };
   /** Handlers still running: stop() waits for them, so nothing touches the store after it closes. */
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -113,6 +126,7 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
     async send(name, payload, tx, sendOptions) {
       const parsed = jobCatalog[name].payload.parse(payload);
       await boss.send(name, parsed, { ...(tx ? { db: asBossDb(tx) } : {}), ...(sendOptions?.startAfter ? { startAfter: sendOptions.startAfter } : {}) });
+      if (!sendOptions?.startAfter) wake(name);
     },
     async sendMany(name, payloads, tx) {
       const retry = policyOf(name);
@@ -128,6 +142,7 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
       for (let start = 0; start < jobs.length; start += 1000) {
         await boss.insert(jobs.slice(start, start + 1000), tx ? { db: asBossDb(tx) } : {});
       }
+      if (jobs.length > 0) wake(name);
     },
     async schedule(name, cron) {
       await boss.schedule(name, cron, {}, { tz: "UTC" });
@@ -152,6 +167,7 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
             if (jobs.length > 0 && workerId && !stopped) boss.notifyWorker(workerId);
           }
         });
+        workersOf.set(name, [...(workersOf.get(name) ?? []), workerId]);
       }
     },
     async stop() {

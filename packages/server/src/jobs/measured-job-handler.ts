@@ -1,6 +1,6 @@
 import type { JobOutcome } from "../observability/ingest-metrics.js";
 import type { JobName } from "./job-catalog.js";
-import type { JobHandler } from "./job-queue.js";
+import type { JobHandler, JobQueue } from "./job-queue.js";
 
 /** Something told when a job attempt starts and how it ended. */
 export interface JobObserver {
@@ -18,5 +18,16 @@ export function measuredJobHandler<Name extends JobName>(observer: JobObserver, 
       finished(attempt.isLastAttempt ? "failed" : "retried");
       throw error;
     }
+  };
+}
+
+/** The queue whose workers report every attempt to `observer` (the jobs that are not ingestion's: webhooks, retention, re-sync ticks). */
+export function observedJobQueue(jobs: JobQueue, observer: JobObserver): JobQueue {
+  return {
+    send: (name, payload, tx, options) => jobs.send(name, payload, tx, options),
+    sendMany: (name, payloads, tx) => jobs.sendMany(name, payloads, tx),
+    schedule: (name, cron) => jobs.schedule(name, cron),
+    work: (name, concurrency, handler) => jobs.work(name, concurrency, measuredJobHandler(observer, name, handler)),
+    stop: () => jobs.stop(),
   };
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 
 /**
- * GET /healthz: 200 once the store answers (503 otherwise); `degraded`, with `reasons`, while the
+ * GET /healthz: 200 once the store answers (503 otherwise), asked over a connection of its own so
+ * that a pool busy with answers does not hold the check up (see Database.ping); `degraded`, with `reasons`, while the
  * service answers with less than it should (hashing stands in for the model, Redis is unreachable,
  * realtime events no longer reach the other processes or the external server). The realtime
  * section is `shared` only while every Redis connection of the realtime layer answers: its presence
@@ -14,7 +15,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
     const { db, limiter, embedder, realtime } = app.services;
     try {
-      await db.query("SELECT 1");
+      await db.ping();
     } catch {
       return reply.code(503).send({ status: "unavailable", store: { kind: db.kind, ok: false } });
     }

@@ -14,11 +14,10 @@ function tightest(outcomes: RateLimitOutcome[]): RateLimitOutcome | undefined {
  * throws `rate_limited` (with Retry-After) when a window is spent.
  */
 export async function enforceRateLimit(limiter: RateLimiter, reply: FastifyReply, ...checks: LimitCheck[]): Promise<void> {
-  const outcomes: RateLimitOutcome[] = [];
-  for (const [name, key] of checks) {
-    const outcome = await limiter.consume(name, key);
-    if (outcome) outcomes.push(outcome);
-  }
+  // Every limit is counted, refused or not, so they are counted together (one round trip to Redis, auto-pipelined).
+  const outcomes = (await Promise.all(checks.map(([name, key]) => limiter.consume(name, key)))).filter(
+    (outcome): outcome is RateLimitOutcome => outcome !== null,
+  );
   const shown = tightest(outcomes);
   if (!shown) return;
   reply.header("X-RateLimit-Limit", String(shown.limit));

@@ -46,6 +46,8 @@ export async function createRateLimiter(limits: LimitTable, redisUrl?: string, o
         lazyConnect: true,
         connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
         commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+        // The requests counted in one tick share one write to Redis (and one read of the replies).
+        enableAutoPipelining: true,
       })
     : null;
   let health: RedisHealth | null = null;

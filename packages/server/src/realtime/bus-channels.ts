@@ -89,9 +89,6 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           payload: { agent_id: event.agentId, published: event.published, updated_at: event.updatedAt },
         },
       ];
-    case "satisfaction.rated":
-      // For webhooks (src/webhooks/); the console reads ratings through its routes.
-      return [];
     case "curated_answer.updated": {
       const payload: CuratedAnswerEvent = { curated_answer_id: event.curatedAnswerId, agent_id: event.agentId, deleted: event.deleted };
       return [{ channel: workspaceChannel(event.workspaceId), event: "curated_answer.updated", payload }];

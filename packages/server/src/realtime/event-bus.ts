@@ -36,8 +36,6 @@ export type BusEvent =
   | { type: "agent.updated"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
   /** The conversation and all it held were deleted (a visitor's erasure, or the retention purge): consoles drop it. */
   | { type: "conversation.deleted"; workspaceId: string; agentId: string; conversationId: string; reason: "erasure" | "retention"; at: string }
-  /** The visitor rated the conversation (POST /satisfaction; the latest rating wins): webhooks only, no channel carries it. */
-  | { type: "satisfaction.rated"; workspaceId: string; agentId: string; conversationId: string; rating: "good" | "bad"; comment: string | null; at: string }
   /** A curated answer was created, changed or deleted (`deleted`) in the console: its lists read again. */
   | { type: "curated_answer.updated"; workspaceId: string; agentId: string; curatedAnswerId: string; deleted: boolean }
   | {

@@ -187,22 +187,53 @@ export async function deleteWorkspaceSource(db: Queryable, workspaceId: string, 
  * re-sync of a source that was indexed before keeps it `indexed` (its chunks still answer) and
  * records the error; a source never indexed becomes `failed`.
  */
-export async function setSourceOutcome(
-  db: Queryable,
-  sourceId: string,
-  outcome: { status: "indexed" } | { status: "failed"; error: { code: string; message: string } },
-  configPatch: Record<string, unknown> = {},
-): Promise<void> {
-  await db.query(
+/** A source as its settling left it. */
+export interface SettledSource {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+  status: "indexed" | "failed";
+  error: { code: string; message: string } | null;
+  /** Names the sync that settled (creation or the latest re-sync). */
+  syncRequestedAt: string;
+  settledAt: string;
+}
+
+/** What a sync ends with: its pages indexed, or the reason it failed. */
+export type SourceOutcome = { status: "indexed" } | { status: "failed"; error: { code: string; message: string } };
+
+/** Ends a source's sync (see settleSource, which queues its webhook event with it): the source as it settled, or null when it is gone. */
+export async function setSourceOutcome(db: Queryable, sourceId: string, outcome: SourceOutcome, configPatch: Record<string, unknown> = {}): Promise<SettledSource | null> {
+  const { rows } = await db.query<{
+    id: string;
+    workspace_id: string;
+    agent_id: string;
+    status: "indexed" | "failed";
+    error: { code: string; message: string } | null;
+    sync_requested_at: Date | string;
+    updated_at: Date | string;
+  }>(
     `UPDATE sources SET
        status = CASE WHEN $2 = 'failed' AND last_synced_at IS NOT NULL THEN 'indexed' ELSE $2 END,
        error = $3::jsonb,
        last_synced_at = CASE WHEN $2 = 'indexed' THEN now() ELSE last_synced_at END,
        config = config || $4::jsonb,
        updated_at = now()
-     WHERE id = $1`,
+     WHERE id = $1
+     RETURNING id, workspace_id, agent_id, status, error, sync_requested_at, updated_at`,
     [sourceId, outcome.status, outcome.status === "failed" ? JSON.stringify(outcome.error) : null, JSON.stringify(configPatch)],
   );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    agentId: row.agent_id,
+    status: row.status,
+    error: row.error,
+    syncRequestedAt: iso(row.sync_requested_at),
+    settledAt: iso(row.updated_at),
+  };
 }
 
 export async function patchSourceConfig(db: Queryable, sourceId: string, configPatch: Record<string, unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findAgentWithQuota } from "../tenants/agent-repository.js";
 import { isOriginAllowed } from "../tenants/origin-policy.js";
+import { readCachedAgent } from "./read-cached-agent.js";
 import type { CachedAgent } from "./session-cache.js";
 
 /**
@@ -14,11 +14,7 @@ export async function admitAgent(
   services: Services,
   input: { agentId: string; origin: string | undefined; serviceOrigins: readonly string[] },
 ): Promise<CachedAgent> {
-  let found = services.sessionCache.getAgent(input.agentId) ?? null;
-  if (!found) {
-    found = await findAgentWithQuota(services.db, input.agentId);
-    if (found) services.sessionCache.setAgent(input.agentId, found);
-  }
+  const found = await readCachedAgent(services, input.agentId);
   if (!found || !found.agent.published) throw new AppError("agent_not_found", "No published agent has this id.");
   const ownPage = input.origin !== undefined && input.serviceOrigins.includes(input.origin);
   if (!ownPage && !isOriginAllowed(found.agent.allowedOrigins, input.origin)) {

@@ -1,23 +1,30 @@
 import type { LeadBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
+import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
+import { leadEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { upsertLead } from "./lead-repository.js";
 
 /**
  * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail, then tells
- * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat).
+ * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat). Its
+ * webhook event (`lead.created` / `lead.updated`) is queued in the lead's transaction.
  */
 export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
   const { conversation } = session;
-  const captured = await upsertLead(services.db, {
-    workspaceId: conversation.workspaceId,
-    agentId: conversation.agentId,
-    conversationId: conversation.id,
-    visitorId: conversation.visitorId,
-    email: body.email,
-    name: body.name ?? null,
-    phone: body.phone ?? null,
-    fields: body.fields ?? {},
+  const captured = await services.db.transaction(async (tx) => {
+    const stored = await upsertLead(tx, {
+      workspaceId: conversation.workspaceId,
+      agentId: conversation.agentId,
+      conversationId: conversation.id,
+      visitorId: conversation.visitorId,
+      email: body.email,
+      name: body.name ?? null,
+      phone: body.phone ?? null,
+      fields: body.fields ?? {},
+    });
+    await queueWebhookEvent(tx, services.jobs, leadEvent(conversation.workspaceId, stored.lead, stored.created));
+    return stored;
   });
   const { lead, created } = captured;
   services.bus.publish({

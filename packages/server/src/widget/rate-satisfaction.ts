@@ -1,23 +1,21 @@
 import type { Services } from "../services.js";
+import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
+import { satisfactionRatedEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { rateConversation } from "./conversation-repository.js";
 
-/** POST /satisfaction: the visitor's CSAT rating; the latest one wins. Announced after it is stored (`satisfaction.rated`, for webhooks). */
+/** POST /satisfaction: the visitor's CSAT rating; the latest one wins. Its `satisfaction.rated` webhook event is queued with it (no live channel carries ratings). */
 export async function rateSatisfaction(
   services: Services,
   session: WidgetSession,
   input: { rating: "good" | "bad"; comment: string | null },
 ) {
-  const conversation = await rateConversation(services.db, session.conversation.id, input.rating, input.comment);
-  const comment = conversation.satisfaction?.comment ?? null;
-  services.bus.publish({
-    type: "satisfaction.rated",
-    workspaceId: session.conversation.workspaceId,
-    agentId: session.conversation.agentId,
-    conversationId: conversation.id,
-    rating: input.rating,
-    comment,
-    at: conversation.satisfaction?.ratedAt ?? services.now().toISOString(),
+  const conversation = await services.db.transaction(async (tx) => {
+    const rated = await rateConversation(tx, session.conversation.id, input.rating, input.comment);
+    const satisfaction = rated.satisfaction!;
+    await queueWebhookEvent(tx, services.jobs, satisfactionRatedEvent(session.conversation, { rating: satisfaction.rating, comment: satisfaction.comment, at: satisfaction.ratedAt }));
+    return rated;
   });
+  const comment = conversation.satisfaction?.comment ?? null;
   return { conversation_id: conversation.id, rating: input.rating, comment };
 }

@@ -9,11 +9,6 @@ export interface Visitor {
   anonId: string;
 }
 
-export interface ConversationSummary {
-  id: string;
-  lastActivityAt: Date;
-}
-
 /** The conversation a session token points at, with what every widget call needs of its agent. */
 export interface SessionConversation {
   id: string;
@@ -24,63 +19,103 @@ export interface SessionConversation {
   vertical: Vertical;
 }
 
-/** Creates or refreshes the visitor, returning it with its latest conversation (one round trip). */
-export async function upsertVisitor(
-  db: Queryable,
-  agentId: string,
-  anonId: string,
-): Promise<{ visitor: Visitor; latest: ConversationSummary | null }> {
-  const { rows } = await db.query<{ id: string; anon_id: string; conversation_id: string | null; last_activity_at: Date | null }>(
-    `WITH visitor AS (
-       INSERT INTO visitors (id, agent_id, anon_id) VALUES ($1, $2, $3)
-       ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
-       RETURNING id, anon_id
-     )
-     SELECT visitor.id, visitor.anon_id, latest.id AS conversation_id, latest.last_activity_at
-     FROM visitor LEFT JOIN LATERAL (
-       SELECT c.id, c.last_activity_at FROM conversations c WHERE c.visitor_id = visitor.id ORDER BY c.created_at DESC LIMIT 1
-     ) latest ON true`,
-    [newId("vis"), agentId, anonId],
-  );
-  const row = rows[0]!;
-  return {
-    visitor: { id: row.id, anonId: row.anon_id },
-    latest: row.conversation_id && row.last_activity_at ? { id: row.conversation_id, lastActivityAt: new Date(row.last_activity_at) } : null,
-  };
+/** What one init asks of the store: its visitor, and whether it may resume that visitor's latest conversation. */
+export interface SessionStartRequest {
+  anonId: string;
+  pageUrl: string;
+  userAgent: string | null;
+  /** The visitor asked for a new conversation: never resume. */
+  newConversation: boolean;
+  /** A latest conversation active before this is not resumed. */
+  idleCutoff: Date;
+}
+
+/** What every init of a batch shares: one agent, its workspace, the quota month and the monthly quota (null: none). */
+export interface SessionStartScope {
+  agentId: string;
+  workspaceId: string;
+  /** `YYYY-MM-01`, the UTC month counted. */
+  month: string;
+  quota: number | null;
+}
+
+/** The visitor, and the conversation init hands them: resumed, new, or null when the monthly quota is spent. */
+export interface StartedSession {
+  visitor: Visitor;
+  conversationId: string | null;
+  resumed: boolean;
 }
 
 /**
- * Starts a conversation counted against the workspace's monthly quota, in one statement: the
- * counter row is locked by the upsert, its condition re-checked, and the conversation inserted
- * only when it counted. Exact under concurrency. Returns null when the quota is spent.
+ * Starts the sessions of several inits of one agent in one statement (one commit: group commit).
+ * It upserts their visitors, resumes each visitor's latest conversation when it is recent enough
+ * (touching it with this init's page and browser), and starts a new conversation for the others,
+ * counted against the workspace's monthly quota. The counter row is updated once for the whole
+ * batch: `last_granted` (migration 0021) is how many of the asked-for conversations it counted, and
+ * the batch's first that many (in request order) are inserted; the others get none. Exact under
+ * concurrency: one statement at a time holds the row's lock, and the count never passes the quota.
+ * `requests` must hold distinct anon ids. Results are in the order of `requests`.
  */
-export async function insertCountedConversation(
-  db: Queryable,
-  conversation: { workspaceId: string; agentId: string; visitorId: string; pageUrl: string; userAgent: string | null; month: string; quota: number | null },
-): Promise<string | null> {
-  if (conversation.quota !== null && conversation.quota <= 0) return null;
-  const { rows } = await db.query<{ id: string }>(
-    `WITH counted AS (
-       INSERT INTO conversation_counters (workspace_id, month, count) VALUES ($2, $6::date, 1)
-       ON CONFLICT (workspace_id, month) DO UPDATE SET count = conversation_counters.count + 1
-         WHERE $7::integer IS NULL OR conversation_counters.count < $7::integer
-       RETURNING 1
+export async function startSessions(db: Queryable, scope: SessionStartScope, requests: readonly SessionStartRequest[]): Promise<StartedSession[]> {
+  const input = requests.map((request, position) => ({
+    position,
+    visitor_id: newId("vis"),
+    anon_id: request.anonId,
+    conversation_id: newId("cnv"),
+    page_url: request.pageUrl,
+    user_agent: request.userAgent,
+    new_conversation: request.newConversation,
+    idle_cutoff: request.idleCutoff.toISOString(),
+  }));
+  const { rows } = await db.query<{ position: number; visitor_id: string; anon_id: string; conversation_id: string | null; resumed: boolean }>(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(position integer, visitor_id text, anon_id text, conversation_id text, page_url text,
+         user_agent text, new_conversation boolean, idle_cutoff timestamptz)
+     ),
+     visitor AS (
+       INSERT INTO visitors (id, agent_id, anon_id) SELECT visitor_id, $2, anon_id FROM input ORDER BY anon_id
+       ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
+       RETURNING id, anon_id
+     ),
+     decided AS (
+       SELECT input.position, input.conversation_id, input.page_url, input.user_agent, visitor.id AS visitor_id, visitor.anon_id,
+         latest.id AS latest_id, (latest.id IS NOT NULL AND NOT input.new_conversation AND latest.last_activity_at >= input.idle_cutoff) AS resumes
+       FROM input JOIN visitor ON visitor.anon_id = input.anon_id
+       LEFT JOIN LATERAL (
+         SELECT c.id, c.last_activity_at FROM conversations c WHERE c.visitor_id = visitor.id ORDER BY c.created_at DESC LIMIT 1
+       ) latest ON true
+     ),
+     touched AS (
+       UPDATE conversations c SET last_activity_at = now(), last_page_url = decided.page_url, user_agent = COALESCE(decided.user_agent, c.user_agent)
+       FROM decided WHERE decided.resumes AND c.id = decided.latest_id
+       RETURNING c.id
+     ),
+     wanted AS (
+       SELECT decided.*, row_number() OVER (ORDER BY decided.position) AS rank FROM decided WHERE NOT decided.resumes
+     ),
+     counted AS (
+       INSERT INTO conversation_counters AS counter (workspace_id, month, count, last_granted)
+       SELECT $3, $4::date, asked, asked FROM (SELECT LEAST(count(*)::integer, COALESCE($5::integer, count(*)::integer)) AS asked FROM wanted) batch
+       WHERE EXISTS (SELECT 1 FROM wanted)
+       ON CONFLICT (workspace_id, month) DO UPDATE SET
+         count = counter.count + LEAST(excluded.count, GREATEST(0, COALESCE($5::integer - counter.count, excluded.count))),
+         last_granted = LEAST(excluded.count, GREATEST(0, COALESCE($5::integer - counter.count, excluded.count)))
+       RETURNING last_granted
+     ),
+     inserted AS (
+       INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url, last_page_url, user_agent)
+       SELECT conversation_id, $3, $2, visitor_id, page_url, page_url, user_agent FROM wanted
+       WHERE wanted.rank <= COALESCE((SELECT last_granted FROM counted), 0)
+       RETURNING id
      )
-     INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url, last_page_url, user_agent)
-     SELECT $1, $2, $3, $4, $5, $5, $8 FROM counted
-     RETURNING id`,
-    [newId("cnv"), conversation.workspaceId, conversation.agentId, conversation.visitorId, conversation.pageUrl, conversation.month, conversation.quota, conversation.userAgent],
+     SELECT decided.position, decided.visitor_id, decided.anon_id, decided.resumes AS resumed,
+       CASE WHEN decided.resumes THEN decided.latest_id ELSE inserted.id END AS conversation_id
+     FROM decided LEFT JOIN inserted ON inserted.id = decided.conversation_id
+     ORDER BY decided.position`,
+    [JSON.stringify(input), scope.agentId, scope.workspaceId, scope.month, scope.quota],
   );
-  return rows[0]?.id ?? null;
-}
-
-/** A resumed conversation: active now, and the visitor's page and browser are those of this init (the console shows them). */
-export async function touchConversation(db: Queryable, conversationId: string, visit: { pageUrl: string; userAgent: string | null }): Promise<void> {
-  await db.query(`UPDATE conversations SET last_activity_at = now(), last_page_url = $2, user_agent = COALESCE($3, user_agent) WHERE id = $1`, [
-    conversationId,
-    visit.pageUrl,
-    visit.userAgent,
-  ]);
+  if (rows.length !== requests.length) throw new Error(`startSessions: ${rows.length} rows for ${requests.length} requests (anon ids must be distinct)`);
+  return rows.map((row) => ({ visitor: { id: row.visitor_id, anonId: row.anon_id }, conversationId: row.conversation_id, resumed: row.resumed }));
 }
 
 /**

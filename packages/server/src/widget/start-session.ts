@@ -4,12 +4,7 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
-import {
-  insertCountedConversation,
-  listRecentMessages,
-  touchConversation,
-  upsertVisitor,
-} from "./session-repository.js";
+import { listRecentMessages } from "./session-repository.js";
 
 export const INIT_MESSAGE_COUNT = 30;
 const MAX_USER_AGENT_LENGTH = 512;
@@ -43,28 +38,21 @@ export async function startSession(
   const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
   const { agent } = found;
   const now = services.now();
-  const idleCutoff = now.getTime() - config.conversationIdleHours * 3_600_000;
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
 
-  // Each step is one atomic statement: a visitor without a conversation is harmless (the next init reuses it).
-  const session = await (async () => {
-    const { visitor, latest } = await upsertVisitor(db, agent.id, anonId);
-    if (latest && !input.body.new_conversation && latest.lastActivityAt.getTime() >= idleCutoff) {
-      await touchConversation(db, latest.id, { pageUrl: input.body.page_url, userAgent: input.userAgent });
-      return { visitor, conversationId: latest.id, resumed: true };
-    }
-    const conversationId = await insertCountedConversation(db, {
-      workspaceId: agent.workspaceId,
-      agentId: agent.id,
-      visitorId: visitor.id,
+  // One statement for the visitor, the resumed or new conversation and the quota, shared with the
+  // agent's concurrent inits (group commit, session-start-batcher.ts).
+  const session = await services.sessionStarts.start(
+    { agentId: agent.id, workspaceId: agent.workspaceId, month: quotaMonth(now), quota: found.conversationQuota },
+    {
+      anonId,
       pageUrl: input.body.page_url,
       userAgent: input.userAgent,
-      month: quotaMonth(now),
-      quota: found.conversationQuota,
-    });
-    if (!conversationId) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
-    return { visitor, conversationId, resumed: false };
-  })();
+      newConversation: input.body.new_conversation === true,
+      idleCutoff: new Date(now.getTime() - config.conversationIdleHours * 3_600_000),
+    },
+  );
+  if (session.conversationId === null) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
 
   const messages = session.resumed ? await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT) : [];
   const token = await sessionTokens.issue({ agentId: agent.id, visitorId: session.visitor.id, conversationId: session.conversationId });

@@ -10,8 +10,9 @@ import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { embedMeasured } from "../ingest/measured-embedding.js";
 import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/replace-chunks-of-documents.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
-import type { JobAttempt } from "../jobs/job-queue.js";
-import { findSource, patchSourceConfig, setSourceOutcome } from "../sources/source-repository.js";
+import { settleSource } from "../ingest/settle-source.js";
+import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
+import { findSource, patchSourceConfig } from "../sources/source-repository.js";
 import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
 /** A job indexes its posts this many at a time; the source's counts are written (and announced) after each slice. */
@@ -26,16 +27,22 @@ export function postPage(post: { title: string; content: string }): string {
 
 /**
  * Writes the `wordpress` source's post counts into its config and settles it once no post is
- * pending: `indexed` when a post is (or none is published), `failed` when every one failed.
+ * pending (in the caller's transaction, with its webhook event): `indexed` when a post is (or none
+ * is published), `failed` when every one failed.
  */
-export async function refreshWordpressProgress(db: Queryable, sourceId: string): Promise<DocumentCounts> {
-  const counts = await countSourceDocuments(db, sourceId);
+export async function refreshWordpressProgress(tx: Queryable, jobs: JobQueue, sourceId: string): Promise<DocumentCounts> {
+  const counts = await countSourceDocuments(tx, sourceId);
   const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
-  if (counts.pending > 0) await patchSourceConfig(db, sourceId, progress);
-  else if (counts.indexed > 0 || counts.found === 0) await setSourceOutcome(db, sourceId, { status: "indexed" }, progress);
-  else await setSourceOutcome(db, sourceId, { status: "failed", error: { code: "all_posts_failed", message: "No post of the site could be indexed; see each post's error." } }, progress);
+  if (counts.pending > 0) await patchSourceConfig(tx, sourceId, progress);
+  else if (counts.indexed > 0 || counts.found === 0) await settleSource(tx, jobs, sourceId, { status: "indexed" }, counts, progress);
+  else {
+    const failure = { code: "all_posts_failed", message: "No post of the site could be indexed; see each post's error." };
+    await settleSource(tx, jobs, sourceId, { status: "failed", error: failure }, counts, progress);
+  }
   return counts;
 }
+
+const refreshInTransaction = (context: IngestJobContext, sourceId: string) => context.db.transaction((tx) => refreshWordpressProgress(tx, context.jobs, sourceId));
 
 type Prepared = { post: PostToIndex; failure: IngestFailure } | { post: PostToIndex; title: string; textHash: string; chunks: DocumentChunk[] };
 
@@ -123,11 +130,11 @@ export async function runIndexWordpressPostsJob(
   for (let start = 0; start < payload.documentIds.length; start += POSTS_PER_SLICE) {
     await indexPosts(context, source.agentId, payload.documentIds.slice(start, start + POSTS_PER_SLICE), attempt);
     if (start + POSTS_PER_SLICE < payload.documentIds.length) {
-      await refreshWordpressProgress(context.db, source.id);
+      await refreshInTransaction(context, source.id);
       context.onSourceChanged?.(source.id);
     }
   }
-  const counts = await refreshWordpressProgress(context.db, source.id);
+  const counts = await refreshInTransaction(context, source.id);
   context.onSourceChanged?.(source.id);
   if (counts.pending === 0) {
     context.progress.sourceFinished(counts.indexed > 0 || counts.found === 0 ? "indexed" : "failed", {

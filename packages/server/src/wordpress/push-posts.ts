@@ -1,4 +1,5 @@
 import type { WordpressPost, WordpressPostResult, WordpressPostsBody, WordpressPostsResponse } from "@frontdesk/contracts";
+import { CONCURRENCY_SQL_STATES, sqlStateOf } from "../db/sql-state.js";
 import { AppError } from "../http/app-error.js";
 import { sha256Hex } from "../ingest/content-hash.js";
 import type { Services } from "../services.js";
@@ -22,8 +23,8 @@ import {
 
 type Accepted = Extract<CheckedPost, { ok: true }> & { contentHash: string };
 
-/** unique_violation, deadlock_detected, serialization_failure. */
-const RETRYABLE_SQL_STATES = new Set(["23505", "40P01", "40001"]);
+/** unique_violation (two pushes inserting one key), and the concurrency failures. */
+const RETRYABLE_SQL_STATES = new Set(["23505", ...CONCURRENCY_SQL_STATES]);
 
 /** The time in UTC: WordPress may send any offset JavaScript reads, and Postgres refuses offsets beyond ±15:59. */
 const utc = (time: string): string => new Date(time).toISOString();
@@ -124,7 +125,7 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
     const sourceChanged = created || queued.length > 0 || removedDocuments.length > 0;
     if (sourceChanged) {
       await markWordpressPush(tx, source.id, queued.length > 0);
-      await refreshWordpressProgress(tx, source.id);
+      await refreshWordpressProgress(tx, services.jobs, source.id);
     }
     for (const entry of queued) results[entry.index] = withWarning({ index: entry.index, post_id: entry.post.post_id, result: "queued" }, entry, agent.allowedOrigins);
     for (const entry of unchanged) results[entry.index] = { index: entry.index, post_id: entry.post.post_id, result: "unchanged" };
@@ -133,7 +134,7 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
   }).catch((error: unknown) => {
     // Two pushes writing the same posts or URLs at once (one waits on the other's key, then conflicts), or a push
     // and an indexing job locking the same posts in another order (Postgres ends one of them): the batch can be sent again.
-    if (typeof error === "object" && error !== null && RETRYABLE_SQL_STATES.has(String((error as { code?: unknown }).code))) {
+    if (RETRYABLE_SQL_STATES.has(sqlStateOf(error))) {
       throw new AppError("service_unavailable", "Another push changed these posts at the same time; send this batch again.");
     }
     throw error;

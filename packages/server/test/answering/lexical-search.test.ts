@@ -50,6 +50,30 @@ describe("LexicalIndex (exact BM25 in memory)", () => {
     });
   });
 
+  it("happy: built in slices with the event loop served between them, an index of 2,600 chunks is the same index", async () => {
+    const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i}`);
+    const chunks = Array.from({ length: 2600 }, (_, c) => {
+      const lexemes = vocabulary.filter((_, i) => (i * 7 + c * 13) % 23 < 3).slice(0, 40);
+      return { chunkId: 1000 + c, length: lexemes.length, lexemes, frequencies: lexemes.map((_, i) => 1 + ((i + c) % 3)) };
+    });
+    let pauses = 0;
+    let servedBetween = 0;
+    const sliced = await LexicalIndex.build(chunks, async () => {
+      pauses += 1;
+      // What a pause is for: other work (a request's callbacks) runs before the build goes on.
+      await new Promise<void>((resolve) => setImmediate(() => { servedBetween += 1; resolve(); }));
+    });
+    const whole = new LexicalIndex(chunks);
+    expect(pauses).toBeGreaterThanOrEqual(Math.ceil(chunks.length / 200));
+    expect(servedBetween).toBe(pauses);
+    expect(sliced.chunkCount).toBe(whole.chunkCount);
+    expect(sliced.averageLength).toBe(whole.averageLength);
+    expect(sliced.byteSize).toBe(whole.byteSize);
+    for (const lexeme of ["w0", "w7", "w399"]) expect(sliced.documentFrequency(lexeme)).toBe(whole.documentFrequency(lexeme));
+    const terms = [{ lexeme: "w3", idf: 1.2 }, { lexeme: "w50", idf: 2.5, weight: 0.5 }, { lexeme: "w211", idf: 0.7 }];
+    expect(sliced.search(terms, 25, BM25)).toEqual(whole.search(terms, 25, BM25));
+  });
+
   it("happy: keeps only the best `limit`, breaks ties by the lower chunk id, and starts every search afresh", () => {
     const ties = new LexicalIndex([
       { chunkId: 7, length: 1, lexemes: ["a"], frequencies: [1] },

@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { updateConsoleAgent } from "../../src/console/agents/change-console-agent.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
@@ -258,6 +259,22 @@ describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible
     expect(rows[3]).toMatchObject({ id: followUp.json().data.message_id, citations: [followUpCitation], low_confidence: false, generator: "openai:gpt-4o-mini" });
     for (const row of [rows[1]!, rows[3]!]) expect(row.latency_ms).toBeGreaterThanOrEqual(0);
     expect(rows[0]!.generator).toBeNull();
+  });
+
+  it("happy: a persona renamed in the console is the very next answer's persona (the agent each question reads through the cache is dropped)", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const admin = { id: "opr_cache_test", workspaceId: tenant.workspaceId, role: "admin" as const, name: "Admin", email: "admin@example.com" };
+    model.respondWith(modelAnswer(["Yes, we do."]), modelAnswer(["Yes, we do."]));
+    await ask(session.jwt, { message: "Do you sell helmets?" }, "/messages/stream");
+    await updateConsoleAgent(t.services, admin, tenant.agentId, { persona_name: "Bea" });
+    try {
+      await ask(session.jwt, { message: "And gloves?" }, "/messages/stream");
+      expect(model.requests).toHaveLength(2);
+      expect(systemPromptOf(model.requests[0]!)).toContain("You are Ada");
+      expect(systemPromptOf(model.requests[1]!)).toContain("You are Bea");
+    } finally {
+      await updateConsoleAgent(t.services, admin, tenant.agentId, { persona_name: "Ada" });
+    }
   });
 
   it("happy: a model that finds no answer in the passages ([0]) streams its own words, flagged low confidence, citing nothing", async () => {

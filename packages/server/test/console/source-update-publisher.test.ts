@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { SourceUpdatePublisher, SOURCE_PROGRESS_INTERVAL_MS } from "../../src/console/knowledge/source-update-publisher.js";
+import type { Queryable, SqlValue } from "../../src/db/database.js";
 import type { BusEvent } from "../../src/realtime/event-bus.js";
 import { createSource } from "../../src/sources/create-source.js";
 import { setSourceOutcome } from "../../src/sources/source-repository.js";
@@ -43,6 +44,26 @@ describeEachStore("announcing sources' progress on %s", (kind) => {
     expect(updates.at(-1)).toMatchObject({ status: "indexed", syncing: false, deleted: false, workspaceId: tenant.workspaceId, agentId: tenant.agentId });
     expect(updates.filter((event) => !event.syncing).length).toBeGreaterThanOrEqual(1);
     expect(errors).toEqual([]);
+  });
+
+  it("happy: a change its caller knows to be progress reads nothing within the interval; one that may settle the source always reads", async () => {
+    const clock = { now: 2_000_000 };
+    let reads = 0;
+    const counting = { query: ((sql: string, params?: readonly SqlValue[]) => ((reads += 1), t.services.db.query(sql, params))) as Queryable["query"] };
+    const publisher = new SourceUpdatePublisher(counting, t.services.bus, () => {}, () => clock.now);
+    const { source } = await createSource(t.services, tenant.workspaceId, { agent_id: tenant.agentId, kind: "url", url: "https://shop.example.com/progress" });
+
+    await publisher.sourceChanged(source.id, { syncing: true });
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    clock.now += SOURCE_PROGRESS_INTERVAL_MS - 1;
+    await publisher.sourceChanged(source.id, { syncing: true });
+    expect(reads).toBe(afterFirst);
+    expect(updatesOf(source.id)).toHaveLength(1);
+    await setSourceOutcome(t.services.db, source.id, { status: "indexed" });
+    await publisher.sourceChanged(source.id, { syncing: false });
+    expect(reads).toBeGreaterThan(afterFirst);
+    expect(updatesOf(source.id).map((event) => event.syncing)).toEqual([true, false]);
   });
 
   it("error: an unknown source announces nothing and does not reject", async () => {

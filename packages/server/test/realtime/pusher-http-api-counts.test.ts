@@ -28,11 +28,16 @@ describeNeeding("redis")("the HTTP API's counts on a shared Redis", () => {
     try {
       await until(async () => (await inspector.zcard(`${prefix}realtime:nodes`)) === 2);
       await until(async () => Number(((await inspector.pubsub("NUMSUB", redisEventsChannel(prefix))) as [string, number])[1]) === 2);
-      /** The name of every command Redis ran (sent by a client or by a script) that names `channelName`, since `from`; a fence shows MONITOR has caught up. */
-      const commandsNaming = async (channelName: string, from: number) => {
+      /** How many commands MONITOR has shown once it has caught up with everything sent so far (a fence it must show). */
+      const caughtUp = async () => {
         const fence = `fence-${randomUUID()}`;
         await inspector.echo(fence);
         await until(() => executed.some((entry) => entry.args.includes(fence)));
+        return executed.length;
+      };
+      /** The name of every command Redis ran (sent by a client or by a script) that names `channelName`, since `from`. */
+      const commandsNaming = async (channelName: string, from: number) => {
+        await caughtUp();
         return executed
           .slice(from)
           .filter((entry) => entry.args.some((arg) => arg.includes(channelName)))
@@ -63,21 +68,22 @@ describeNeeding("redis")("the HTTP API's counts on a shared Redis", () => {
       // A first request loads the scripts into Redis.
       await get(`/channels/${room}`, { info: "subscription_count,user_count" });
 
-      let from = executed.length;
+      // `from` is taken once MONITOR has shown the earlier requests' commands, which may still be on their way.
+      let from = await caughtUp();
       expect(await get(`/channels/${room}`, { info: "subscription_count,user_count" })).toEqual({ occupied: true, subscription_count: 4, user_count: 3 });
       // B's count of the room (HGET of one field), and the number of users (ZCARD): no member list, no whole hash.
       expect(await commandsNaming(room, from)).toEqual(["hget", "zcard"]);
 
-      from = executed.length;
+      from = await caughtUp();
       expect(await get(`/channels/${room}`)).toEqual({ occupied: true });
       expect(await commandsNaming(room, from)).toEqual(["hget"]);
 
-      from = executed.length;
+      from = await caughtUp();
       expect(await get("/channels", { info: "user_count,subscription_count" })).toMatchObject({ channels: { [room]: { user_count: 3, subscription_count: 4 } } });
       expect(await get("/channels", { info: "user_count" })).toMatchObject({ channels: { [room]: { user_count: 3 } } });
       expect(await commandsNaming(room, from)).toEqual(["zcard", "zcard"]);
 
-      from = executed.length;
+      from = await caughtUp();
       expect(await get("/channels")).toMatchObject({ channels: { [room]: {} } });
       expect(await get("/channels", { filter_by_prefix: "presence-room." })).toEqual({ channels: { [room]: {} } });
       expect(await commandsNaming(room, from)).toEqual([]);

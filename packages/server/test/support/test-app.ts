@@ -13,6 +13,7 @@ export { compiledWorkerUrl } from "./compiled-worker.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
 import { createLexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { SessionCache } from "../../src/widget/session-cache.js";
+import { SessionStartBatcher } from "../../src/widget/session-start-batcher.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
@@ -76,6 +77,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache: new SessionCache(() => now().getTime()),
+    sessionStarts: new SessionStartBatcher(database.db),
     metrics: createMetricsRegistry(),
     now,
   };
@@ -92,10 +94,10 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         pipeline,
         logger,
         onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
-        onSourceChanged: (sourceId) => void sourceUpdates.sourceChanged(sourceId),
+        onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,
-      options.progress ? { progress: options.progress } : {},
+      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, ...(options.progress ? { progress: options.progress } : {}) },
     );
   }
   return {

@@ -5,13 +5,16 @@ import type { WebhookDelivery, WebhookEndpoint } from "@frontdesk/contracts";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { parseAdminArguments } from "../../src/cli/admin-arguments.js";
 import { newId } from "../../src/db/ids.js";
-import { createInProcessEventBus } from "../../src/realtime/event-bus.js";
-import { insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import type { DocumentCounts } from "../../src/ingest/document-repository.js";
+import { settleSource } from "../../src/ingest/settle-source.js";
+import { insertSourceUnlessDuplicate, type SourceOutcome } from "../../src/sources/source-repository.js";
+import { queueWebhookEvent } from "../../src/webhooks/queue-webhook-event.js";
 import { registerWebhookWorkers } from "../../src/webhooks/register-webhook-workers.js";
 import { insertWebhookEndpoint } from "../../src/webhooks/webhook-endpoint-repository.js";
-import { startWebhookFanOut } from "../../src/webhooks/webhook-fan-out.js";
+import { satisfactionRatedEvent } from "../../src/webhooks/webhook-events.js";
 import { createWebhookServices, type WebhookServices } from "../../src/webhooks/webhook-services.js";
 import { verifyWebhookSignature } from "../../src/webhooks/webhook-signature.js";
+import { rateConversation } from "../../src/widget/conversation-repository.js";
 import { CONSOLE, type ConsoleSession, createSignedInOperator, seedConsoleCast } from "../support/console-session.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -115,7 +118,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     expect(attempt!.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
-  it("happy: each event type is delivered once with its data; a source announced twice is delivered once", async () => {
+  it("happy: each event type is delivered once with its data; a source settled twice in one sync is delivered once", async () => {
     const own = await seedTenant(t.services);
     const ownAdmin = await createSignedInOperator(t, { workspaceId: own.workspaceId, role: "admin" });
     const endpoint = (
@@ -144,25 +147,11 @@ describeEachStore("outbound webhooks on %s", (kind) => {
       schedule: "off",
       nextSyncAt: null,
     }))!;
-    const settledSource = (status: "indexed" | "failed") =>
-      ({
-        type: "source.updated",
-        workspaceId: own.workspaceId,
-        agentId: own.agentId,
-        sourceId: source.id,
-        status,
-        syncing: false,
-        progress: { found: 1, indexed: status === "indexed" ? 1 : 0, failed: status === "failed" ? 1 : 0, pending: 0 },
-        error: status === "failed" ? { code: "fetch_failed", message: "down" } : null,
-        deleted: false,
-      }) as const;
-    // Two workers announcing the same settled source: one event, one delivery (the second fan-out is awaited to its end).
-    const bus = createInProcessEventBus();
-    const fanOut = startWebhookFanOut({ db: t.services.db, jobs: t.services.jobs, bus, now: t.services.now, onError: (error) => { throw error; } });
-    bus.publish(settledSource("indexed"));
-    bus.publish(settledSource("indexed"));
-    bus.publish(settledSource("failed"));
-    await fanOut.close();
+    // Its sync settles in the page job's transaction. A failed first sync, then one settled by two workers (two
+    // page jobs ending together): one event each, one delivery (the second settling's is the same event).
+    const settle = (outcome: SourceOutcome, pages: DocumentCounts) => t.services.db.transaction((tx) => settleSource(tx, t.services.jobs, source.id, outcome, pages));
+    await settle({ status: "failed", error: { code: "fetch_failed", message: "down" } }, { found: 1, indexed: 0, failed: 1, pending: 0 });
+    await Promise.all([1, 2].map(() => settle({ status: "indexed" }, { found: 1, indexed: 1, failed: 0, pending: 0 })));
 
     await vi.waitFor(async () => {
       const list = await deliveries(endpoint.id, ownAdmin);
@@ -187,6 +176,45 @@ describeEachStore("outbound webhooks on %s", (kind) => {
       pages: { found: 1, indexed: 0, failed: 1 },
       error: { code: "fetch_failed", message: "down" },
     });
+  });
+
+  it("happy: an event is queued in the transaction of its change: there when the request returns, gone with a rollback", async () => {
+    const own = await seedTenant(t.services);
+    const endpointId = newId("whk");
+    await insertWebhookEndpoint(t.services.db, {
+      id: endpointId,
+      workspaceId: own.workspaceId,
+      // Nothing listens there: its attempts stay queued or fail, which is not what this test looks at.
+      url: "http://127.0.0.1:9/never",
+      description: "",
+      events: ["lead.created", "satisfaction.rated"],
+      secretCiphertext: webhooks.secrets.seal("whsec_x", endpointId),
+      secretPrefix: "whsec_x",
+    });
+    const queued = async () =>
+      (
+        await t.services.db.query<{ event_type: string; attempt: number; jobs: number }>(
+          `SELECT d.event_type, d.attempt,
+             (SELECT count(*)::int FROM pgboss.job j WHERE j.name = 'deliver-webhook' AND j.data->>'deliveryId' = d.id) AS jobs
+           FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.scheduled_at, d.id`,
+          [endpointId],
+        )
+      ).rows;
+    const session = await startSession(t.app, own.agentId);
+    expect((await leave(session.jwt, "tx@example.com")).statusCode).toBe(201);
+    // No waiting: the attempt and its job were committed with the lead.
+    expect(await queued()).toEqual([{ event_type: "lead.created", attempt: 1, jobs: 1 }]);
+
+    // A change that does not commit queues nothing: its rating and its event go together.
+    const failing = t.services.db.transaction(async (tx) => {
+      const rated = await rateConversation(tx, session.conversationId, "bad", null);
+      await queueWebhookEvent(tx, t.services.jobs, satisfactionRatedEvent({ id: rated.id, workspaceId: own.workspaceId, agentId: own.agentId }, { rating: "bad", comment: null, at: rated.satisfaction!.ratedAt }));
+      throw new Error("the change fails after its event was queued");
+    });
+    await expect(failing).rejects.toThrow("the change fails");
+    expect(await queued()).toEqual([{ event_type: "lead.created", attempt: 1, jobs: 1 }]);
+    const { rows } = await t.services.db.query<{ satisfaction_rating: string | null }>(`SELECT satisfaction_rating FROM conversations WHERE id = $1`, [session.conversationId]);
+    expect(rows[0]!.satisfaction_rating).toBeNull();
   });
 
   it("happy: 500s are retried with back-off, the same event each time, until a success resets the endpoint", async () => {

@@ -198,4 +198,55 @@ describeEachStore("POST /init on %s", (kind) => {
     );
     expect(conversations.rows[0]?.n).toBe(25);
   });
+
+  it("concurrency: the monthly count stays exact under 1,000 concurrent inits (batched together)", async () => {
+    const limited = await seedTenant(t.services, { quota: 600 });
+    const responses = await Promise.all(Array.from({ length: 1000 }, (_, index) => init({ agent_id: limited.agentId, anon_id: `crowd-visitor-${index}` })));
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(600);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(400);
+    const ids = new Set(responses.filter((response) => response.statusCode === 200).map((response) => response.json().data.conversation_id));
+    expect(ids.size).toBe(600);
+    const { rows } = await t.services.db.query<{ count: number }>(`SELECT count FROM conversation_counters WHERE workspace_id = $1`, [limited.workspaceId]);
+    expect(rows).toEqual([{ count: 600 }]);
+    const stored = await t.services.db.query<{ conversations: number; visitors: number }>(
+      `SELECT (SELECT count(*)::int FROM conversations WHERE workspace_id = $1) AS conversations,
+              (SELECT count(*)::int FROM visitors WHERE agent_id = $2) AS visitors`,
+      [limited.workspaceId, limited.agentId],
+    );
+    // Refused inits still leave their visitor (as before batching): the next init reuses it.
+    expect(stored.rows[0]).toEqual({ conversations: 600, visitors: 1000 });
+  });
+
+  it("concurrency: resumes, new conversations and repeated visitors arriving together each get theirs", async () => {
+    const limited = await seedTenant(t.services, { quota: 3 });
+    const returning = await startSession(t.app, limited.agentId, { anon_id: "returning" });
+    const responses = await Promise.all([
+      init({ agent_id: limited.agentId, anon_id: "returning" }),
+      init({ agent_id: limited.agentId, anon_id: "newcomer" }),
+      init({ agent_id: limited.agentId, anon_id: "newcomer" }),
+      init({ agent_id: limited.agentId, anon_id: "returning", new_conversation: true }),
+      init({ agent_id: limited.agentId, anon_id: "late-visitor" }),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 429]);
+    const [resumed, newcomer, newcomerAgain, fresh] = responses.map((response) => response.json().data);
+    expect(resumed.conversation_id).toBe(returning.conversationId);
+    expect(resumed.visitor_id).toBe(returning.visitorId);
+    // The same visitor twice at once: one visitor; the second init (a later batch) resumes the first's conversation.
+    expect(newcomerAgain.visitor_id).toBe(newcomer.visitor_id);
+    expect(newcomerAgain.conversation_id).toBe(newcomer.conversation_id);
+    expect(fresh.visitor_id).toBe(returning.visitorId);
+    expect(fresh.conversation_id).not.toBe(returning.conversationId);
+    const { rows } = await t.services.db.query<{ count: number }>(`SELECT count FROM conversation_counters WHERE workspace_id = $1`, [limited.workspaceId]);
+    expect(rows).toEqual([{ count: 3 }]);
+  });
+
+  it("quota: a quota lowered below this month's count refuses new conversations and leaves the count", async () => {
+    const limited = await seedTenant(t.services, { quota: 3 });
+    await startSession(t.app, limited.agentId);
+    await t.services.db.query(`UPDATE conversation_counters SET count = 5 WHERE workspace_id = $1`, [limited.workspaceId]);
+    expect((await init({ agent_id: limited.agentId })).statusCode).toBe(429);
+    const { rows } = await t.services.db.query<{ count: number }>(`SELECT count FROM conversation_counters WHERE workspace_id = $1`, [limited.workspaceId]);
+    expect(rows).toEqual([{ count: 5 }]);
+  });
 });

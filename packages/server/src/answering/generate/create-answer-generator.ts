@@ -4,6 +4,7 @@ import { AnswerConfigError } from "./answer-config-error.js";
 import type { AnswerGenerator, AnswerLogger } from "./answer-generator.js";
 import { ExtractiveAnswerGenerator } from "./extractive-answer-generator.js";
 import { ModelAnswerGenerator } from "./model-answer-generator.js";
+import { ModelThreadAnswerGenerator } from "./model-thread/model-thread-answer-generator.js";
 import { withFallback } from "./with-fallback.js";
 
 export type AnswerProvider = "extractive" | "openai" | "anthropic";
@@ -29,6 +30,21 @@ export interface AnswerGeneratorConfig {
 export interface CreateAnswerGeneratorOptions {
   logger?: AnswerLogger;
   /** Retries of a failed model request. Default 0: the extractive fallback answers at once instead. */
+  maxRetries?: number;
+  /**
+   * Talk to the model from a worker thread (see ModelThreadAnswerGenerator), the compiled
+   * `model-thread/model-answer-worker.js` or `workerUrl`. Default: in this thread.
+   */
+  thread?: { workerUrl?: URL };
+}
+
+/** What a model generator is built from: checked, and plain data (it crosses to a worker thread). */
+export interface ModelGeneratorSettings {
+  provider: "openai" | "anthropic";
+  modelId: string;
+  baseUrl: string;
+  apiKey?: string;
+  timeoutMs: number;
   maxRetries?: number;
 }
 
@@ -57,6 +73,43 @@ export function apiBaseUrl(baseUrl: string | undefined, fallback: string): strin
   return `${url.origin}${path === "" ? "/v1" : path}${url.search}`;
 }
 
+/** Checks a model configuration; throws AnswerConfigError when it cannot work. */
+export function modelGeneratorSettings(config: AnswerGeneratorConfig & { provider: "openai" | "anthropic" }, maxRetries?: number): ModelGeneratorSettings {
+  const timeoutSeconds = config.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
+  if (!(timeoutSeconds > 0)) throw new AnswerConfigError(`The answer timeout must be a positive number of seconds, got ${timeoutSeconds}`);
+  const modelId = required(config.model, "a model", config.provider);
+  const common = { modelId, timeoutMs: Math.round(timeoutSeconds * 1000), ...(maxRetries === undefined ? {} : { maxRetries }) };
+  if (config.provider === "openai") {
+    return {
+      provider: "openai",
+      baseUrl: apiBaseUrl(config.baseUrl, "https://api.openai.com/v1"),
+      ...(config.apiKey === undefined || config.apiKey === "" ? {} : { apiKey: config.apiKey }),
+      ...common,
+    };
+  }
+  // Both are always given: the SDK would otherwise read ANTHROPIC_* from the environment.
+  return { provider: "anthropic", baseUrl: apiBaseUrl(config.baseUrl, "https://api.anthropic.com/v1"), apiKey: required(config.apiKey, "an API key", config.provider), ...common };
+}
+
+/** The model generator of checked settings, streaming in the thread that calls it. */
+export function createModelAnswerGenerator(settings: ModelGeneratorSettings, logger?: AnswerLogger): ModelAnswerGenerator {
+  const model =
+    settings.provider === "openai"
+      ? createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL: settings.baseUrl,
+          ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        }).chatModel(settings.modelId)
+      : createAnthropic({ baseURL: settings.baseUrl, apiKey: settings.apiKey ?? "" }).messages(settings.modelId);
+  return new ModelAnswerGenerator({
+    id: `${settings.provider}:${settings.modelId}`,
+    model,
+    idleTimeoutMs: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+    logger,
+  });
+}
+
 /**
  * Builds the configured answer generator. `extractive` needs nothing. `openai` and `anthropic`
  * stream from a chat model and fall back to the extractive answer (flagged low confidence) when
@@ -66,31 +119,13 @@ export function apiBaseUrl(baseUrl: string | undefined, fallback: string): strin
 export function createAnswerGenerator(config: AnswerGeneratorConfig, options: CreateAnswerGeneratorOptions = {}): AnswerGenerator {
   const extractive = new ExtractiveAnswerGenerator();
   if (config.provider === "extractive") return extractive;
-
-  const timeoutSeconds = config.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
-  if (!(timeoutSeconds > 0)) throw new AnswerConfigError(`The answer timeout must be a positive number of seconds, got ${timeoutSeconds}`);
-  const timeoutMs = Math.round(timeoutSeconds * 1000);
-  const modelId = required(config.model, "a model", config.provider);
-
-  const model =
-    config.provider === "openai"
-      ? createOpenAICompatible({
-          name: "openai-compatible",
-          baseURL: apiBaseUrl(config.baseUrl, "https://api.openai.com/v1"),
-          ...(config.apiKey === undefined || config.apiKey === "" ? {} : { apiKey: config.apiKey }),
-        }).chatModel(modelId)
-      : createAnthropic({
-          // Both are always given: the SDK would otherwise read ANTHROPIC_* from the environment.
-          baseURL: apiBaseUrl(config.baseUrl, "https://api.anthropic.com/v1"),
-          apiKey: required(config.apiKey, "an API key", config.provider),
-        }).messages(modelId);
-
-  const primary = new ModelAnswerGenerator({
-    id: `${config.provider}:${modelId}`,
-    model,
-    idleTimeoutMs: timeoutMs,
-    maxRetries: options.maxRetries,
-    logger: options.logger,
-  });
-  return withFallback(primary, extractive, { firstTokenTimeoutMs: timeoutMs, logger: options.logger });
+  const settings = modelGeneratorSettings({ ...config, provider: config.provider }, options.maxRetries);
+  const primary = options.thread
+    ? new ModelThreadAnswerGenerator({
+        settings,
+        workerUrl: options.thread.workerUrl ?? new URL("./model-thread/model-answer-worker.js", import.meta.url),
+        logger: options.logger,
+      })
+    : createModelAnswerGenerator(settings, options.logger);
+  return withFallback(primary, extractive, { firstTokenTimeoutMs: settings.timeoutMs, logger: options.logger });
 }

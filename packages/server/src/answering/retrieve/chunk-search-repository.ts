@@ -5,7 +5,7 @@ import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
 
-/** Dimensions that have an HNSW index (see migration 0002); other sizes are searched exactly. */
+/** Dimensions that have an HNSW index (see migrations 0002 and 0022); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
 
 export interface RankedChunk {
@@ -13,24 +13,48 @@ export interface RankedChunk {
   score: number;
 }
 
-
 /**
  * Nearest chunks of one agent by cosine distance, among vectors of one embedder only. The HNSW
- * scan iterates until it has `limit` rows of this agent (pgvector iterative index scans).
+ * index holds the chunks of agents that passed the index threshold (migration 0022), flagged
+ * `vector_indexed`: its scan iterates until it has `limit` of them (pgvector iterative index
+ * scans), and runs only for such an agent (the one-time filter on `vectors_indexed_at`). Every
+ * other chunk of the agent is compared exactly. The best `limit` of both are the same as an
+ * exact search's, up to what the HNSW graph misses.
  */
 export async function searchByVector(
   db: Database,
   query: { agentId: string; embedder: string; vector: Float32Array; limit: number },
 ): Promise<RankedChunk[]> {
   const dimensions = query.vector.length;
-  const cast = dimensions === INDEXED_DIMENSIONS ? `::vector(${INDEXED_DIMENSIONS})` : "::vector";
-  const { rows } = await db.query<{ id: number; similarity: number }>(
-      `SELECT id::int AS id, 1 - ((embedding${cast}) <=> $2${cast}) AS similarity
+  const params = [query.agentId, vectorLiteral(query.vector), query.embedder, dimensions, query.limit];
+  if (dimensions !== INDEXED_DIMENSIONS) {
+    const { rows } = await db.query<{ id: number; similarity: number }>(
+      `SELECT id::int AS id, 1 - (embedding <=> $2::vector) AS similarity
        FROM chunks
        WHERE agent_id = $1 AND embedder = $3 AND dimensions = $4
-       ORDER BY (embedding${cast}) <=> $2${cast}
+       ORDER BY embedding <=> $2::vector, id
        LIMIT $5`,
-      [query.agentId, vectorLiteral(query.vector), query.embedder, dimensions, query.limit],
+      params,
+    );
+    return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
+  }
+  const distance = `(embedding::vector(${INDEXED_DIMENSIONS})) <=> $2::vector(${INDEXED_DIMENSIONS})`;
+  const { rows } = await db.query<{ id: number; similarity: number }>(
+    `SELECT id::int AS id, 1 - distance AS similarity FROM (
+       (SELECT id, ${distance} AS distance FROM chunks
+        WHERE agent_id = $1 AND embedder = $3 AND dimensions = ${INDEXED_DIMENSIONS} AND vector_indexed
+          AND (SELECT vectors_indexed_at IS NOT NULL FROM agents WHERE id = $1)
+        ORDER BY ${distance}
+        LIMIT $5)
+       UNION ALL
+       (SELECT id, ${distance} AS distance FROM chunks
+        WHERE agent_id = $1 AND embedder = $3 AND dimensions = $4 AND NOT vector_indexed
+        ORDER BY ${distance}, id
+        LIMIT $5)
+     ) nearest
+     ORDER BY distance, id
+     LIMIT $5`,
+    params,
   );
   return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
 }

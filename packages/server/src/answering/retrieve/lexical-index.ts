@@ -50,6 +50,50 @@ const BYTES_PER_POSTING = 8;
 const BYTES_PER_LEXEME = 480;
 const BYTES_PER_CHUNK = 16;
 
+/** Chunks gathered per slice of an index built between other work (`LexicalIndex.build`). */
+const BUILD_SLICE = 200;
+
+interface PostingCollection {
+  lists: Map<string, { chunks: number[]; frequencies: number[] }>;
+  totalLength: number;
+  postingCount: number;
+}
+
+interface GatheredPostings {
+  lists: Map<string, Postings>;
+  totalLength: number;
+  postingCount: number;
+}
+
+const emptyCollection = (): PostingCollection => ({ lists: new Map(), totalLength: 0, postingCount: 0 });
+
+/** Adds the postings of chunks [start, end) (their positions in `chunks`) to the collection. */
+function collectPostings(chunks: readonly IndexedChunk[], start: number, end: number, collection: PostingCollection): PostingCollection {
+  for (let position = start; position < end; position += 1) {
+    const chunk = chunks[position]!;
+    collection.totalLength += chunk.length;
+    chunk.lexemes.forEach((lexeme, i) => {
+      let list = collection.lists.get(lexeme);
+      if (!list) {
+        list = { chunks: [], frequencies: [] };
+        collection.lists.set(lexeme, list);
+      }
+      list.chunks.push(position);
+      list.frequencies.push(chunk.frequencies[i] ?? 0);
+      collection.postingCount += 1;
+    });
+  }
+  return collection;
+}
+
+const toPostings = (list: { chunks: number[]; frequencies: number[] }): Postings => ({ chunks: Int32Array.from(list.chunks), frequencies: Float32Array.from(list.frequencies) });
+
+function finishPostings(collection: PostingCollection): GatheredPostings {
+  const lists = new Map<string, Postings>();
+  for (const [lexeme, list] of collection.lists) lists.set(lexeme, toPostings(list));
+  return { lists, totalLength: collection.totalLength, postingCount: collection.postingCount };
+}
+
 export class LexicalIndex {
   readonly chunkCount: number;
   readonly averageLength: number;
@@ -67,38 +111,40 @@ export class LexicalIndex {
   /** BM25's length normalisation per chunk, for the parameters it was last computed with. */
   private norms: { k1: number; b: number; values: Float64Array } | null = null;
 
-  constructor(chunks: readonly IndexedChunk[]) {
+  /** Builds the index at once (tests, evaluations); the service builds with `LexicalIndex.build`, in slices. */
+  constructor(chunks: readonly IndexedChunk[], gathered?: GatheredPostings) {
+    const postings = gathered ?? finishPostings(collectPostings(chunks, 0, chunks.length, emptyCollection()));
     this.chunkCount = chunks.length;
-    this.chunkIds = new Float64Array(chunks.length);
-    this.lengths = new Float32Array(chunks.length);
-    const lists = new Map<string, { chunks: number[]; frequencies: number[] }>();
-    let totalLength = 0;
-    let postingCount = 0;
-    chunks.forEach((chunk, position) => {
-      this.chunkIds[position] = chunk.chunkId;
-      this.lengths[position] = chunk.length;
-      totalLength += chunk.length;
-      chunk.lexemes.forEach((lexeme, i) => {
-        let list = lists.get(lexeme);
-        if (!list) {
-          list = { chunks: [], frequencies: [] };
-          lists.set(lexeme, list);
-        }
-        list.chunks.push(position);
-        list.frequencies.push(chunk.frequencies[i] ?? 0);
-        postingCount += 1;
-      });
-    });
-    this.postings = new Map();
-    for (const [lexeme, list] of lists) {
-      this.postings.set(lexeme, { chunks: Int32Array.from(list.chunks), frequencies: Float32Array.from(list.frequencies) });
-    }
-    this.averageLength = chunks.length === 0 ? 1 : totalLength / chunks.length || 1;
+    this.chunkIds = Float64Array.from(chunks, (chunk) => chunk.chunkId);
+    this.lengths = Float32Array.from(chunks, (chunk) => chunk.length);
+    this.postings = postings.lists;
+    this.averageLength = chunks.length === 0 ? 1 : postings.totalLength / chunks.length || 1;
     this.scores = new Float64Array(chunks.length);
     this.matched = new Float64Array(chunks.length);
     this.matchedWeights = new Float64Array(chunks.length);
     this.touched = new Int32Array(chunks.length);
-    this.byteSize = postingCount * BYTES_PER_POSTING + lists.size * BYTES_PER_LEXEME + chunks.length * BYTES_PER_CHUNK * 4;
+    this.byteSize = postings.postingCount * BYTES_PER_POSTING + postings.lists.size * BYTES_PER_LEXEME + chunks.length * BYTES_PER_CHUNK * 4;
+  }
+
+  /**
+   * The same index, built `BUILD_SLICE` chunks (and lexemes) at a time with `pause()` between the
+   * slices, so that building ten thousand chunks (about 200 ms of CPU) never holds the event loop
+   * for more than a few milliseconds: requests are served between the slices.
+   */
+  static async build(chunks: readonly IndexedChunk[], pause: () => Promise<void>): Promise<LexicalIndex> {
+    const collection = emptyCollection();
+    for (let start = 0; start < chunks.length; start += BUILD_SLICE) {
+      collectPostings(chunks, start, Math.min(start + BUILD_SLICE, chunks.length), collection);
+      await pause();
+    }
+    const lists = new Map<string, Postings>();
+    let converted = 0;
+    for (const [lexeme, list] of collection.lists) {
+      lists.set(lexeme, toPostings(list));
+      converted += 1;
+      if (converted % (BUILD_SLICE * 10) === 0) await pause();
+    }
+    return new LexicalIndex(chunks, { lists, totalLength: collection.totalLength, postingCount: collection.postingCount });
   }
 
   /** The memory an index of this many postings (Σ distinct lexemes per chunk) will hold, before building it. */

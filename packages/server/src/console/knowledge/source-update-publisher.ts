@@ -25,9 +25,13 @@ export class SourceUpdatePublisher {
 
   /**
    * After a change of the source is committed: reads it with its pages' counts and announces them
-   * (a progress step may be skipped; a settled state never is). Never rejects (failures go to onError).
+   * (a progress step may be skipped; a settled state never is). A caller that knows the source is
+   * still syncing says so (`progress`): within the interval nothing is read at all (a sitemap's
+   * pages would read the source and count its pages once each). Never rejects (failures go to onError).
    */
-  sourceChanged(sourceId: string): Promise<void> {
+  sourceChanged(sourceId: string, progress?: { syncing: boolean }): Promise<void> {
+    const last = this.lastProgressAt.get(sourceId);
+    if (progress?.syncing && last !== undefined && this.clock() - last < SOURCE_PROGRESS_INTERVAL_MS) return Promise.resolve();
     const next = (this.chains.get(sourceId) ?? Promise.resolve())
       .then(async () => {
         const source = await findSource(this.db, sourceId);

@@ -53,7 +53,14 @@ export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSu
     const origin = randomUUID();
     const channel = redisEventsChannel(options.prefix);
     const connection = { enableOfflineQueue: false, connectTimeout: REDIS_CONNECT_TIMEOUT_MS } as const;
-    const publisher = new Redis(options.url, { ...connection, maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, lazyConnect: true });
+    // Auto-pipelining: the events published in one tick (a batch of inits' conversation.started) leave in one write.
+    const publisher = new Redis(options.url, {
+      ...connection,
+      maxRetriesPerRequest: 1,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      lazyConnect: true,
+      enableAutoPipelining: true,
+    });
     // The subscriber subscribes itself at every connection, so that it knows when its subscription is in place.
     const subscriber = new Redis(options.url, { connectTimeout: REDIS_CONNECT_TIMEOUT_MS, maxRetriesPerRequest: null, lazyConnect: true, autoResubscribe: false });
     let subscribed = false;
@@ -83,8 +90,10 @@ export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSu
     subscriber.on("close", () => {
       subscribed = false;
     });
+    // This process's own messages, as it serialises them (`origin` first): their echo is dropped unparsed.
+    const ownEnvelopeStart = `{"origin":${JSON.stringify(origin)},`;
     subscriber.on("message", (from: string, text: string) => {
-      if (from !== channel) return;
+      if (from !== channel || text.startsWith(ownEnvelopeStart)) return;
       let envelope: z.infer<typeof envelopeSchema>;
       try {
         envelope = envelopeSchema.parse(JSON.parse(text));

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
+import type { Database } from "../../src/db/database.js";
+import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
+import { deleteDocument, findDocument, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
+import { indexDocumentContent } from "../../src/ingest/index-document.js";
+import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
+import { createExtractionPool } from "../../src/ingest/extract/extraction-pool.js";
+import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
+import { describeUrlSource } from "../../src/sources/create-source.js";
+import { insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
+import { compiledWorkerUrl } from "../support/compiled-worker.js";
+import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+
+describeEachStore("storing a document's chunks on %s", (kind) => {
+  let store: TestDatabase;
+  let db: Database;
+  let agentId: string;
+  let workspaceId: string;
+  let page = 0;
+  const embedder = new HashingEmbedder();
+  const extraction = createExtractionPool({ size: 1, workerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
+  const pipeline = { embedder, extraction, metrics: unobservedIngestMetrics } as unknown as IngestPipeline;
+
+  async function newDocument(): Promise<number> {
+    const url = `https://shop.example/doc-${(page += 1)}`;
+    const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId, agentId, kind: "url", url, schedule: "off", now: new Date() }));
+    const [id] = await upsertDocuments(db, source!, [url]);
+    return id!;
+  }
+
+  const meta = { title: "Delivery", contentHash: "h1", embedder: embedder.id, dimensions: embedder.dimensions, textSearchConfig: "english" };
+  const chunk = async (content: string) => ({ index: 0, title: "Delivery", heading: null, content, tokenEstimate: 8, embedding: (await embedder.embed([content]))[0]! });
+
+  beforeAll(async () => {
+    store = await createTestDatabase(kind);
+    db = store.db;
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
+    workspaceId = ((await runAdminCommand(admin, { command: "workspace.create", name: "Shop" })) as { id: string }).id;
+    agentId = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name: "Bot", origins: ["https://shop.example"] })) as { id: string }).id;
+  });
+  afterAll(async () => {
+    await extraction.close();
+    await embedder.close();
+    await store.drop();
+  });
+
+  it("happy: the document row, its validators and its chunks are written in one transaction", async () => {
+    const id = await newDocument();
+    const stored = await db.transaction(async (tx) =>
+      replaceDocumentChunks(tx, { id, agentId }, { ...meta, validators: { etag: '"v1"', lastModified: "Tue, 24 Nov 2026 05:00:00 GMT" } }, [await chunk("Delivery takes two days.")]),
+    );
+    expect(stored).toBe(true);
+    const { rows } = await db.query<{ status: string; chunk_count: number; etag: string; last_modified: string; chunks: number }>(
+      `SELECT status, chunk_count, etag, last_modified, (SELECT count(*)::int FROM chunks WHERE document_id = $1) AS chunks FROM documents WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ status: "indexed", chunk_count: 1, etag: '"v1"', last_modified: "Tue, 24 Nov 2026 05:00:00 GMT", chunks: 1 });
+  });
+
+  it("error: a document deleted while it was indexed gets no chunks, and indexing it fails with document_deleted", async () => {
+    const id = await newDocument();
+    const document = (await findDocument(db, id))!;
+    expect(await deleteDocument(db, id)).toBe(true);
+    const stored = await db.transaction(async (tx) => replaceDocumentChunks(tx, { id, agentId }, meta, [await chunk("Returns are free.")]));
+    expect(stored).toBe(false);
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE document_id = $1`, [id]);
+    expect(rows[0]!.n).toBe(0);
+    await expect(indexDocumentContent(db, pipeline, document, { body: "Returns are free within 60 days of delivery.", contentType: "text/plain", url: document.url })).rejects.toMatchObject({
+      code: "document_deleted",
+    });
+  });
+});
