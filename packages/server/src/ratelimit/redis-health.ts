@@ -90,12 +90,18 @@ export function watchRedisHealth(connections: Redis | readonly Redis[], redisUrl
   };
 
   for (const redis of all) {
+    // This connection's error since it was last ready: a close with none (the server stopped) says so.
+    let closeCause: string | null = null;
     redis.on("error", (error: Error) => {
       lastError = error.message;
+      closeCause = error.message;
       errored = true;
     });
-    redis.on("close", () => markLost(lastError));
-    redis.on("ready", markRecovered);
+    redis.on("close", () => markLost(closeCause ?? (connectedOnce ? "connection closed" : lastError)));
+    redis.on("ready", () => {
+      closeCause = null;
+      markRecovered();
+    });
   }
 
   return {
