@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database.js";
 import { iso } from "../db/timestamps.js";
 import { bumpKnowledgeRevision, upsertRevisionsOf } from "./knowledge-revision-repository.js";
-import { vectorLiteral } from "../db/vector-literal.js";
+import { storedVector, unitVectorIntegers } from "../db/vector-literal.js";
 import { vectorIndexedOf } from "./index-agent-vectors.js";
 
 export type DocumentStatus = "pending" | "indexed" | "failed";
@@ -145,7 +145,7 @@ export async function replaceDocumentChunks(
     heading: chunk.heading,
     content: chunk.content,
     token_estimate: chunk.tokenEstimate,
-    embedding: vectorLiteral(chunk.embedding),
+    embedding: unitVectorIntegers(chunk.embedding),
   }));
   const { rows: result } = await db.query<{ stored: boolean }>(
     `WITH document AS (
@@ -156,7 +156,7 @@ export async function replaceDocumentChunks(
        DELETE FROM chunks WHERE document_id = (SELECT id FROM document)
      ), added AS (
        INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector, vector_indexed)
-       SELECT document.id, $2::text, r.chunk_index, r.title, r.heading, r.content, r.token_estimate, $6, $7, r.embedding::vector,
+       SELECT document.id, $2::text, r.chunk_index, r.title, r.heading, r.content, r.token_estimate, $6, $7, ${storedVector("r.embedding")},
          setweight(to_tsvector($8::regconfig, r.title), 'A') || setweight(to_tsvector($8::regconfig, coalesce(r.heading, '')), 'B')
            || to_tsvector($8::regconfig, r.content),
          ${vectorIndexedOf("$2::text")}

@@ -1,4 +1,4 @@
-import { vectorLiteral } from "../db/vector-literal.js";
+import { storedVector, unitVectorIntegers } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
 import type { IngestJobContext } from "./index-source-job.js";
@@ -16,9 +16,9 @@ export async function runReembedDocumentJob(context: IngestJobContext, documentI
   const vectors = await embedMeasured(pipeline, rows.map((row) => chunkEmbeddingText({ title: row.title, heading: row.heading, text: row.content })));
   await db.transaction(async (tx) => {
     for (const [i, row] of rows.entries()) {
-      await tx.query(`UPDATE chunks SET embedding = $2::vector, embedder = $3, dimensions = $4 WHERE id = $1`, [
+      await tx.query(`UPDATE chunks SET embedding = ${storedVector("$2")}, embedder = $3, dimensions = $4 WHERE id = $1`, [
         row.id,
-        vectorLiteral(vectors[i]!),
+        unitVectorIntegers(vectors[i]!),
         embedder.id,
         embedder.dimensions,
       ]);

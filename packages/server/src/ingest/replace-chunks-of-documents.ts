@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database.js";
-import { vectorLiteral } from "../db/vector-literal.js";
+import { storedVector, unitVectorIntegers } from "../db/vector-literal.js";
 import type { ChunkToStore } from "./document-repository.js";
 import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
 import { vectorIndexedOf } from "./index-agent-vectors.js";
@@ -33,8 +33,8 @@ export async function replaceChunksOfDocuments(
     const params: (string | number | null)[] = [agentId, meta.embedder, meta.dimensions, meta.textSearchConfig];
     const values = rows.slice(start, start + ROWS_PER_INSERT).map(({ documentId, chunk }, i) => {
       const at = 5 + i * perRow;
-      params.push(documentId, chunk.index, chunk.title, chunk.heading, chunk.content, chunk.tokenEstimate, vectorLiteral(chunk.embedding), chunk.heading ?? "", chunk.title);
-      return `($${at}, $1, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $2, $3, $${at + 6}::vector,
+      params.push(documentId, chunk.index, chunk.title, chunk.heading, chunk.content, chunk.tokenEstimate, unitVectorIntegers(chunk.embedding), chunk.heading ?? "", chunk.title);
+      return `($${at}, $1, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $2, $3, ${storedVector(`$${at + 6}`)},
         setweight(to_tsvector($4::regconfig, $${at + 8}::text), 'A') || setweight(to_tsvector($4::regconfig, $${at + 7}::text), 'B')
           || to_tsvector($4::regconfig, $${at + 4}::text), ${vectorIndexedOf("$1")})`;
     });

@@ -58,6 +58,25 @@ describeEachStore("storing a document's chunks on %s", (kind) => {
     expect(rows[0]).toEqual({ status: "indexed", chunk_count: 1, etag: '"v1"', last_modified: "Tue, 24 Nov 2026 05:00:00 GMT", chunks: 1 });
   });
 
+  it("happy: a chunk's stored vector is its embedding's direction, kept to float32 precision, and a zero vector stays zero", async () => {
+    const id = await newDocument();
+    const embedding = Float32Array.from({ length: embedder.dimensions }, (_, i) => Math.sin(i + 1) * (i % 7 === 0 ? 3 : 0.001));
+    const zero = new Float32Array(embedder.dimensions);
+    await db.transaction(async (tx) =>
+      replaceDocumentChunks(tx, { id, agentId }, meta, [
+        { index: 0, title: "Delivery", heading: null, content: "Delivery takes two days.", tokenEstimate: 6, embedding },
+        { index: 1, title: "Delivery", heading: null, content: "Nothing.", tokenEstimate: 2, embedding: zero },
+      ]),
+    );
+    const { rows } = await db.query<{ embedding: string }>(`SELECT embedding::text AS embedding FROM chunks WHERE document_id = $1 ORDER BY chunk_index`, [id]);
+    const [stored, storedZero] = rows.map((row) => JSON.parse(row.embedding) as number[]);
+    const norm = Math.hypot(...embedding);
+    expect(stored).toHaveLength(embedder.dimensions);
+    stored!.forEach((value, i) => expect(Math.abs(value - embedding[i]! / norm)).toBeLessThan(1e-7));
+    expect(Math.hypot(...stored!)).toBeCloseTo(1, 6);
+    expect(storedZero).toEqual(Array.from(zero));
+  });
+
   it("error: a document deleted while it was indexed gets no chunks, and indexing it fails with document_deleted", async () => {
     const id = await newDocument();
     const document = (await findDocument(db, id))!;

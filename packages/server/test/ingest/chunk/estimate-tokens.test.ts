@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../../src/ingest/chunk/estimate-tokens.js";
+import { estimateBySegments, estimateTokens } from "../../../src/ingest/chunk/estimate-tokens.js";
 import { paragraph } from "./prose.js";
 
 describe("estimateTokens", () => {
@@ -29,5 +29,39 @@ describe("estimateTokens", () => {
   it("happy: is additive over texts joined by whitespace", () => {
     const parts = [paragraph(0, 3), "東京の店舗は午前十時に開店します。", "Don't panic!"];
     expect(estimateTokens(parts.join("\n\n"))).toBe(parts.reduce((sum, part) => sum + estimateTokens(part), 0));
+  });
+});
+
+describe("estimateTokens without word segments", () => {
+  // Letters, digits, marks after letters, punctuation inside and between words, symbols, emoji
+  // sequences, format characters and every kind of space: what a Latin-script page holds.
+  const pool = [..."abcdefXYZéüßøñçÆ0123456789", "e\u0301", "n\u0303", ..." \n\t\u00a0\u2009", ..."'’.,;:-_/()[]@#$€£%&*!?\"«»—–…·", "\u00ad", "\u200d", "👍🏽", "❤️", "👨‍👩‍👧", "https://x.com/a_b?c=1.5"];
+
+  function randomText(seed: number, length: number): string {
+    let state = seed;
+    const next = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state;
+    };
+    let text = "";
+    for (let i = 0; i < length; i += 1) text += pool[next() % pool.length];
+    return text;
+  }
+
+  it("happy: counts Latin-script text exactly as the segmented estimate does (2,000 generated texts)", () => {
+    for (let seed = 1; seed <= 2_000; seed += 1) {
+      const text = randomText(seed, 1 + (seed % 60));
+      expect(estimateTokens(text), JSON.stringify(text)).toBe(estimateBySegments(text));
+    }
+  });
+
+  it("happy: agrees with the segmented estimate on real prose and on the texts that need segments", () => {
+    const texts = [
+      paragraph(0, 40),
+      "Returns: unworn items within 30 days (e.g. boots, tents); refunds in 5–7 working days. Email help@northwind.example or call +44 20 7946 0958.",
+      "Café au lait, naïve façade, Straße, smörgåsbord, ½ price, x²y, Ⅻ, ́stray mark",
+      "Здравствуйте, мир", "東京の店舗は午前十時に開店します。", "ภาษาไทยไม่มีช่องว่าง", "abcабв", "x² y",
+    ];
+    for (const text of texts) expect(estimateTokens(text), text).toBe(estimateBySegments(text));
   });
 });
