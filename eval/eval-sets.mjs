@@ -20,7 +20,7 @@ export function loadBuilt(path) {
   return import(pathToFileURL(join(dist, path)).href);
 }
 
-const { upsertDocuments } = await loadBuilt("ingest/document-repository.js");
+const { findDocument, upsertDocuments } = await loadBuilt("ingest/document-repository.js");
 const { indexDocumentContent } = await loadBuilt("ingest/index-document.js");
 const { insertSourceUnlessDuplicate } = await loadBuilt("sources/source-repository.js");
 const { describeUrlSource } = await loadBuilt("sources/create-source.js");
@@ -30,7 +30,7 @@ export async function indexPages(db, pipeline, agent, pages) {
   for (const page of pages) {
     const source = await insertSourceUnlessDuplicate(db, describeUrlSource({ workspaceId: agent.workspaceId, agentId: agent.id, kind: "url", url: page.url, schedule: "off", now: new Date() }));
     const [documentId] = await upsertDocuments(db, source, [page.url]);
-    await indexDocumentContent(db, pipeline, documentId, { body: page.html, contentType: "text/html", url: page.url });
+    await indexDocumentContent(db, pipeline, await findDocument(db, documentId), { body: page.html, contentType: "text/html", url: page.url });
   }
 }
 
