@@ -237,6 +237,15 @@ export async function countSourceDocuments(db: Queryable, sourceId: string): Pro
   return rows[0]!;
 }
 
+/** Whether a page of the source is still pending (`documents_pending_idx`: no other document is read). */
+export async function hasPendingDocuments(db: Queryable, sourceId: string): Promise<boolean> {
+  const { rows } = await db.query<{ pending: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM documents WHERE source_id = $1 AND status = 'pending') AS pending`,
+    [sourceId],
+  );
+  return rows[0]?.pending === true;
+}
+
 export async function listSourceDocumentIds(db: Queryable, sourceId: string): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(`SELECT id::int AS id FROM documents WHERE source_id = $1 ORDER BY id`, [sourceId]);
   return rows.map((row) => row.id);

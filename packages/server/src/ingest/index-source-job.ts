@@ -14,7 +14,7 @@ import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import { refreshPage } from "./refresh-page.js";
-import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
+import { refreshSitemapProgress, type SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
 import { settleSource } from "./settle-source.js";
 import { resyncWordpressSource } from "../wordpress/resync-wordpress-source.js";
 
@@ -25,6 +25,8 @@ export interface IngestJobContext {
   logger: Logger;
   /** The `info` lines of a source's indexing: start, a sitemap's progress, end. */
   progress: IngestProgressLog;
+  /** When this process last counted each sitemap's pages (absent: counted after every page). */
+  sitemapCounts?: SitemapCountsThrottle;
   /** An agent's chunks changed (this process's caches of its knowledge are stale). */
   onKnowledgeChanged?: (agentId: string) => void;
   /** A source's state or progress changed, committed (the Knowledge screen is told); `progress` when the caller knows whether it still syncs. */

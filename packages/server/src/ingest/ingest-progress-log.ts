@@ -51,6 +51,7 @@ export class IngestProgressLog {
 
   /** After each page: a line when due, and the end of the sitemap once. */
   sitemapProgress(sourceId: string, progress: SitemapProgress): void {
+    if (progress.counts === null) return;
     const { found, indexed, failed, pending } = progress.counts;
     const processed = indexed + failed;
     let tracked = this.sitemaps.get(sourceId);

@@ -1,4 +1,5 @@
 import { measuredJobHandler } from "../jobs/measured-job-handler.js";
+import { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
 import { runIndexPageJob } from "./index-page-job.js";
 import { runIndexSourceJob, type IngestJobContext } from "./index-source-job.js";
 import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progress-log.js";
@@ -31,6 +32,7 @@ export async function registerIngestWorkers(
   const context: IngestJobContext = {
     ...base,
     progress: new IngestProgressLog(base.logger, options.progress),
+    sitemapCounts: new SitemapCountsThrottle(),
     onKnowledgeChanged: (agentId) => {
       base.onKnowledgeChanged?.(agentId);
       planner.knowledgeChanged();
