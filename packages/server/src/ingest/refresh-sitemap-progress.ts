@@ -11,30 +11,51 @@ export interface SitemapProgress {
   state: "pending" | "indexed" | "failed";
 }
 
-/** How often a sitemap's page counts are written while some of its pages are pending. */
+/** A sitemap's page counts are written while some of its pages are pending at least this often… */
 export const SITEMAP_COUNTS_EVERY_MS = 250;
+/** …and at least this many times over the sitemap (every twentieth of its pages ended here), so its progress log keeps its tenths. */
+export const SITEMAP_COUNTS_PER_SITEMAP = 20;
+
+interface Counted {
+  at: number;
+  /** Pages of the sitemap ended in this process since that count. */
+  endedSince: number;
+  /** How many ended pages make the next count due. */
+  every: number;
+}
 
 /**
- * When each sitemap's pages were last counted by this process. A page that ends sooner than
- * `SITEMAP_COUNTS_EVERY_MS` after the last count only asks whether a page is still pending.
+ * When each sitemap's pages were last counted by this process. A page that ends less than
+ * `SITEMAP_COUNTS_EVERY_MS` after the last count, and before a twentieth of the sitemap's pages
+ * ended since, only asks whether a page is still pending: counting all of a sitemap's documents
+ * after every page made its indexing quadratic in its size.
  */
 export class SitemapCountsThrottle {
-  readonly #countedAt = new Map<string, number>();
+  readonly #counted = new Map<string, Counted>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Whether this sitemap's pages are to be counted now; if so, the time is taken as its last count. */
+  /** A page of the sitemap ended: whether to count its pages now (if so, this is taken as its last count). */
   due(sourceId: string): boolean {
     const now = this.now();
-    const last = this.#countedAt.get(sourceId);
-    if (last !== undefined && now - last < SITEMAP_COUNTS_EVERY_MS) return false;
-    this.#countedAt.set(sourceId, now);
+    const last = this.#counted.get(sourceId);
+    if (last) {
+      last.endedSince += 1;
+      if (now - last.at < SITEMAP_COUNTS_EVERY_MS && last.endedSince < last.every) return false;
+    }
+    this.#counted.set(sourceId, { at: now, endedSince: 0, every: last?.every ?? 1 });
     return true;
+  }
+
+  /** The sitemap was counted with `found` pages: the next count is due after a twentieth of them. */
+  counted(sourceId: string, found: number): void {
+    const last = this.#counted.get(sourceId);
+    if (last) last.every = Math.max(1, Math.ceil(found / SITEMAP_COUNTS_PER_SITEMAP));
   }
 
   /** The sitemap settled: nothing to remember. */
   forget(sourceId: string): void {
-    this.#countedAt.delete(sourceId);
+    this.#counted.delete(sourceId);
   }
 }
 
@@ -42,14 +63,15 @@ export class SitemapCountsThrottle {
  * Writes a sitemap source's page counts into its config and, once no page is pending, settles
  * the source (in a transaction with its webhook event): `indexed` when at least one page is, else
  * `failed`. Only settling opens a transaction (a page's progress is one statement). With a
- * `throttle`, the counts are taken and written at most every `SITEMAP_COUNTS_EVERY_MS` while pages
- * are pending; in between, one indexed lookup says whether any is (the last page always settles).
+ * `throttle`, the counts are taken and written only when it says so while pages are pending; in
+ * between, one indexed lookup says whether any is (the last page always counts and settles).
  */
 export async function refreshSitemapProgress(db: Database, jobs: JobQueue, sourceId: string, throttle?: SitemapCountsThrottle): Promise<SitemapProgress> {
   if (throttle && !throttle.due(sourceId) && (await hasPendingDocuments(db, sourceId))) return { counts: null, state: "pending" };
   const counts = await countSourceDocuments(db, sourceId);
   const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
   if (counts.pending > 0) {
+    throttle?.counted(sourceId, counts.found);
     await patchSourceConfig(db, sourceId, progress);
     return { counts, state: "pending" };
   }

@@ -10,9 +10,13 @@ import { plansOf } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 describe("SitemapCountsThrottle", () => {
-  it("happy: a sitemap is counted at once, then at most every 250 ms, and afresh once forgotten", () => {
+  it("happy: a sitemap is counted at its first page, then every 250 ms or every twentieth of its pages, and afresh once forgotten", () => {
     let now = 1_000;
     const throttle = new SitemapCountsThrottle(() => now);
+    expect(throttle.due("src_a")).toBe(true);
+    throttle.counted("src_a", 100);
+    // Four pages end within 250 ms: not due; the fifth (a twentieth of 100) is.
+    expect([1, 2, 3, 4].map(() => throttle.due("src_a"))).toEqual([false, false, false, false]);
     expect(throttle.due("src_a")).toBe(true);
     now += SITEMAP_COUNTS_EVERY_MS - 1;
     expect(throttle.due("src_a")).toBe(false);
@@ -21,6 +25,11 @@ describe("SitemapCountsThrottle", () => {
     expect(throttle.due("src_a")).toBe(true);
     throttle.forget("src_a");
     expect(throttle.due("src_a")).toBe(true);
+    // A small sitemap is counted after every page.
+    throttle.counted("src_c", 10);
+    expect(throttle.due("src_c")).toBe(true);
+    throttle.counted("src_c", 10);
+    expect(throttle.due("src_c")).toBe(true);
   });
 });
 
@@ -57,38 +66,34 @@ describeEachStore("a sitemap's progress on %s", (kind) => {
   });
 
   it("happy: between two counts a page only asks whether one is pending; the last page settles the source whatever the time", async () => {
-    let now = 0;
+    const now = 0;
     const throttle = new SitemapCountsThrottle(() => now);
-    const { sourceId, documentIds } = await newSitemap(3);
+    const { sourceId, documentIds } = await newSitemap(40);
 
     const first = await refreshSitemapProgress(db, jobs, sourceId, throttle);
-    expect(first).toEqual({ state: "pending", counts: { found: 3, pending: 3, indexed: 0, failed: 0 } });
-    expect((await sourceRow(sourceId)).config).toMatchObject({ pages_found: 3, pages_indexed: 0, pages_failed: 0 });
+    expect(first).toEqual({ state: "pending", counts: { found: 40, pending: 40, indexed: 0, failed: 0 } });
+    expect((await sourceRow(sourceId)).config).toMatchObject({ pages_found: 40, pages_indexed: 0, pages_failed: 0 });
 
+    // A twentieth of 40 is 2: the first page ended since is not counted, the second is.
     await setStatus([documentIds[0]!], "indexed");
-    now += 100;
     expect(await refreshSitemapProgress(db, jobs, sourceId, throttle)).toEqual({ state: "pending", counts: null });
     expect((await sourceRow(sourceId)).config).toMatchObject({ pages_indexed: 0 });
-
-    now += SITEMAP_COUNTS_EVERY_MS;
-    expect((await refreshSitemapProgress(db, jobs, sourceId, throttle)).counts).toEqual({ found: 3, pending: 2, indexed: 1, failed: 0 });
-    expect((await sourceRow(sourceId)).config).toMatchObject({ pages_indexed: 1 });
-
     await setStatus([documentIds[1]!], "indexed");
-    await setStatus([documentIds[2]!], "failed");
-    now += 1;
-    expect(await refreshSitemapProgress(db, jobs, sourceId, throttle)).toEqual({ state: "indexed", counts: { found: 3, pending: 0, indexed: 2, failed: 1 } });
-    expect(await sourceRow(sourceId)).toMatchObject({ status: "indexed", config: { pages_found: 3, pages_indexed: 2, pages_failed: 1 } });
+    expect((await refreshSitemapProgress(db, jobs, sourceId, throttle)).counts).toEqual({ found: 40, pending: 38, indexed: 2, failed: 0 });
+    expect((await sourceRow(sourceId)).config).toMatchObject({ pages_indexed: 2 });
+
+    await setStatus(documentIds.slice(2, 39), "indexed");
+    await setStatus([documentIds[39]!], "failed");
+    expect(await refreshSitemapProgress(db, jobs, sourceId, throttle)).toEqual({ state: "indexed", counts: { found: 40, pending: 0, indexed: 39, failed: 1 } });
+    expect(await sourceRow(sourceId)).toMatchObject({ status: "indexed", config: { pages_found: 40, pages_indexed: 39, pages_failed: 1 } });
   });
 
   it("error: a sitemap whose every page failed is settled failed by its last page, counted or not", async () => {
-    let now = 0;
-    const throttle = new SitemapCountsThrottle(() => now);
-    const { sourceId, documentIds } = await newSitemap(2);
+    const throttle = new SitemapCountsThrottle(() => 0);
+    const { sourceId, documentIds } = await newSitemap(40);
     expect((await refreshSitemapProgress(db, jobs, sourceId, throttle)).state).toBe("pending");
     await setStatus(documentIds, "failed");
-    now += 1;
-    expect(await refreshSitemapProgress(db, jobs, sourceId, throttle)).toEqual({ state: "failed", counts: { found: 2, pending: 0, indexed: 0, failed: 2 } });
+    expect(await refreshSitemapProgress(db, jobs, sourceId, throttle)).toEqual({ state: "failed", counts: { found: 40, pending: 0, indexed: 0, failed: 40 } });
     expect((await sourceRow(sourceId)).status).toBe("failed");
   });
 
