@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
-import { applyMigrations } from "../support/migration-steps.js";
-import { createEmptyTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { expect, it } from "vitest";
+import { applyMigrations, describeMigration } from "../support/migration-steps.js";
 
 const REPORTS_MIGRATION = "0011-console-reports";
 
-describeEachStore("migration 0011-console-reports on %s", (kind) => {
-  let database: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    database = await createEmptyTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(() => database.drop());
-
+describeMigration(REPORTS_MIGRATION, (store) => {
   it("happy: stored conversations get their first handover (request message, else operator message, else pending request, else assignment); later changes keep it", async () => {
+    const db = store();
     await applyMigrations(db, "before", REPORTS_MIGRATION);
     await db.query(`INSERT INTO workspaces (id, name) VALUES ('ws_1', 'Acme')`);
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ('agt_1', 'ws_1', 'Bot', 'Bot')`);

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
+import { expect, it } from "vitest";
 import { insertAgent } from "../../src/tenants/agent-repository.js";
 import { insertWorkspace } from "../../src/tenants/workspace-repository.js";
-import { applyMigrations } from "../support/migration-steps.js";
-import { createEmptyTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { applyMigrations, describeMigration } from "../support/migration-steps.js";
 
 const STATES_MIGRATION = "0007-conversation-states";
 
-describeEachStore("migration 0007-conversation-states on %s", (kind) => {
-  let database: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    database = await createEmptyTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(() => database.drop());
-
+describeMigration(STATES_MIGRATION, (store) => {
   it("happy: conversations with a human request (or a paused bot) become awaiting_human, the others bot; bot_paused is gone", async () => {
+    const db = store();
     await applyMigrations(db, "before", STATES_MIGRATION);
     const workspace = await insertWorkspace(db, "Acme", null);
     const agent = await insertAgent(db, {

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
-import { applyMigrations } from "../support/migration-steps.js";
-import { createEmptyTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { expect, it } from "vitest";
+import { applyMigrations, describeMigration } from "../support/migration-steps.js";
 
 const THRESHOLD_MIGRATION = "0022-vector-index-threshold";
 
-describeEachStore("migration 0022-vector-index-threshold on %s", (kind) => {
-  let database: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    database = await createEmptyTestDatabase(kind);
-    db = database.db;
-  });
-  afterAll(() => database.drop());
-
+describeMigration(THRESHOLD_MIGRATION, (store) => {
   it("happy: the chunks stored before stay in the HNSW index and their agents stay promoted; an agent without chunks and new chunks start outside it", async () => {
+    const db = store();
     await applyMigrations(db, "before", THRESHOLD_MIGRATION);
     await db.query(`INSERT INTO workspaces (id, name) VALUES ('ws_1', 'Acme')`);
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) VALUES ('agt_1', 'ws_1', 'Bot', 'Bot'), ('agt_2', 'ws_1', 'New', 'New')`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { AnswerEvent } from "../../../src/answering/generate/answer-generator.js";
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { createAnswerGenerator, type AnswerGeneratorConfig } from "../../../src/answering/generate/create-answer-generator.js";
@@ -11,25 +11,13 @@ import {
   RETURNS_ANSWER_TEXT,
   anthropicStreamBrokenOff,
 } from "./fixtures/anthropic-messages-stream.js";
-import { startLoopbackChatServer, type LoopbackChatServer, type ScriptedResponse } from "./loopback-chat-server.js";
+import { useLoopbackChatServer, type ScriptedResponse } from "./loopback-chat-server.js";
 
 const API_KEY = "sk-ant-api03-test-1d2e3f";
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "request-id": "req_011CZ7x2Qv" };
 const QUESTION = "Can I return something I bought?";
 
-let server: LoopbackChatServer;
-
-beforeAll(async () => {
-  server = await startLoopbackChatServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useLoopbackChatServer();
 
 function stream(events: readonly string[]): ScriptedResponse {
   return { status: 200, headers: SSE_HEADERS, steps: events.map((write) => ({ write })) };

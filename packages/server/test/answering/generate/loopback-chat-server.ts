@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -107,4 +108,33 @@ export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * One loopback chat server for a test file: started before its tests, closed after, its recorded
+ * requests cleared before each test. The object returned stands for the started server.
+ */
+export function useLoopbackChatServer(): LoopbackChatServer {
+  let started: LoopbackChatServer | null = null;
+  beforeAll(async () => {
+    started = await startLoopbackChatServer();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(() => {
+    if (started) started.requests.length = 0;
+  });
+  return new Proxy({} as LoopbackChatServer, {
+    get(_target, member) {
+      if (!started) throw new Error("the loopback chat server is started in beforeAll");
+      const value: unknown = Reflect.get(started, member);
+      return typeof value === "function" ? value.bind(started) : value;
+    },
+  });
+}
+
+/** A scripted streamed response with these headers: each event written in turn, then `extraSteps`. */
+export function streamedWith(headers: Record<string, string>): (events: readonly string[], extraSteps?: readonly ResponseStep[]) => ScriptedResponse {
+  return (events, extraSteps = []) => ({ status: 200, headers, steps: [...events.map((write) => ({ write })), ...extraSteps] });
 }

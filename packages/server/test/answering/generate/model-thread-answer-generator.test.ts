@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { AnswerEvent } from "../../../src/answering/generate/answer-generator.js";
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { createAnswerGenerator, type AnswerGeneratorConfig } from "../../../src/answering/generate/create-answer-generator.js";
@@ -7,30 +7,16 @@ import { capturedLogger } from "../../support/captured-log.js";
 import { compiledWorkerUrl } from "../../support/compiled-worker.js";
 import { answerRequest } from "./answer-request.js";
 import { OPENAI_DONE, RECORDED_SHIPPING_ANSWER, SHIPPING_ANSWER_TEXT, openAiChunkEvents } from "./fixtures/openai-chat-stream.js";
-import { startLoopbackChatServer, type LoopbackChatServer, type ResponseStep, type ScriptedResponse } from "./loopback-chat-server.js";
+import { streamedWith, useLoopbackChatServer } from "./loopback-chat-server.js";
 
 // The model generator run in a worker thread (createAnswerGenerator's `thread`), as `serve` runs it.
 const MODEL = "gpt-4o-mini";
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 const workerUrl = compiledWorkerUrl("answering/generate/model-thread/model-answer-worker.js");
 
-let server: LoopbackChatServer;
+const server = useLoopbackChatServer();
 
-beforeAll(async () => {
-  server = await startLoopbackChatServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-function stream(events: readonly string[], extraSteps: readonly ResponseStep[] = []): ScriptedResponse {
-  return { status: 200, headers: SSE_HEADERS, steps: [...events.map((write) => ({ write })), ...extraSteps] };
-}
+const stream = streamedWith(SSE_HEADERS);
 
 function threaded(config: Partial<AnswerGeneratorConfig> = {}, options: { workerUrl?: URL; logger?: ReturnType<typeof capturedLogger>["logger"] } = {}) {
   return createAnswerGenerator(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { AnswerEvent } from "../../../src/answering/generate/answer-generator.js";
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { createAnswerGenerator, type AnswerGeneratorConfig } from "../../../src/answering/generate/create-answer-generator.js";
@@ -11,32 +11,21 @@ import {
   SHIPPING_ANSWER_TEXT,
   openAiChunkEvents,
 } from "./fixtures/openai-chat-stream.js";
-import { startLoopbackChatServer, type LoopbackChatServer, type ResponseStep, type ScriptedResponse } from "./loopback-chat-server.js";
+import { startLoopbackChatServer, streamedWith, useLoopbackChatServer } from "./loopback-chat-server.js";
 
 const API_KEY = "sk-test-4f9c2a7e";
 const MODEL = "gpt-4o-mini";
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": "req_7d0b3f1c" };
 
-let server: LoopbackChatServer;
+const server = useLoopbackChatServer();
 
 beforeAll(async () => {
-  server = await startLoopbackChatServer();
   // The first request pays for loading the SDK's lazy parts; keep that out of the timed tests.
   server.respondWith(stream(RECORDED_SHIPPING_ANSWER));
   await collectAnswer(generatorFor().generate(answerRequest()));
 });
 
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-});
-
-function stream(events: readonly string[], extraSteps: readonly ResponseStep[] = []): ScriptedResponse {
-  return { status: 200, headers: SSE_HEADERS, steps: [...events.map((write) => ({ write })), ...extraSteps] };
-}
+const stream = streamedWith(SSE_HEADERS);
 
 function generatorFor(config: Partial<AnswerGeneratorConfig> = {}) {
   return createAnswerGenerator({ provider: "openai", baseUrl: `${server.origin}/v1`, apiKey: API_KEY, model: MODEL, ...config });
