@@ -1,6 +1,6 @@
 import type { Database } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { patchSourceConfig } from "../sources/source-repository.js";
+import { lockSource, patchSourceConfig } from "../sources/source-repository.js";
 import { countSourceDocuments, hasPendingDocuments, type DocumentCounts } from "./document-repository.js";
 import { settleSource } from "./settle-source.js";
 
@@ -15,6 +15,9 @@ export interface SitemapProgress {
 export const SITEMAP_COUNTS_EVERY_MS = 250;
 /** …and at least this many times over the sitemap (every twentieth of its pages ended here), so its progress log keeps its tenths. */
 export const SITEMAP_COUNTS_PER_SITEMAP = 20;
+
+/** A sitemap not counted by this process for this long is forgotten (its next page counts afresh). */
+const SITEMAP_FORGOTTEN_AFTER_MS = 60_000;
 
 interface Counted {
   at: number;
@@ -42,9 +45,17 @@ export class SitemapCountsThrottle {
     if (last) {
       last.endedSince += 1;
       if (now - last.at < SITEMAP_COUNTS_EVERY_MS && last.endedSince < last.every) return false;
+      this.#counted.delete(sourceId);
     }
+    this.forgetStale(now);
+    // Last counted last: the map stays in the order of the counts, oldest first.
     this.#counted.set(sourceId, { at: now, endedSince: 0, every: last?.every ?? 1 });
     return true;
+  }
+
+  /** Sitemaps this process remembers (tests). */
+  get size(): number {
+    return this.#counted.size;
   }
 
   /** The sitemap was counted with `found` pages: the next count is due after a twentieth of them. */
@@ -57,27 +68,40 @@ export class SitemapCountsThrottle {
   forget(sourceId: string): void {
     this.#counted.delete(sourceId);
   }
+
+  /** Sitemaps not counted for a minute: settled by another process (Postgres), or given up. */
+  private forgetStale(now: number): void {
+    for (const [sourceId, counted] of this.#counted) {
+      if (now - counted.at < SITEMAP_FORGOTTEN_AFTER_MS) return;
+      this.#counted.delete(sourceId);
+    }
+  }
 }
 
 /**
  * Writes a sitemap source's page counts into its config and, once no page is pending, settles
- * the source (in a transaction with its webhook event): `indexed` when at least one page is, else
- * `failed`. Only settling opens a transaction (a page's progress is one statement). With a
- * `throttle`, the counts are taken and written only when it says so while pages are pending; in
- * between, one indexed lookup says whether any is (the last page always counts and settles).
+ * the source (with its webhook event): `indexed` when at least one page is, else `failed`. The
+ * counts are taken and written in one transaction under the source's row lock, so two page jobs
+ * ending together cannot write older counts over newer ones. With a `throttle`, the counts are
+ * taken only when it says so while pages are pending; in between, one indexed lookup says whether
+ * any is (the last page always counts and settles).
  */
 export async function refreshSitemapProgress(db: Database, jobs: JobQueue, sourceId: string, throttle?: SitemapCountsThrottle): Promise<SitemapProgress> {
   if (throttle && !throttle.due(sourceId) && (await hasPendingDocuments(db, sourceId))) return { counts: null, state: "pending" };
-  const counts = await countSourceDocuments(db, sourceId);
-  const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
-  if (counts.pending > 0) {
-    throttle?.counted(sourceId, counts.found);
-    await patchSourceConfig(db, sourceId, progress);
-    return { counts, state: "pending" };
-  }
-  const failure = { code: "all_pages_failed", message: "No page of the sitemap could be indexed." };
-  const outcome = counts.indexed > 0 ? ({ status: "indexed" } as const) : ({ status: "failed", error: failure } as const);
-  await db.transaction((tx) => settleSource(tx, jobs, sourceId, outcome, counts, progress));
-  throttle?.forget(sourceId);
-  return { counts, state: outcome.status };
+  const refreshed = await db.transaction(async (tx): Promise<SitemapProgress & { counts: DocumentCounts }> => {
+    await lockSource(tx, sourceId);
+    const counts = await countSourceDocuments(tx, sourceId);
+    const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
+    if (counts.pending > 0) {
+      await patchSourceConfig(tx, sourceId, progress);
+      return { counts, state: "pending" };
+    }
+    const failure = { code: "all_pages_failed", message: "No page of the sitemap could be indexed." };
+    const outcome = counts.indexed > 0 ? ({ status: "indexed" } as const) : ({ status: "failed", error: failure } as const);
+    await settleSource(tx, jobs, sourceId, outcome, counts, progress);
+    return { counts, state: outcome.status };
+  });
+  if (refreshed.state === "pending") throttle?.counted(sourceId, refreshed.counts.found);
+  else throttle?.forget(sourceId);
+  return refreshed;
 }

@@ -236,6 +236,15 @@ export async function setSourceOutcome(db: Queryable, sourceId: string, outcome:
   };
 }
 
+/**
+ * Locks the source's row until the transaction ends: whoever counts its documents to write its
+ * progress or settle it does so after the last such writer committed, so counts taken earlier
+ * never overwrite later ones (two page jobs ending together).
+ */
+export async function lockSource(tx: Queryable, sourceId: string): Promise<void> {
+  await tx.query(`SELECT 1 FROM sources WHERE id = $1 FOR UPDATE`, [sourceId]);
+}
+
 export async function patchSourceConfig(db: Queryable, sourceId: string, configPatch: Record<string, unknown>): Promise<void> {
   await db.query(`UPDATE sources SET config = config || $2::jsonb, updated_at = now() WHERE id = $1`, [sourceId, JSON.stringify(configPatch)]);
 }

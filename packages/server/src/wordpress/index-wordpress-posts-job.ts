@@ -12,7 +12,7 @@ import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/repl
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import { settleSource } from "../ingest/settle-source.js";
 import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
-import { findSource, patchSourceConfig } from "../sources/source-repository.js";
+import { findSource, lockSource, patchSourceConfig } from "../sources/source-repository.js";
 import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
 /** A job indexes its posts this many at a time; the source's counts are written (and announced) after each slice. */
@@ -31,6 +31,7 @@ export function postPage(post: { title: string; content: string }): string {
  * is published), `failed` when every one failed.
  */
 export async function refreshWordpressProgress(tx: Queryable, jobs: JobQueue, sourceId: string): Promise<DocumentCounts> {
+  await lockSource(tx, sourceId);
   const counts = await countSourceDocuments(tx, sourceId);
   const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
   if (counts.pending > 0) await patchSourceConfig(tx, sourceId, progress);

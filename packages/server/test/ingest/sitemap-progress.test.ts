@@ -25,6 +25,10 @@ describe("SitemapCountsThrottle", () => {
     expect(throttle.due("src_a")).toBe(true);
     throttle.forget("src_a");
     expect(throttle.due("src_a")).toBe(true);
+    // A sitemap another process settled (never forgotten here) is dropped once a minute has passed without a count.
+    now += 60_000;
+    expect(throttle.due("src_d")).toBe(true);
+    expect(throttle.size).toBe(1);
     // A small sitemap is counted after every page.
     throttle.counted("src_c", 10);
     expect(throttle.due("src_c")).toBe(true);
