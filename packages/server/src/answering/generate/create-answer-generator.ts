@@ -29,8 +29,6 @@ export interface AnswerGeneratorConfig {
 
 export interface CreateAnswerGeneratorOptions {
   logger?: AnswerLogger;
-  /** Retries of a failed model request. Default 0: the extractive fallback answers at once instead. */
-  maxRetries?: number;
   /**
    * Talk to the model from a worker thread (see ModelThreadAnswerGenerator), the compiled
    * `model-thread/model-answer-worker.js` or `workerUrl`. Default: in this thread.
@@ -45,7 +43,6 @@ export interface ModelGeneratorSettings {
   baseUrl: string;
   apiKey?: string;
   timeoutMs: number;
-  maxRetries?: number;
 }
 
 export const DEFAULT_ANSWER_TIMEOUT_SECONDS = 20;
@@ -74,11 +71,11 @@ export function apiBaseUrl(baseUrl: string | undefined, fallback: string): strin
 }
 
 /** Checks a model configuration; throws AnswerConfigError when it cannot work. */
-export function modelGeneratorSettings(config: AnswerGeneratorConfig & { provider: "openai" | "anthropic" }, maxRetries?: number): ModelGeneratorSettings {
+export function modelGeneratorSettings(config: AnswerGeneratorConfig & { provider: "openai" | "anthropic" }): ModelGeneratorSettings {
   const timeoutSeconds = config.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS;
   if (!(timeoutSeconds > 0)) throw new AnswerConfigError(`The answer timeout must be a positive number of seconds, got ${timeoutSeconds}`);
   const modelId = required(config.model, "a model", config.provider);
-  const common = { modelId, timeoutMs: Math.round(timeoutSeconds * 1000), ...(maxRetries === undefined ? {} : { maxRetries }) };
+  const common = { modelId, timeoutMs: Math.round(timeoutSeconds * 1000) };
   if (config.provider === "openai") {
     return {
       provider: "openai",
@@ -105,7 +102,6 @@ export function createModelAnswerGenerator(settings: ModelGeneratorSettings, log
     id: `${settings.provider}:${settings.modelId}`,
     model,
     idleTimeoutMs: settings.timeoutMs,
-    maxRetries: settings.maxRetries,
     logger,
   });
 }
@@ -119,7 +115,7 @@ export function createModelAnswerGenerator(settings: ModelGeneratorSettings, log
 export function createAnswerGenerator(config: AnswerGeneratorConfig, options: CreateAnswerGeneratorOptions = {}): AnswerGenerator {
   const extractive = new ExtractiveAnswerGenerator();
   if (config.provider === "extractive") return extractive;
-  const settings = modelGeneratorSettings({ ...config, provider: config.provider }, options.maxRetries);
+  const settings = modelGeneratorSettings({ ...config, provider: config.provider });
   const primary = options.thread
     ? new ModelThreadAnswerGenerator({
         settings,
