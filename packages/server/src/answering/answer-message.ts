@@ -1,7 +1,7 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { listMessagesBefore, recordVisitorPage } from "../widget/session-repository.js";
+import { recordVisitorPage } from "../widget/session-repository.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
@@ -36,20 +36,22 @@ export async function* answerMessage(
 ): AsyncGenerator<ConversationEvent> {
   const started = Date.now();
   const { conversation } = session;
-  // The statement that stores the message reads the state: outside `bot` nothing more is read.
-  const visitorMessage = await receiveVisitorMessage(services, session, body.message);
+  // The statement that stores the message reads the state, the history and whether curated answers exist: outside `bot` nothing more is read.
+  const visitorMessage = await receiveVisitorMessage(services, session, body.message, HISTORY_TURNS);
   const pageRecorded = recordVisitorPage(services.db, conversation.id, { pageUrl: body.page_url, pageContext: body.page_context });
   if (visitorMessage.status !== "bot") {
     await pageRecorded;
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
+  const { history } = visitorMessage;
   // Independent reads, at once: the visitor waits for the longest, not for their sum.
-  const [history, cachedAgent, curated] = await Promise.all([
-    listMessagesBefore(services.db, conversation.id, visitorMessage.id, HISTORY_TURNS),
+  const [cachedAgent, curated] = await Promise.all([
     readCachedAgent(services, conversation.agentId),
     // An operator's curated answer to a question close enough to this one is the answer: no retrieval, no generation.
-    findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message }),
+    visitorMessage.agentHasCuratedAnswers
+      ? findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message })
+      : null,
     pageRecorded,
   ]);
   const agent = cachedAgent?.agent;

@@ -1,5 +1,5 @@
 import type { Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
-import type { Queryable } from "../db/database.js";
+import type { Queryable, SqlValue } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
 
@@ -35,45 +35,105 @@ export interface NewMessage {
  */
 type StoreCondition = { kind: "always" } | { kind: "open" } | { kind: "botSince"; seq: number };
 
+/** A turn of the conversation before a visitor's question, as the answer reads it. */
+export interface HistoryTurn {
+  role: "visitor" | "bot" | "operator" | "system";
+  content: string;
+}
+
+/** A visitor's question as stored, with what answering it reads in the same statement. */
+export interface StoredQuestion extends StoredMessage {
+  /** The conversation's last messages before the question, oldest first (at most the limit asked); empty outside `bot`. */
+  history: HistoryTurn[];
+  /** Whether the conversation's agent has any curated answer (if not, none is looked for). */
+  agentHasCuratedAnswers: boolean;
+}
+
 /**
- * Stores one message of a conversation when `condition` holds, marks the conversation active and
- * takes the conversation's next event seq for it (the conversation's row lock orders concurrent
- * messages). Null when the condition did not hold (nothing is written).
+ * The statement that stores a message when `condition` ($11, $12) holds, marks the conversation
+ * active and takes the conversation's next event seq for it (the conversation's row lock orders
+ * concurrent messages), up to its final SELECT: `touched` is the conversation's row, `inserted`
+ * the message.
  */
-async function insertMessageWhen(db: Queryable, message: NewMessage, condition: StoreCondition): Promise<StoredMessage | null> {
-  const { rows } = await db.query<{ id: string; created_at: Date; status: ConversationStatus; conversation_seq: number }>(
-    `WITH touched AS (
+const INSERT_MESSAGE_WHEN = `WITH touched AS (
        UPDATE conversations SET last_activity_at = now(), event_seq = event_seq + 1
        WHERE id = $2::text
          AND ($11::text = 'always'
            OR ($11::text = 'open' AND status <> 'closed')
            OR ($11::text = 'botSince' AND status = 'bot' AND COALESCE(updated_seq, 0) < $12::integer))
-       RETURNING event_seq, status
+       RETURNING event_seq, status, agent_id
      ), inserted AS (
        INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name, curated_answer_id, system_code)
        SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text, $13::text, $14::text FROM touched
        RETURNING id, created_at, conversation_seq
-     )
+     )`;
+
+function insertParameters(message: NewMessage, condition: StoreCondition): SqlValue[] {
+  return [
+    newId("msg"),
+    message.conversationId,
+    message.role,
+    message.content,
+    JSON.stringify(message.citations ?? []),
+    message.lowConfidence ?? false,
+    message.generator ?? null,
+    message.latencyMs ?? null,
+    message.author?.id ?? null,
+    message.author?.name ?? null,
+    condition.kind,
+    condition.kind === "botSince" ? condition.seq : null,
+    message.curatedAnswerId ?? null,
+    message.systemCode ?? null,
+  ];
+}
+
+interface InsertedRow {
+  id: string;
+  created_at: Date;
+  status: ConversationStatus;
+  conversation_seq: number;
+}
+
+const toStored = (row: InsertedRow): StoredMessage => ({ id: row.id, createdAt: iso(row.created_at), status: row.status, seq: row.conversation_seq });
+
+/** Stores one message when `condition` holds (see INSERT_MESSAGE_WHEN). Null when it did not (nothing is written). */
+async function insertMessageWhen(db: Queryable, message: NewMessage, condition: StoreCondition): Promise<StoredMessage | null> {
+  const { rows } = await db.query<InsertedRow>(
+    `${INSERT_MESSAGE_WHEN}
      SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status FROM inserted, touched`,
-    [
-      newId("msg"),
-      message.conversationId,
-      message.role,
-      message.content,
-      JSON.stringify(message.citations ?? []),
-      message.lowConfidence ?? false,
-      message.generator ?? null,
-      message.latencyMs ?? null,
-      message.author?.id ?? null,
-      message.author?.name ?? null,
-      condition.kind,
-      condition.kind === "botSince" ? condition.seq : null,
-      message.curatedAnswerId ?? null,
-      message.systemCode ?? null,
-    ],
+    insertParameters(message, condition),
   );
   const row = rows[0];
-  return row ? { id: row.id, createdAt: iso(row.created_at), status: row.status, seq: row.conversation_seq } : null;
+  return row ? toStored(row) : null;
+}
+
+/**
+ * Stores a visitor's question when `condition` holds (`open`: not in a closed conversation), and
+ * in the same statement, when the conversation is in `bot` (the bot will answer), reads the
+ * `historyTurns` messages before it and whether the agent has curated answers: one round trip
+ * instead of three. In other states neither is read (a CASE runs its subquery only when taken).
+ * The history is read in the statement's snapshot, which the question's own insert does not
+ * change: the messages before it.
+ */
+export async function insertVisitorQuestion(
+  db: Queryable,
+  message: { conversationId: string; content: string },
+  condition: "open" | "always",
+  historyTurns: number,
+): Promise<StoredQuestion | null> {
+  const { rows } = await db.query<InsertedRow & { history: HistoryTurn[] | null; agent_has_curated_answers: boolean }>(
+    `${INSERT_MESSAGE_WHEN}
+     SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status,
+       CASE WHEN touched.status = 'bot' THEN
+         (SELECT json_agg(json_build_object('role', recent.role, 'content', recent.content) ORDER BY recent.seq)
+          FROM (SELECT role, content, seq FROM messages WHERE conversation_id = $2::text ORDER BY seq DESC LIMIT $15) recent)
+       END AS history,
+       touched.status = 'bot' AND EXISTS (SELECT 1 FROM curated_answers WHERE agent_id = touched.agent_id) AS agent_has_curated_answers
+     FROM inserted, touched`,
+    [...insertParameters({ ...message, role: "visitor" }, { kind: condition }), historyTurns],
+  );
+  const row = rows[0];
+  return row ? { ...toStored(row), history: row.history ?? [], agentHasCuratedAnswers: row.agent_has_curated_answers } : null;
 }
 
 /** Stores one message whatever the conversation's state (a transition's system message, an operator's reply under the row lock). */
@@ -81,11 +141,6 @@ export async function insertMessage(db: Queryable, message: NewMessage): Promise
   const stored = await insertMessageWhen(db, message, { kind: "always" });
   if (!stored) throw new Error(`conversation ${message.conversationId} does not exist`);
   return stored;
-}
-
-/** Stores the visitor's message unless the conversation is closed (null: closed, reopen it first). */
-export function insertMessageIfOpen(db: Queryable, message: NewMessage): Promise<StoredMessage | null> {
-  return insertMessageWhen(db, message, { kind: "open" });
 }
 
 /**

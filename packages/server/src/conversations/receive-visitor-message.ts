@@ -1,4 +1,4 @@
-import { insertMessage, insertMessageIfOpen, type StoredMessage } from "../answering/message-repository.js";
+import { insertVisitorQuestion, type StoredQuestion } from "../answering/message-repository.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
@@ -8,12 +8,14 @@ import { lockConversationState } from "./conversation-state-repository.js";
 /**
  * Stores the visitor's message and tells the operators live, whatever the state; in a `closed`
  * conversation it first reopens it in `bot` ("Conversation reopened"). The stored message carries
- * the state it was written in: the bot answers only in `bot`.
+ * the state it was written in (the bot answers only in `bot`), the `historyTurns` messages before
+ * it and whether the agent has curated answers (see insertVisitorQuestion).
  */
-export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string): Promise<StoredMessage> {
+export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string, historyTurns: number): Promise<StoredQuestion> {
   const { conversation } = session;
+  const question = { conversationId: conversation.id, content };
   // The usual case in one statement; a closed conversation takes the transaction that reopens it.
-  let stored = await insertMessageIfOpen(services.db, { conversationId: conversation.id, role: "visitor", content });
+  let stored = await insertVisitorQuestion(services.db, question, "open", historyTurns);
   if (!stored) {
     const outcome = await services.db.transaction(async (tx) => {
       const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
@@ -22,7 +24,9 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
         before.status === "closed"
           ? await applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened)
           : null;
-      return { reopened, message: await insertMessage(tx, { conversationId: conversation.id, role: "visitor", content }) };
+      const message = await insertVisitorQuestion(tx, question, "always", historyTurns);
+      if (!message) throw new Error(`conversation ${conversation.id} does not exist`);
+      return { reopened, message };
     });
     if (outcome.reopened) publishTransition(services, outcome.reopened);
     stored = outcome.message;

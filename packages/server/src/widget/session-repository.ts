@@ -172,20 +172,6 @@ export async function listRecentMessages(db: Queryable, conversationId: string, 
   return rows.reverse().map(toMessage);
 }
 
-/**
- * The last `limit` messages of the conversation stored before the message `messageId` (system
- * messages included), oldest first: the history of the question `messageId` (messages_conversation_seq_idx).
- */
-export async function listMessagesBefore(db: Queryable, conversationId: string, messageId: string, limit: number): Promise<ConversationMessage[]> {
-  const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages
-     WHERE conversation_id = $1 AND seq < (SELECT question.seq FROM messages question WHERE question.id = $2 AND question.conversation_id = $1)
-     ORDER BY seq DESC LIMIT $3`,
-    [conversationId, messageId, limit],
-  );
-  return rows.reverse().map(toMessage);
-}
-
 export async function findSessionConversation(db: Queryable, conversationId: string): Promise<SessionConversation | null> {
   const { rows } = await db.query<{
     id: string;

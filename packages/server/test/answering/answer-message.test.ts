@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { AnswerGenerator, AnswerRequest } from "../../src/answering/generate/answer-generator.js";
 import type { Database, Queryable, QueryResult, SqlValue } from "../../src/db/database.js";
+import { deleteCuratedAnswer, insertCuratedAnswer } from "../../src/console/curated/curated-answer-repository.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
 import { bearer, SITE_ORIGIN, seedTenant, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -80,7 +81,7 @@ describeEachStore("answering a message, statement by statement, on %s", (kind) =
   const readsOfMessages = (statements: string[]) => statements.filter((sql) => /\bFROM\s+messages\b/i.test(sql));
   const pageWrites = (statements: string[]) => statements.filter((sql) => /last_page_(url|context)/.test(sql));
 
-  it("happy: while a human is requested or an operator handles it, the question is stored and no history is read", async () => {
+  it("happy: while a human is requested or an operator handles it, the question is stored by one statement and nothing else is read", async () => {
     const waiting = await startSession(t.app, tenant.agentId);
     expect((await t.app.inject({ method: "POST", url: `${W}/request-human`, headers: bearer(waiting.jwt), payload: {} })).statusCode).toBe(200);
     const handled = await startSession(t.app, tenant.agentId);
@@ -90,7 +91,10 @@ describeEachStore("answering a message, statement by statement, on %s", (kind) =
       const { data, statements } = await askRecorded(session, { message: "Is anyone there?" });
       expect(data).toMatchObject({ awaiting_human: true, content: "" });
       expect(statements.length).toBeGreaterThan(0);
-      expect(readsOfMessages(statements)).toEqual([]);
+      // The statement storing the question is the only one on messages (its history read runs only in `bot`), and no retrieval runs.
+      expect(readsOfMessages(statements)).toHaveLength(1);
+      expect(readsOfMessages(statements)[0]).toMatch(/INSERT INTO messages/);
+      expect(statements.filter((sql) => /\bchunks\b|curated_answers c|FROM curated_answers\s+WHERE question/i.test(sql))).toEqual([]);
       const { rows } = await store.query<{ role: string; content: string }>(
         `SELECT role, content FROM messages WHERE conversation_id = $1 AND role = 'visitor'`,
         [session.conversationId],
@@ -143,5 +147,29 @@ describeEachStore("answering a message, statement by statement, on %s", (kind) =
       { role: "visitor", content: "first question" },
       { role: "bot", content: "Answer to first question" },
     ]);
+  });
+
+  it("happy: curated answers are looked for only once the agent has one, and then answer at once", async () => {
+    const curatedLookups = (statements: string[]) => statements.filter((sql) => /FROM curated_answers\s+WHERE question/i.test(sql));
+    const session = await startSession(t.app, tenant.agentId);
+    const before = await askRecorded(session, { message: "How long does delivery to Scotland take?" });
+    expect(before.data.content).toBe("Answer to How long does delivery to Scotland take?");
+    expect(curatedLookups(before.statements)).toEqual([]);
+
+    const curated = await insertCuratedAnswer(store, {
+      workspaceId: tenant.workspaceId,
+      agentId: tenant.agentId,
+      question: "How long does delivery to Scotland take?",
+      answer: "Four working days.",
+      sourceUrl: null,
+      createdBy: null,
+    });
+    try {
+      const after = await askRecorded(session, { message: "How long does delivery to Scotland take?" });
+      expect(after.data.content).toBe("Four working days.");
+      expect(curatedLookups(after.statements)).toHaveLength(1);
+    } finally {
+      await deleteCuratedAnswer(store, tenant.workspaceId, curated.id);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
-import { searchByVector } from "../../src/answering/retrieve/chunk-search-repository.js";
+import { searchByVector, searchByVectorWithLexemes } from "../../src/answering/retrieve/chunk-search-repository.js";
 import type { Database } from "../../src/db/database.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
@@ -125,6 +125,13 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     const [question] = await embedder.embed([questions[0]!]);
     const plan = await plansOf(db, (tx) => searchByVector({ ...db, query: tx.query.bind(tx) }, { agentId, embedder: embedder.id, vector: question!, limit: 8 }), ["SET LOCAL enable_seqscan = off", "SET LOCAL enable_sort = off"]);
     expect(indexesOf(plan)).toContain("chunks_embedding_384_idx");
+    // The answer path's round trip (the nearest vectors with the question's lexemes) finds the same chunks through the same index.
+    const withLexemes = { agentId, embedder: embedder.id, vector: question!, limit: 8, text: questions[0]!, textSearchConfig: "english" };
+    const combined = await searchByVectorWithLexemes(db, withLexemes);
+    expect(combined.nearest.map((hit) => hit.chunkId)).toEqual(answersAfter[0]);
+    expect(combined.question.lexemes.length).toBeGreaterThan(0);
+    const combinedPlan = await plansOf(db, (tx) => searchByVectorWithLexemes({ ...db, query: tx.query.bind(tx) }, withLexemes), ["SET LOCAL enable_seqscan = off", "SET LOCAL enable_sort = off"]);
+    expect(indexesOf(combinedPlan)).toContain("chunks_embedding_384_idx");
     // A second call has nothing left to do.
     expect(await indexAgentVectors(db, agentId, passages.length)).toEqual({ indexed: true, promoted: false, flagged: 0 });
   });

@@ -1,4 +1,4 @@
-import type { Database } from "../../db/database.js";
+import type { Database, SqlValue } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
 import { lexemeWeights } from "../confidence/general-english-rarity.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
@@ -25,22 +25,21 @@ export async function searchByVector(
   db: Database,
   query: { agentId: string; embedder: string; vector: Float32Array; limit: number },
 ): Promise<RankedChunk[]> {
-  const dimensions = query.vector.length;
-  const params = [query.agentId, vectorLiteral(query.vector), query.embedder, dimensions, query.limit];
+  const { rows } = await db.query<{ id: number; similarity: number }>(vectorSearchSql(query.vector.length), vectorSearchParameters(query));
+  return rows.map(toRankedChunk);
+}
+
+/** searchByVector's statement: $1 the agent, $2 the vector, $3 the embedder, $4 its dimensions, $5 the limit; rows (id, similarity), nearest first. */
+function vectorSearchSql(dimensions: number): string {
   if (dimensions !== INDEXED_DIMENSIONS) {
-    const { rows } = await db.query<{ id: number; similarity: number }>(
-      `SELECT id::int AS id, 1 - (embedding <=> $2::vector) AS similarity
+    return `SELECT id::int AS id, 1 - (embedding <=> $2::vector) AS similarity
        FROM chunks
        WHERE agent_id = $1 AND embedder = $3 AND dimensions = $4
        ORDER BY embedding <=> $2::vector, id
-       LIMIT $5`,
-      params,
-    );
-    return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
+       LIMIT $5`;
   }
   const distance = `(embedding::vector(${INDEXED_DIMENSIONS})) <=> $2::vector(${INDEXED_DIMENSIONS})`;
-  const { rows } = await db.query<{ id: number; similarity: number }>(
-    `SELECT id::int AS id, 1 - distance AS similarity FROM (
+  return `SELECT id::int AS id, 1 - distance AS similarity FROM (
        (SELECT id, ${distance} AS distance FROM chunks
         WHERE agent_id = $1 AND embedder = $3 AND dimensions = ${INDEXED_DIMENSIONS} AND vector_indexed
           AND (SELECT vectors_indexed_at IS NOT NULL FROM agents WHERE id = $1)
@@ -53,10 +52,49 @@ export async function searchByVector(
         LIMIT $5)
      ) nearest
      ORDER BY distance, id
-     LIMIT $5`,
-    params,
+     LIMIT $5`;
+}
+
+function vectorSearchParameters(query: { agentId: string; embedder: string; vector: Float32Array; limit: number }): SqlValue[] {
+  return [query.agentId, vectorLiteral(query.vector), query.embedder, query.vector.length, query.limit];
+}
+
+const toRankedChunk = (row: { id: number; similarity: number }): RankedChunk => ({ chunkId: row.id, score: Number(row.similarity) });
+
+/** The question's lexemes, as the agent's text-search configuration makes them, and the agent's knowledge revision (which tells whether an in-memory index is current). */
+export interface QuestionLexemes {
+  lexemes: string[];
+  revision: string;
+}
+
+/** The statement part that reads QuestionLexemes: `config`, `text` and `agent` are its placeholders. */
+function questionLexemesSql(config: string, text: string, agent: string): string {
+  return `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(to_tsvector(${config}::regconfig, ${text}))) AS lexemes,
+       coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = ${agent}), 0)::text AS revision`;
+}
+
+async function queryLexemes(db: Database, text: string, textSearchConfig: string, agentId: string): Promise<QuestionLexemes> {
+  const { rows } = await db.query<QuestionLexemes>(questionLexemesSql("$1", "$2", "$3"), [textSearchConfig, text, agentId]);
+  return { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" };
+}
+
+/**
+ * searchByVector and the question's lexemes (for searchByText) in one round trip: what a retrieval
+ * reads before it scores, so that a question costs one statement fewer.
+ */
+export async function searchByVectorWithLexemes(
+  db: Database,
+  query: { agentId: string; embedder: string; vector: Float32Array; limit: number; text: string; textSearchConfig: string },
+): Promise<{ nearest: RankedChunk[]; question: QuestionLexemes }> {
+  const { rows } = await db.query<{ lexemes: string[]; revision: string; id: number | null; similarity: number | null }>(
+    `SELECT question.lexemes, question.revision, nearest.id, nearest.similarity
+     FROM (${questionLexemesSql("$6", "$7", "$1")}) question
+     LEFT JOIN LATERAL (${vectorSearchSql(query.vector.length)}) nearest ON true
+     ORDER BY nearest.similarity DESC, nearest.id`,
+    [...vectorSearchParameters(query), query.textSearchConfig, query.text],
   );
-  return rows.map((row) => ({ chunkId: row.id, score: Number(row.similarity) }));
+  const nearest = rows.flatMap((row) => (row.id === null || row.similarity === null ? [] : [toRankedChunk({ id: row.id, similarity: row.similarity })]));
+  return { nearest, question: { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" } };
 }
 
 export interface TextRankedChunk extends RankedChunk {
@@ -118,19 +156,6 @@ export function candidateSelectingTerms<T extends { df: number }>(known: readonl
   return selected;
 }
 
-/**
- * The question's lexemes, as the agent's text-search configuration makes them, and the agent's
- * knowledge revision (which tells whether an in-memory index is current), in one round trip.
- */
-async function queryLexemes(db: Database, text: string, textSearchConfig: string, agentId: string): Promise<{ lexemes: string[]; revision: string }> {
-  const { rows } = await db.query<{ lexemes: string[]; revision: string }>(
-    `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(to_tsvector($1::regconfig, $2))) AS lexemes,
-       coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $3), 0)::text AS revision`,
-    [textSearchConfig, text, agentId],
-  );
-  return { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" };
-}
-
 interface WeightedQueryTerm {
   lexeme: string;
   df: number;
@@ -150,8 +175,10 @@ export async function searchByText(
   db: Database,
   caches: LexicalCaches,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
+  /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
+  read?: QuestionLexemes,
 ): Promise<TextSearch> {
-  const { lexemes: questionLexemes, revision } = await queryLexemes(db, query.text, query.textSearchConfig, query.agentId);
+  const { lexemes: questionLexemes, revision } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
   if (questionLexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
 import type { LexicalCaches } from "./lexical-caches.js";
-import { searchByText, searchByVector, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
+import { searchByText, searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
 import type { RetrievalCalibration } from "./retrieval-calibration.js";
 import { confidenceScore, isConfident, type RetrievalSignals } from "../confidence/retrieval-confidence.js";
@@ -61,10 +61,10 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: 
 async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
   const candidates = options.candidates ?? 20;
   const [vector] = await embedder.embed([options.query]);
-  const [byVector, textSearch] = await Promise.all([
-    searchByVector(db, { agentId: options.agentId, embedder: embedder.id, vector: vector!, limit: candidates }),
-    searchByText(db, lexical, { agentId: options.agentId, embedder: embedder.id, text: options.query, textSearchConfig: options.textSearchConfig, limit: candidates }),
-  ]);
+  const search = { agentId: options.agentId, embedder: embedder.id, limit: candidates, text: options.query, textSearchConfig: options.textSearchConfig };
+  // One round trip for the nearest vectors and the question's lexemes; the lexical scoring then runs in memory (or in SQL).
+  const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector! });
+  const textSearch = await searchByText(db, lexical, search, question);
   const byText = textSearch.chunks;
   const weights = options.calibration.fusion;
   const fused = reciprocalRankFusion([byText, byVector], [weights.text, weights.vector]);
