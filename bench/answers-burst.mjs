@@ -53,6 +53,12 @@ function healthzFigures({ latenciesMs, series, failures, statuses }) {
   };
 }
 
+/** How late the sampler's own timer fired (ms): the part of each latency it measured that was its own wait for a CPU. */
+function lateness(lateMs) {
+  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
+  return { p50: round(percentile(lateMs, 50)), p99: round(percentile(lateMs, 99)), max: round(lateMs.length ? Math.max(...lateMs) : null) };
+}
+
 /**
  * Runs the burst against `baseUrl` and returns the phase: the streams' figures (as every phase
  * has them), how many streams were open at once (sampled every 100 ms while the burst ran), and
@@ -64,6 +70,7 @@ export async function runBurst({ baseUrl, agentId, questions, streams, durationM
   const idleSamples = await idleSampler.stop();
   const idle = healthzFigures(idleSamples.healthz);
   const livezIdle = healthzFigures(idleSamples.livez);
+  const samplerLateIdle = lateness(idleSamples.lateMs);
 
   let open = 0;
   const openSamples = [];
@@ -103,6 +110,7 @@ export async function runBurst({ baseUrl, agentId, questions, streams, durationM
   const samples = await samplesDuringBurst;
   const healthz = healthzFigures(samples.healthz);
   const livez = healthzFigures(samples.livez);
+  const samplerLate = lateness(samples.lateMs);
   log(`/healthz during the burst, the worst of each second (ms): ${healthz.worstBySecond.join(" ")}`);
   log(`/livez during the burst, the worst of each second (ms): ${livez.worstBySecond.join(" ")}`);
   return {
@@ -113,5 +121,7 @@ export async function runBurst({ baseUrl, agentId, questions, streams, durationM
     healthz,
     livezIdle,
     livez,
+    samplerLateIdle,
+    samplerLate,
   };
 }

@@ -30,6 +30,7 @@
 //   BENCH_KEEP_DATABASE=1           keep the Postgres database or the PGlite data dir (to EXPLAIN ANALYZE the retrieval SQL)
 //   BENCH_FRONTDESK_ROOT=<checkout> the service to measure (default: this repository)
 //   BENCH_CPU_PROF=1                profile the server during the measured runs (bench/results/profiles/answers-…)
+//   BENCH_SERVICE_NODE_OPTIONS=     node options for the service only, space-separated (e.g. --max-semi-space-size=32)
 //   BENCH_ENFORCE_TARGETS=1         exit 1 when a target is missed
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -82,6 +83,8 @@ const settings = {
   keepDatabase: process.env.BENCH_KEEP_DATABASE === "1",
   root: process.env.BENCH_FRONTDESK_ROOT ?? repositoryRoot,
   cpuProfile: process.env.BENCH_CPU_PROF === "1",
+  // Node options for the service only (e.g. "--max-semi-space-size=32"), space-separated.
+  serviceNodeOptions: (process.env.BENCH_SERVICE_NODE_OPTIONS ?? "").split(" ").filter(Boolean),
   enforceTargets: process.env.BENCH_ENFORCE_TARGETS === "1",
 };
 
@@ -143,7 +146,7 @@ const modelEnvironment = (server) => ({ FRONTDESK_LLM_PROVIDER: "openai", FRONTD
 /** The burst (see answers-burst.mjs), after 20 unmeasured questions, against a model server of its own whose answers trickle. */
 async function runBurstMode({ env, agentId, databaseName, questions, profileDir }) {
   const pacedModel = await startModelServer({ pieceIntervalMs: settings.burst.pieceMs, pieces: settings.burst.pieces });
-  const service = await startService({ root: settings.root, env: { ...env, ...modelEnvironment(pacedModel) }, cpuProfileDir: profileDir });
+  const service = await startService({ root: settings.root, env: { ...env, ...modelEnvironment(pacedModel) }, cpuProfileDir: profileDir, nodeOptions: settings.serviceNodeOptions });
   let burst;
   try {
     await runVisitors({ baseUrl: service.baseUrl, agentId, questions, ask: askStreamed, visitors: 1, questionsPerVisitor: settings.warmup });
@@ -162,7 +165,7 @@ async function runBurstMode({ env, agentId, databaseName, questions, profileDir 
   }
   log(
     `burst: ${burst.requests} streams by ${burst.visitors} visitors, open at once p50 ${burst.openStreams.p50} (max ${burst.openStreams.max}), ${burst.errors} errors; ` +
-      `/healthz p50 ${burst.healthz.p50} p99 ${burst.healthz.p99} ms (${burst.healthz.samples} samples; idle p50 ${burst.healthzIdle.p50} p99 ${burst.healthzIdle.p99} ms); /livez p50 ${burst.livez.p50} p99 ${burst.livez.p99} ms, server CPU ${burst.cpu.serverPercent}%`,
+      `/healthz p50 ${burst.healthz.p50} p99 ${burst.healthz.p99} ms (${burst.healthz.samples} samples; idle p50 ${burst.healthzIdle.p50} p99 ${burst.healthzIdle.p99} ms); /livez p50 ${burst.livez.p50} p99 ${burst.livez.p99} ms; the sampler's own timer late p50 ${burst.samplerLate.p50} p99 ${burst.samplerLate.p99} ms (idle p99 ${burst.samplerLateIdle.p99}), server CPU ${burst.cpu.serverPercent}%`,
   );
   const serviceLogLines = service.logLines();
   if (serviceLogLines > 0) log(`the burst service logged ${serviceLogLines} lines at warn or above; the last: ${service.output().slice(-600)}`);
@@ -172,7 +175,7 @@ async function runBurstMode({ env, agentId, databaseName, questions, profileDir 
 async function runMode({ mode, env, agentId, databaseName, modelServer, questions, profileDir }) {
   if (mode === "burst") return runBurstMode({ env, agentId, databaseName, questions, profileDir });
   const llm = mode === "model" ? modelEnvironment(modelServer) : { FRONTDESK_LLM_PROVIDER: "extractive" };
-  const service = await startService({ root: settings.root, env: { ...env, ...llm }, cpuProfileDir: profileDir });
+  const service = await startService({ root: settings.root, env: { ...env, ...llm }, cpuProfileDir: profileDir, nodeOptions: settings.serviceNodeOptions });
   const ask = mode === "model" ? askStreamed : askSync;
   const base = { baseUrl: service.baseUrl, agentId, questions, ask };
   const phases = {};

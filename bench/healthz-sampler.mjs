@@ -3,7 +3,9 @@
 // whether or not the previous ones have answered (so a stalled service is not sampled less), and
 // times each on its own clock, apart from the process that drives the answer streams. Started with
 // fork(); on the message "stop" it waits for the requests still out (at most 10 s), sends back
-// `{ healthz, livez }`, each `{ latenciesMs, series, failures, statuses }`, and exits.
+// `{ healthz, livez }`, each `{ latenciesMs, series, failures, statuses }`, and `lateMs` (how late
+// each tick of its own timer fired: the delay this process itself waited for a CPU, which every
+// latency it measures also holds, since it reads a response only when it runs), and exits.
 import { Agent, request as httpRequest } from "node:http";
 
 const [baseUrl, intervalArgument] = process.argv.slice(2);
@@ -39,7 +41,12 @@ function sampled(path) {
 
 const healthz = sampled("/healthz");
 const livez = sampled("/livez");
+const lateMs = [];
+let lastTick = null;
 const timer = setInterval(() => {
+  const now = performance.now();
+  if (lastTick !== null) lateMs.push(Math.max(0, now - lastTick - intervalMs));
+  lastTick = now;
   healthz.sample();
   livez.sample();
 }, intervalMs);
@@ -50,5 +57,5 @@ process.on("message", async (message) => {
   const deadline = performance.now() + 10_000;
   while (outstanding > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   const unanswered = (figures) => ({ ...figures, failures: figures.failures + (outstanding > 0 ? 1 : 0) });
-  process.send({ healthz: unanswered(healthz.figures), livez: unanswered(livez.figures) }, () => process.exit(0));
+  process.send({ healthz: unanswered(healthz.figures), livez: unanswered(livez.figures), lateMs }, () => process.exit(0));
 });

@@ -1,15 +1,24 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { TurnAdmission } from "../event-loop/turn-admission.js";
 import { sessionGuard, sessionOf } from "../widget/route-guards.js";
 import { answerMessage } from "./answer-message.js";
 import { messagesRouteSchema, messagesStreamRouteSchema } from "./schemas.js";
 import { SseWriter } from "./sse-writer.js";
 
+/** Questions that start their work (session check, validation, the first statement) in one turn of the event loop. */
+const QUESTIONS_STARTED_PER_TURN = 16;
+
 /** POST /messages and /messages/stream, mounted under /api/v1/widget; they share the per-token budget with events. */
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
+  // Questions arriving together (500 answers ended together) start 16 to a turn of the event loop,
+  // so that everything else the server does is served between the slices (see TurnAdmission).
+  const admission = new TurnAdmission(QUESTIONS_STARTED_PER_TURN);
+  const admitted = () => admission.admit();
 
   app.post("/messages", {
     schema: messagesRouteSchema,
+    onRequest: admitted,
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => {
       const session = sessionOf(request);
@@ -43,6 +52,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/messages/stream", {
     schema: messagesStreamRouteSchema,
+    onRequest: admitted,
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => {
       const session = sessionOf(request);

@@ -57,7 +57,12 @@ export class SessionTokens {
     };
     const signingInput = `${ENCODED_HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
     const signature = createHmac("sha256", this.signingKey).update(signingInput).digest("base64url");
-    return { jwt: `${signingInput}.${signature}`, expiresAt: new Date(expiresAt * 1000) };
+    const jwt = `${signingInput}.${signature}`;
+    // Signed here, so valid by construction: the visitor's first question need not check it (when
+    // it reaches this process; another one verifies it as any token).
+    const { jti: _jti, ...remembered } = claims;
+    this.verified.set(jwt, remembered);
+    return { jwt, expiresAt: new Date(expiresAt * 1000) };
   }
 
   /** The token's claims, or an AppError with `invalid_token` or `token_expired`. */

@@ -26,6 +26,18 @@ describe("SessionTokens", () => {
     expect(await tokens.verify(jwt)).toMatchObject({ agent_id: "agt_1", visitor_id: "vis_1", conversation_id: "cnv_1" });
   });
 
+  it("happy: the process that issued a token knows it (no HMAC check); another process verifies it, with the same claims", async () => {
+    const now = 1_800_000_000_000;
+    const issuer = new SessionTokens(SECRET, ISSUER, () => now);
+    const { jwt } = await issuer.issue(subject);
+    const here = await issuer.verify(jwt);
+    const elsewhere = await new SessionTokens(SECRET, ISSUER, () => now).verify(jwt);
+    expect(here).toEqual(elsewhere);
+    expect(here).toEqual({ agent_id: "agt_1", visitor_id: "vis_1", conversation_id: "cnv_1", iss: ISSUER, iat: now / 1000, exp: now / 1000 + SESSION_TOKEN_LIFETIME_SECONDS });
+    // Another issuer's instance refuses it, whatever this one remembers.
+    await expect(new SessionTokens(SECRET, "https://elsewhere.test", () => now).verify(jwt)).rejects.toMatchObject({ code: "invalid_token" });
+  });
+
   it("happy: each token has its own jti", async () => {
     const tokens = new SessionTokens(SECRET, ISSUER);
     const [first, second] = await Promise.all([tokens.issue(subject), tokens.issue(subject)]);
@@ -48,5 +60,7 @@ describe("SessionTokens", () => {
     const { jwt } = await tokens.issue(subject);
     now += SESSION_TOKEN_LIFETIME_SECONDS * 1000;
     await expect(tokens.verify(jwt)).rejects.toMatchObject({ code: "token_expired" });
+    // The same where it was not issued (jose's check rather than the remembered claims).
+    await expect(new SessionTokens(SECRET, ISSUER, () => now).verify(jwt)).rejects.toMatchObject({ code: "token_expired" });
   });
 });

@@ -48,6 +48,17 @@ describe("model generator in a worker thread (happy)", () => {
     const results = await Promise.all(answers.map(() => collectAnswer(generator.generate(answerRequest()))));
     expect(results.map((result) => result.content).sort()).toEqual(["Orders ship within 2 days.", "Returns are free for 30 days.", "We are a family firm."]);
   });
+
+  test("more answers at once than one turn of the event loop delivers: each gets all its tokens, in order", async () => {
+    // The worker's message then carries more answers' tokens than are delivered in one turn (64):
+    // the rest follow in the next turns, and no answer's tokens may be reordered or lost.
+    const answers = Array.from({ length: 150 }, (_, answer) => `Answer ${answer} has five pieces.`);
+    const piecewise = (events: string[]) => ({ status: 200, headers: SSE_HEADERS, steps: events.flatMap((write) => [{ write }, { pauseMs: 5 }]) });
+    server.respondWith(...answers.map((text) => piecewise([...openAiChunkEvents(text.split(/(?<= )/)), OPENAI_DONE])));
+    const generator = threaded();
+    const results = await Promise.all(answers.map(() => collectAnswer(generator.generate(answerRequest()))));
+    expect(results.map((result) => result.content).sort()).toEqual([...answers].sort());
+  });
 });
 
 describe("model generator in a worker thread (error)", () => {
