@@ -6,6 +6,7 @@ import { buildApp } from "../app.js";
 import type { Config } from "../config/config.js";
 import { closeServices, createServices } from "../runtime.js";
 import { startWorkers } from "./start-workers.js";
+import { lowerOtherThreadsPriority } from "../event-loop/thread-priority.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
 import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
 import { createWebhookServices } from "../webhooks/webhook-services.js";
@@ -38,6 +39,9 @@ export function onShutdown(logger: Logger, stop: () => Promise<void>): void {
 
 /** `frontdesk serve`: the HTTP API, the admin socket and the background workers, in one process. */
 export async function serve(config: Config, logger: Logger): Promise<void> {
+  // Before any thread of ours starts: V8's helpers (garbage collection) and libuv's pool yield to the event loop.
+  const lowered = lowerOtherThreadsPriority();
+  logger.debug({ threads: lowered }, "threads other than the event loop's lowered to nice 10");
   const services = await createServices(config, logger);
   let adminSocket: Server | null = null;
   let pipeline: { close(): Promise<void> } | null = null;

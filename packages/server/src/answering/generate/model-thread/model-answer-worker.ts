@@ -1,5 +1,5 @@
-import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
+import { lowerOwnThreadPriority } from "../../../event-loop/thread-priority.js";
 import type { AnswerEvent, AnswerLogger } from "../answer-generator.js";
 import { createModelAnswerGenerator } from "../create-answer-generator.js";
 import { crossedError, type AnswerProgress, type FromModelWorker, type ModelAnswerWorkerData, type ToModelWorker } from "./model-thread-protocol.js";
@@ -15,20 +15,8 @@ function parentPortOf(): NonNullable<typeof parentPort> {
 }
 const port = parentPortOf();
 
-/**
- * This thread's niceness (Linux keeps one per thread; elsewhere it may apply to the process, or
- * fail, and is then left alone). Tokens are throughput, the event loop is latency: when the two
- * want more CPU than there is, the event loop gets about nine parts in ten (nice 10 weighs 110
- * against 1024) and the answers stream a little slower.
- */
-const WORKER_NICENESS = 10;
-if (process.platform === "linux") {
-  try {
-    setPriority(WORKER_NICENESS);
-  } catch {
-    // Not allowed here: the thread keeps the process's priority.
-  }
-}
+// Tokens are throughput, the event loop is latency: this thread yields to it (see thread-priority.ts).
+lowerOwnThreadPriority();
 const { settings } = workerData as ModelAnswerWorkerData;
 
 const logger: AnswerLogger = {
