@@ -3,10 +3,10 @@ import { setPriority } from "node:os";
 
 /**
  * The niceness of the process's threads other than the event loop's (Linux keeps one per thread).
- * The event loop serves every request; the other threads do work whose delay no request waits on
- * directly (V8's garbage-collection helpers, libuv's pool, the model worker's token parsing). When
- * they all want more CPU than there is, nice 10 (weight 110 against 1024) gives the event loop about
- * nine parts in ten, and what runs elsewhere only runs a little slower.
+ * Every request waits on the event loop; only some wait on one of the other threads (V8's
+ * garbage-collection helpers; libuv's pool: file reads, DNS lookups, password hashing; the model
+ * worker's token parsing). When they all want more CPU than there is, nice 10 (weight 110 against
+ * 1024) gives the event loop about nine parts in ten, and what runs elsewhere runs a little slower.
  */
 export const BACKGROUND_THREAD_NICENESS = 10;
 
