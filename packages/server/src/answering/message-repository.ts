@@ -36,10 +36,7 @@ export interface NewMessage {
 type StoreCondition = { kind: "always" } | { kind: "open" } | { kind: "botSince"; seq: number };
 
 /** A turn of the conversation before a visitor's question, as the answer reads it. */
-export interface HistoryTurn {
-  role: "visitor" | "bot" | "operator" | "system";
-  content: string;
-}
+export type HistoryTurn = Pick<NewMessage, "role" | "content">;
 
 /** A visitor's question as stored, with what answering it reads in the same statement. */
 export interface StoredQuestion extends StoredMessage {

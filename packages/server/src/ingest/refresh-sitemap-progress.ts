@@ -1,14 +1,13 @@
 import type { Database } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { lockSource, patchSourceConfig } from "../sources/source-repository.js";
-import { countSourceDocuments, hasPendingDocuments, type DocumentCounts } from "./document-repository.js";
-import { settleSource } from "./settle-source.js";
+import type { SourceOutcome } from "../sources/source-repository.js";
+import { hasPendingDocuments, type DocumentCounts } from "./document-repository.js";
+import { refreshSourceProgress, type SourceProgress } from "./refresh-source-progress.js";
 
 /** A sitemap source's page counts after a refresh (null: not counted this time), and whether that refresh settled it. */
 export interface SitemapProgress {
   counts: DocumentCounts | null;
-  /** `pending` while a page is; else what the source became. */
-  state: "pending" | "indexed" | "failed";
+  state: SourceProgress["state"];
 }
 
 /** A sitemap's page counts are written while some of its pages are pending at least this often… */
@@ -78,6 +77,10 @@ export class SitemapCountsThrottle {
   }
 }
 
+/** A settled sitemap is `indexed` when at least one page is, else `failed`. */
+const sitemapOutcome = (counts: DocumentCounts): SourceOutcome =>
+  counts.indexed > 0 ? { status: "indexed" } : { status: "failed", error: { code: "all_pages_failed", message: "No page of the sitemap could be indexed." } };
+
 /**
  * Writes a sitemap source's page counts into its config and, once no page is pending, settles
  * the source (with its webhook event): `indexed` when at least one page is, else `failed`. The
@@ -88,19 +91,7 @@ export class SitemapCountsThrottle {
  */
 export async function refreshSitemapProgress(db: Database, jobs: JobQueue, sourceId: string, throttle?: SitemapCountsThrottle): Promise<SitemapProgress> {
   if (throttle && !throttle.due(sourceId) && (await hasPendingDocuments(db, sourceId))) return { counts: null, state: "pending" };
-  const refreshed = await db.transaction(async (tx): Promise<SitemapProgress & { counts: DocumentCounts }> => {
-    await lockSource(tx, sourceId);
-    const counts = await countSourceDocuments(tx, sourceId);
-    const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
-    if (counts.pending > 0) {
-      await patchSourceConfig(tx, sourceId, progress);
-      return { counts, state: "pending" };
-    }
-    const failure = { code: "all_pages_failed", message: "No page of the sitemap could be indexed." };
-    const outcome = counts.indexed > 0 ? ({ status: "indexed" } as const) : ({ status: "failed", error: failure } as const);
-    await settleSource(tx, jobs, sourceId, outcome, counts, progress);
-    return { counts, state: outcome.status };
-  });
+  const refreshed = await db.transaction((tx) => refreshSourceProgress(tx, jobs, sourceId, sitemapOutcome));
   if (refreshed.state === "pending") throttle?.counted(sourceId, refreshed.counts.found);
   else throttle?.forget(sourceId);
   return refreshed;

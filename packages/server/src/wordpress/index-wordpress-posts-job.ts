@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database.js";
 import { chunkEmbeddingText } from "../ingest/chunk/chunk-embedding-text.js";
 import type { DocumentChunk } from "../ingest/chunk/document-chunk.js";
 import { sha256Hex } from "../ingest/content-hash.js";
-import { countSourceDocuments, markDocumentFailed, type DocumentCounts } from "../ingest/document-repository.js";
+import { markDocumentFailed, type DocumentCounts } from "../ingest/document-repository.js";
 import { isEmptyExtraction } from "../ingest/extract/extracted-document.js";
 import type { IngestJobContext } from "../ingest/index-source-job.js";
 import { IngestFailure, toIngestFailure } from "../ingest/ingest-failure.js";
@@ -10,9 +10,9 @@ import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { embedMeasured } from "../ingest/measured-embedding.js";
 import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/replace-chunks-of-documents.js";
 import { textSearchConfigFor } from "../ingest/text-search-config.js";
-import { settleSource } from "../ingest/settle-source.js";
+import { refreshSourceProgress } from "../ingest/refresh-source-progress.js";
 import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
-import { findSource, lockSource, patchSourceConfig } from "../sources/source-repository.js";
+import { findSource, type SourceOutcome } from "../sources/source-repository.js";
 import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
 /** A job indexes its posts this many at a time; the source's counts are written (and announced) after each slice. */
@@ -25,22 +25,18 @@ export function postPage(post: { title: string; content: string }): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(post.title)}</title></head><body><main><article>${post.content}</article></main></body></html>`;
 }
 
+const wordpressOutcome = (counts: DocumentCounts): SourceOutcome =>
+  counts.indexed > 0 || counts.found === 0
+    ? { status: "indexed" }
+    : { status: "failed", error: { code: "all_posts_failed", message: "No post of the site could be indexed; see each post's error." } };
+
 /**
  * Writes the `wordpress` source's post counts into its config and settles it once no post is
  * pending (in the caller's transaction, with its webhook event): `indexed` when a post is (or none
  * is published), `failed` when every one failed.
  */
 export async function refreshWordpressProgress(tx: Queryable, jobs: JobQueue, sourceId: string): Promise<DocumentCounts> {
-  await lockSource(tx, sourceId);
-  const counts = await countSourceDocuments(tx, sourceId);
-  const progress = { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed };
-  if (counts.pending > 0) await patchSourceConfig(tx, sourceId, progress);
-  else if (counts.indexed > 0 || counts.found === 0) await settleSource(tx, jobs, sourceId, { status: "indexed" }, counts, progress);
-  else {
-    const failure = { code: "all_posts_failed", message: "No post of the site could be indexed; see each post's error." };
-    await settleSource(tx, jobs, sourceId, { status: "failed", error: failure }, counts, progress);
-  }
-  return counts;
+  return (await refreshSourceProgress(tx, jobs, sourceId, wordpressOutcome)).counts;
 }
 
 const refreshInTransaction = (context: IngestJobContext, sourceId: string) => context.db.transaction((tx) => refreshWordpressProgress(tx, context.jobs, sourceId));

@@ -75,8 +75,10 @@ function questionLexemesSql(config: string, text: string, agent: string): string
 
 async function queryLexemes(db: Database, text: string, textSearchConfig: string, agentId: string): Promise<QuestionLexemes> {
   const { rows } = await db.query<QuestionLexemes>(questionLexemesSql("$1", "$2", "$3"), [textSearchConfig, text, agentId]);
-  return { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" };
+  return questionLexemesOf(rows[0]);
 }
+
+const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes => ({ lexemes: row?.lexemes ?? [], revision: row?.revision ?? "0" });
 
 /**
  * searchByVector and the question's lexemes (for searchByText) in one round trip: what a retrieval
@@ -94,7 +96,7 @@ export async function searchByVectorWithLexemes(
     [...vectorSearchParameters(query), query.textSearchConfig, query.text],
   );
   const nearest = rows.flatMap((row) => (row.id === null || row.similarity === null ? [] : [toRankedChunk({ id: row.id, similarity: row.similarity })]));
-  return { nearest, question: { lexemes: rows[0]?.lexemes ?? [], revision: rows[0]?.revision ?? "0" } };
+  return { nearest, question: questionLexemesOf(rows[0]) };
 }
 
 export interface TextRankedChunk extends RankedChunk {
