@@ -10,6 +10,7 @@ import { retrieveHybrid } from "../../src/answering/retrieve/retrieve-hybrid.js"
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { deleteDocumentsNotIn, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
+import { IngestProgressLog } from "../../src/ingest/ingest-progress-log.js";
 import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js";
 import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
@@ -180,7 +181,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   beforeAll(async () => {
     store = await createTestDatabase(kind);
     db = store.db;
-    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")) };
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
     const workspace = (await runAdminCommand(admin, { command: "workspace.create", name: "Shop" })) as { id: string };
     const agent = (await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Bot", origins: ["https://shop.example"] })) as { id: string };
     const other = (await runAdminCommand(admin, { command: "agent.create", workspaceId: workspace.id, name: "Other", origins: ["https://shop.example"] })) as { id: string };
@@ -214,7 +215,8 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(await revisionOf(otherAgentId)).toBe(otherBefore);
     // Re-embedding a document made by another embedder.
     await db.query(`UPDATE chunks SET embedder = 'old:embedder' WHERE document_id = $1`, [documentIds[0]!]);
-    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger: pino({ level: "silent" }), jobs: null as unknown as JobQueue };
+    const logger = pino({ level: "silent" });
+    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger, progress: new IngestProgressLog(logger), jobs: null as unknown as JobQueue };
     expect(await moves(agentId, () => runReembedDocumentJob(reembed, documentIds[0]!))).toBe(true);
     // Pruning the pages a sitemap no longer lists, and deleting a source.
     const pruned = await newDocument(otherAgentId, workspaceId, "pruned");

@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import type { Channel } from "pusher-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "@frontdesk/contracts";
 import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
+import { Pusher } from "../support/pusher-client.js";
 import { connected, createListeningTestApp, rawClient, signedPusherClient, socketIdOf, until, type ListeningTestApp, visitorPusher } from "../support/realtime-clients.js";
 import { SHARED_REALTIME_SECRET, startRealtimeProcess, type RealtimeProcess } from "../support/realtime-process.js";
 import { describeNeeding } from "../support/test-legs.js";
-import Pusher from "pusher-js";
 import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
 const redisUrl = process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -38,7 +39,7 @@ describe("bin/frontdesk realtime", () => {
     expect(metrics).toMatch(/^frontdesk_realtime_connections 0$/m);
     const widget = await fetch(`${base}/api/v1/widget/init`, { method: "POST" });
     expect(widget.status).toBe(404);
-    expect((await widget.json()).error.code).toBe("not_found");
+    expect(((await widget.json()) as ErrorBody).error.code).toBe("not_found");
   });
 
   it("happy: its Pusher HTTP API, signed with the configured secret, reaches its WebSocket clients", async () => {

@@ -228,7 +228,8 @@ describeEachStore("the console's agents on %s", (kind) => {
   it("security: no session is 401, a write without the public Origin is 403 csrf_origin_mismatch, a malformed id 422", async () => {
     expect((await call(null, "GET", "/agents")).statusCode).toBe(401);
     expect((await call(null, "POST", "/agents", { name: "x", site_url: "https://x.example" })).statusCode).toBe(401);
-    for (const headers of [{ cookie: admin.headers.cookie }, { cookie: admin.headers.cookie, origin: "https://evil.example" }]) {
+    const withoutPublicOrigin: Record<string, string>[] = [{ cookie: admin.headers.cookie }, { cookie: admin.headers.cookie, origin: "https://evil.example" }];
+    for (const headers of withoutPublicOrigin) {
       const response = await call(admin, "PATCH", `/agents/${tenant.agentId}`, { name: "CSRF" }, headers);
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe("csrf_origin_mismatch");

@@ -1,9 +1,9 @@
-import Pusher from "pusher-js";
 import type { Channel, PresenceChannel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { operatorsOnline } from "../../src/conversations/operators-online.js";
 import { isSubscriptionSigned } from "../../src/realtime/channels/channel-signature.js";
 import { CONSOLE, consoleChannelAuthorizer, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, pusherOptionsFor, until, type ListeningTestApp } from "../support/realtime-clients.js";
 import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";

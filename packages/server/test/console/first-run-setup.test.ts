@@ -101,7 +101,8 @@ describeEachStore("the first run's setup link on %s", (kind) => {
     it("security: without Origin, or from another origin, setup is refused (CSRF) and the token is not spent", async () => {
       const { link } = await announce();
       const token = tokenOf(link!);
-      for (const headers of [{}, { origin: "https://evil.example" }]) {
+      const withoutPublicOrigin: Record<string, string>[] = [{}, { origin: "https://evil.example" }];
+      for (const headers of withoutPublicOrigin) {
         const refused = await setup(admin(token), headers);
         expect(refused.statusCode).toBe(403);
         expect(refused.json().error.code).toBe("csrf_origin_mismatch");

@@ -1,8 +1,8 @@
-import Pusher from "pusher-js";
 import type { Channel, PresenceChannel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { isSubscriptionSigned } from "../../src/realtime/channels/channel-signature.js";
 import { CONSOLE, consoleChannelAuthorizer, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, pusherOptionsFor, type ListeningTestApp } from "../support/realtime-clients.js";
 import { seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -123,7 +123,8 @@ describeEachStore("POST /api/v1/console/broadcasting/auth on %s", (kind) => {
     const anonymous = await authorize(body, {});
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error.code).toBe("unauthenticated");
-    for (const headers of [{ cookie: ana.headers.cookie }, { cookie: ana.headers.cookie, origin: "https://evil.example" }]) {
+    const withoutPublicOrigin: Record<string, string>[] = [{ cookie: ana.headers.cookie }, { cookie: ana.headers.cookie, origin: "https://evil.example" }];
+    for (const headers of withoutPublicOrigin) {
       const response = await authorize(body, headers);
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe("csrf_origin_mismatch");

@@ -1,9 +1,9 @@
-import Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { hashApiToken } from "../../src/auth/api-token-secret.js";
 import { CONSOLE, consoleChannelAuthorizer, seedConsoleCast, type ConsoleSession } from "../support/console-session.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, pusherOptionsFor, type ListeningTestApp } from "../support/realtime-clients.js";
 import { adminOf, bearer, startSession, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";

@@ -1,9 +1,9 @@
-import Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { CONSOLE, consoleChannelAuthorizer } from "../support/console-session.js";
 import { bikeShopKnowledge, pushKnowledge } from "../support/knowledge.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, pusherOptionsFor, type ListeningTestApp, type ReverbDescriptor, visitorPusher } from "../support/realtime-clients.js";
 import { adminOf, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -158,7 +158,7 @@ describeEachStore("a visitor's conversation taken over by an operator and handed
     });
     const { rows: whileHuman } = await t.services.db.query<{ role: string }>(
       `SELECT role FROM messages WHERE conversation_id = $1 AND conversation_seq > $2 ORDER BY conversation_seq`,
-      [session.conversation_id, reply.seq],
+      [session.conversation_id, reply.seq as number],
     );
     expect(whileHuman.map((row) => row.role)).toEqual(["visitor"]);
 

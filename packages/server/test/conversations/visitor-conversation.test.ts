@@ -1,8 +1,8 @@
-import Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { AnswerGenerator } from "../../src/answering/generate/answer-generator.js";
 import { createSignedInOperator, CONSOLE, type ConsoleSession } from "../support/console-session.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor, visitorPusher } from "../support/realtime-clients.js";
 import { bearer, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";

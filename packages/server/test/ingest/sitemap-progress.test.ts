@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
 import type { Database } from "../../src/db/database.js";
+import { textArray } from "../../src/db/text-array.js";
 import { hasPendingDocuments, upsertDocuments } from "../../src/ingest/document-repository.js";
 import { refreshSitemapProgress, SITEMAP_COUNTS_EVERY_MS, SitemapCountsThrottle } from "../../src/ingest/refresh-sitemap-progress.js";
 import { startJobQueue, type JobQueue } from "../../src/jobs/job-queue.js";
@@ -52,7 +53,8 @@ describeEachStore("a sitemap's progress on %s", (kind) => {
     const documentIds = await upsertDocuments(db, source!, Array.from({ length: pages }, (_, i) => `https://shop.example/s${sitemap}/p${i}`));
     return { sourceId: source!.id, documentIds };
   }
-  const setStatus = (ids: number[], status: "indexed" | "failed") => db.query(`UPDATE documents SET status = $2 WHERE id = ANY($1::bigint[])`, [ids, status]);
+  const setStatus = (ids: number[], status: "indexed" | "failed") =>
+    db.query(`UPDATE documents SET status = $2 WHERE id = ANY($1::bigint[])`, [textArray(ids.map(String)), status]);
   const sourceRow = async (id: string) =>
     (await db.query<{ status: string; config: Record<string, unknown> }>(`SELECT status, config FROM sources WHERE id = $1`, [id])).rows[0]!;
 

@@ -16,6 +16,10 @@ const limits: LimitTable = {
   satisfaction: minute(10),
   coupon: minute(10),
   sources: minute(10),
+  rulesPerIpAndAgent: null,
+  wordpress: null,
+  loginPerIp: null,
+  loginPerEmail: null,
 };
 
 describeNeeding("redis")("Redis counters", () => {

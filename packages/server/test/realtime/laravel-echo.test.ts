@@ -1,6 +1,6 @@
 import Echo from "laravel-echo";
-import Pusher from "pusher-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, reverbFromInit, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 
 type EchoClient = Echo<"reverb"> | Echo<"pusher">;

@@ -1,11 +1,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { WebSocket } from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody, InitResponse } from "@frontdesk/contracts";
 import { createPusherDriver } from "../../src/realtime/pusher-driver.js";
 import { capturedLogger, LOG_LEVELS } from "../support/captured-log.js";
+import { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, freePort, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor, visitorPusher } from "../support/realtime-clients.js";
 import { SHARED_REALTIME_SECRET, startRealtimeProcess, type RealtimeProcess } from "../support/realtime-process.js";
 import { bearer, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
@@ -53,7 +54,7 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher: the service publishes to a separate 
       headers: { origin: SITE_ORIGIN, "content-type": "application/json" },
       body: JSON.stringify({ agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, new_conversation: true }),
     });
-    const { data } = await response.json();
+    const { data } = (await response.json()) as InitResponse;
     return { jwt: data.jwt, conversationId: data.conversation_id, reverb: data.reverb };
   }
   const post = (path: string, jwt: string, body: unknown = {}) =>
@@ -80,7 +81,7 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher: the service publishes to a separate 
     const requested = nextEvent(workspace, "human.requested");
     const response = await post("/request-human", session.jwt, { reason: "refund" });
     expect(response.status).toBe(200);
-    const requestedAt = (await response.json()).data.human_requested_at;
+    const requestedAt = ((await response.json()) as { data: { human_requested_at: string | null } }).data.human_requested_at;
     expect(await updated).toMatchObject({ seq: 1, human_requested_at: requestedAt });
     expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
   });
@@ -129,7 +130,7 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher: the service publishes to a separate 
 
     const api = await fetch(`http://127.0.0.1:${t.port}/apps/frontdesk/events`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(api.status).toBe(404);
-    expect((await api.json()).error.code).toBe("not_found");
+    expect(((await api.json()) as ErrorBody).error.code).toBe("not_found");
     expect(t.services.realtime.connectionCount).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import type Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { expect, it } from "vitest";
 import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
+import type { Pusher } from "../support/pusher-client.js";
 import { connected, createListeningTestApp, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 import { describeNeeding } from "../support/test-legs.js";
 import { monitorRedis, type Executed } from "./redis-monitor.js";

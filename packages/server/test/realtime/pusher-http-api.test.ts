@@ -1,6 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import PusherServer from "pusher";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorBody } from "@frontdesk/contracts";
 import { createListeningTestApp, rawClient, socketIdOf, type ListeningTestApp, type RawClient } from "../support/realtime-clients.js";
 import { TEST_REALTIME_SECRET } from "../support/test-app.js";
 
@@ -82,7 +83,7 @@ describe("the Pusher HTTP API on the service's own port", () => {
     for (const timestamp of [now - 601, now + 601]) {
       const response = await post("/apps/frontdesk/events", { name: "late", channel: "alerts", data: "x" }, { timestamp });
       expect(response.status).toBe(401);
-      expect((await response.json()).error.message).toMatch(/auth_timestamp/);
+      expect(((await response.json()) as ErrorBody).error.message).toMatch(/auth_timestamp/);
     }
     expect((await post("/apps/frontdesk/events", { name: "recent", channel: "alerts", data: "x" }, { timestamp: now - 590 })).status).toBe(200);
   });
@@ -90,7 +91,7 @@ describe("the Pusher HTTP API on the service's own port", () => {
   it("security: a body_md5 that is not the body's MD5 is refused, though the signature covers it", async () => {
     const response = await post("/apps/frontdesk/events", { name: "tampered", channel: "alerts", data: "x" }, { bodyMd5: createHash("md5").update("another body").digest("hex") });
     expect(response.status).toBe(401);
-    expect((await response.json()).error).toEqual({ code: "invalid_signature", message: "body_md5 is not the MD5 of the body." });
+    expect(((await response.json()) as ErrorBody).error).toEqual({ code: "invalid_signature", message: "body_md5 is not the MD5 of the body." });
   });
 
   it("security: a signed request replayed with another body under another content type is refused (415), so body_md5 cannot be skipped", async () => {
@@ -100,7 +101,7 @@ describe("the Pusher HTTP API on the service's own port", () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/vnd.api+json"]) {
       const response = await fetch(url(path), { method: "POST", body: tampered, headers: { "content-type": type } });
       expect(response.status).toBe(415);
-      expect((await response.json()).error.code).toBe("unsupported_media_type");
+      expect(((await response.json()) as ErrorBody).error.code).toBe("unsupported_media_type");
     }
     expect((await fetch(url(path), { method: "POST", body: tampered, headers: { "content-type": "application/json" } })).status).toBe(401);
     expect(listener.frames.some((frame) => frame.event === "tampered")).toBe(false);
@@ -109,7 +110,7 @@ describe("the Pusher HTTP API on the service's own port", () => {
   it("security: missing auth parameters, another key, and repeated parameters are refused", async () => {
     const bare = await fetch(url("/apps/frontdesk/channels"));
     expect(bare.status).toBe(401);
-    expect((await bare.json()).error.code).toBe("invalid_signature");
+    expect(((await bare.json()) as ErrorBody).error.code).toBe("invalid_signature");
     expect((await fetch(url(signed({ method: "GET", path: "/apps/frontdesk/channels", key: "other-key" })))).status).toBe(401);
     const repeated = `${signed({ method: "GET", path: "/apps/frontdesk/channels" })}&auth_key=frontdesk`;
     expect((await fetch(url(repeated))).status).toBe(401);
@@ -118,21 +119,21 @@ describe("the Pusher HTTP API on the service's own port", () => {
   it("error: an unknown app id is 404 not_found", async () => {
     const response = await fetch(url(signed({ method: "GET", path: "/apps/other-app/channels" })));
     expect(response.status).toBe(404);
-    expect((await response.json()).error.code).toBe("not_found");
+    expect(((await response.json()) as ErrorBody).error.code).toBe("not_found");
   });
 
   it("error: the limits — 101 channels, 11 events in a batch, a bad channel name (422), data over 100 KB (413), users of a non-presence channel (400)", async () => {
     const channels = Array.from({ length: 101 }, (_, index) => `c${index}`);
     const tooMany = await post("/apps/frontdesk/events", { name: "e", channels, data: "x" });
     expect(tooMany.status).toBe(422);
-    expect((await tooMany.json()).error.code).toBe("validation_failed");
+    expect(((await tooMany.json()) as ErrorBody).error.code).toBe("validation_failed");
     const batch = Array.from({ length: 11 }, () => ({ channel: "alerts", name: "e", data: "x" }));
     expect((await post("/apps/frontdesk/batch_events", { batch })).status).toBe(422);
     expect((await post("/apps/frontdesk/events", { name: "e", channel: "x".repeat(201), data: "x" })).status).toBe(422);
     expect((await post("/apps/frontdesk/events", { name: "e", channel: "bad name", data: "x" })).status).toBe(422);
     const big = await post("/apps/frontdesk/events", { name: "e", channel: "alerts", data: "z".repeat(102_401) });
     expect(big.status).toBe(413);
-    expect((await big.json()).error.code).toBe("payload_too_large");
+    expect(((await big.json()) as ErrorBody).error.code).toBe("payload_too_large");
     expect((await post("/apps/frontdesk/events", { name: "e", channel: "alerts", data: "z".repeat(102_400) })).status).toBe(200);
     const users = await fetch(url(signed({ method: "GET", path: "/apps/frontdesk/channels/alerts/users" })));
     expect(users.status).toBe(400);

@@ -1,6 +1,6 @@
-import type Pusher from "pusher-js";
 import type { Channel, PresenceChannel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Pusher } from "../support/pusher-client.js";
 import { connected, createListeningTestApp, reverbFromInit, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 
 /** Resolves with the data of the first `event` on `channel`. */

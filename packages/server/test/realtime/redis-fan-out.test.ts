@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import type Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { operatorsOnline } from "../../src/conversations/operators-online.js";
 import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
 import { capturedLogger, LOG_LEVELS } from "../support/captured-log.js";
+import type { Pusher } from "../support/pusher-client.js";
 import { connected, createListeningTestApp, reverbFromInit, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
 import { describeNeeding } from "../support/test-legs.js";
 import { ThrowawayRedis } from "../support/throwaway-redis.js";

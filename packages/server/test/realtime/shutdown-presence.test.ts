@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import { Redis } from "ioredis";
-import type Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { expect, it } from "vitest";
 import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
 import { signSubscription } from "../../src/realtime/channels/channel-signature.js";
 import { capturedLogger, LOG_LEVELS } from "../support/captured-log.js";
+import type { Pusher } from "../support/pusher-client.js";
 import { maskedTextFrame } from "../support/raw-websocket.js";
 import { createListeningTestApp, rawClient, signedPusherClient, socketIdOf, until, type ReverbDescriptor } from "../support/realtime-clients.js";
 import { TEST_REALTIME_SECRET } from "../support/test-app.js";

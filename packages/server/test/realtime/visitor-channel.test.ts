@@ -1,7 +1,8 @@
 import Echo from "laravel-echo";
-import Pusher from "pusher-js";
 import type { Channel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Answer, ErrorBody, InitResponse } from "@frontdesk/contracts";
+import { Pusher } from "../support/pusher-client.js";
 import { bearer, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
 import { connected, createListeningTestApp, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor, visitorPusher } from "../support/realtime-clients.js";
@@ -43,7 +44,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
       headers: { origin: SITE_ORIGIN, "content-type": "application/json" },
       body: JSON.stringify({ agent_id: tenant.agentId, page_url: `${SITE_ORIGIN}/`, new_conversation: true }),
     });
-    const { data } = await response.json();
+    const { data } = (await response.json()) as InitResponse;
     return { jwt: data.jwt, conversationId: data.conversation_id, reverb: data.reverb };
   }
 
@@ -73,7 +74,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const requested = nextEvent(workspace, "human.requested");
     const response = await post("/request-human", session.jwt, { reason: "refund" });
     expect(response.status).toBe(200);
-    const requestedAt = (await response.json()).data.human_requested_at;
+    const requestedAt = ((await response.json()) as { data: { human_requested_at: string | null } }).data.human_requested_at;
     expect(await updated).toEqual({ seq: 1, status: "awaiting_human", assignee: null, human_requested_at: requestedAt });
     expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
   });
@@ -95,7 +96,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     workspace.bind("message.created", (message: { role: string; conversation_id: string }) => onWorkspace.push(message));
     const answer = await post("/messages", session.jwt, { message: "Do you ship abroad?" });
     expect(answer.status).toBe(200);
-    const answered = (await answer.json()).data;
+    const answered = ((await answer.json()) as { data: Answer }).data;
     const botMessageId = answered.message_id;
     await until(() => onConversation.length === 2 && onWorkspace.length === 2);
     expect(onConversation.map((message) => message.role)).toEqual(["visitor", "bot"]);
@@ -164,7 +165,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     const pusher = widgetPusher(mine);
     await connected(pusher);
     const signedForMine = await post("/broadcasting/auth", mine.jwt, { socket_id: pusher.connection.socket_id, channel_name: `private-conversation.${mine.conversationId}` });
-    const { auth } = await signedForMine.json();
+    const { auth } = (await signedForMine.json()) as { auth: string };
     const raw = pusher.subscribe(`private-conversation.${theirs.conversationId}`);
     // Replay my conversation's signature for theirs, bypassing the route.
     pusher.send_event("pusher:subscribe", { channel: `private-conversation.${theirs.conversationId}`, auth });
@@ -176,7 +177,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     t.clock.offsetMs = 30 * 24 * 3_600_000;
     const response = await post("/broadcasting/auth", session.jwt, { socket_id: "1.2", channel_name: `private-conversation.${session.conversationId}` });
     expect(response.status).toBe(401);
-    expect((await response.json()).error.code).toBe("token_expired");
+    expect(((await response.json()) as ErrorBody).error.code).toBe("token_expired");
     const channel = widgetPusher(session).subscribe(`private-conversation.${session.conversationId}`);
     await expect(subscribed(channel)).rejects.toMatchObject({ status: 401 });
   });
@@ -196,7 +197,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     for (const body of [{ channel_name }, { socket_id: "abc", channel_name }, { socket_id: "1.2" }]) {
       const response = await post("/broadcasting/auth", session.jwt, body);
       expect(response.status).toBe(422);
-      expect((await response.json()).error.code).toBe("validation_failed");
+      expect(((await response.json()) as ErrorBody).error.code).toBe("validation_failed");
     }
   });
 

@@ -249,9 +249,9 @@ describeEachStore("scheduled re-sync on %s", (kind) => {
     const off = ((await push({ kind: "url", url: site.url("/p/10?off") })).json().data as { id: string; schedule: string; next_sync_at: string | null });
     expect(off).toMatchObject({ schedule: "off", next_sync_at: null });
     for (const id of [...ids, off.id]) await settle(id);
-    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[0], 30]);
-    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[1], 20]);
-    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[2], 10]);
+    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[0]!, 30]);
+    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[1]!, 20]);
+    await t.services.db.query(`UPDATE sources SET next_sync_at = now() - make_interval(mins => $2) WHERE id = $1`, [ids[2]!, 10]);
     await t.services.db.query(`UPDATE sources SET next_sync_at = now() - interval '1 hour', schedule = 'off' WHERE id = $1`, [off.id]);
     const first = await enqueueDueResyncs(t.services, { now: new Date(), limit: 2 });
     expect(first.enqueued).toEqual([ids[0], ids[1]]);

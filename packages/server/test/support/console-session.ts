@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ChannelAuthorizationOptions } from "pusher-js";
+import type { ChannelAuthorizationHandler } from "pusher-js";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import type { SignedInOperator } from "../../src/console/authenticate-operator.js";
 import { publicOrigin } from "../../src/console/public-origin.js";
@@ -9,8 +9,6 @@ import type { TestApp } from "./test-app.js";
 import { adminOf, seedTenant } from "./seed.js";
 
 export const CONSOLE = "/api/v1/console";
-
-type ChannelAuthorizationHandler = NonNullable<ChannelAuthorizationOptions["customHandler"]>;
 
 /**
  * pusher-js's `channelAuthorization.customHandler` asking the console's auth route at `authUrl`

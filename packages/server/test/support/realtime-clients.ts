@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import PusherServer from "pusher";
-import Pusher from "pusher-js";
 import type { Options } from "pusher-js";
 import { WebSocket } from "ws";
+import { Pusher } from "./pusher-client.js";
 import { SITE_ORIGIN, seedTenant } from "./seed.js";
 import type { StoreKind } from "./test-database.js";
 import { createTestApp, TEST_REALTIME_SECRET, type TestApp, type TestAppOptions } from "./test-app.js";

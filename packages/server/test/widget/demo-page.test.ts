@@ -68,7 +68,8 @@ describe("GET /demo/{agent_id} and init from the service's own origin", () => {
   });
 
   it("security: other origins are still refused, a same-origin claim on another port too", async () => {
-    for (const headers of [{ origin: "https://evil.example.net" }, { origin: "http://localhost:9999", host: "localhost:8080" }, { origin: "https://frontdesk.example.com.evil.net" }]) {
+    const otherOrigins: Record<string, string>[] = [{ origin: "https://evil.example.net" }, { origin: "http://localhost:9999", host: "localhost:8080" }, { origin: "https://frontdesk.example.com.evil.net" }];
+    for (const headers of otherOrigins) {
       const response = await init(t, tenant.agentId, headers);
       expect(response.statusCode, headers.origin).toBe(403);
       expect(response.json().error.code).toBe("origin_forbidden");
@@ -89,7 +90,8 @@ describe("FRONTDESK_DEMO=false", () => {
     const page = await t.app.inject({ method: "GET", url: `/demo/${tenant.agentId}` });
     expect(page.statusCode).toBe(404);
     expect(page.json().error.code).toBe("not_found");
-    for (const headers of [{ origin: PUBLIC_URL }, { origin: "http://localhost:8080", host: "localhost:8080" }]) {
+    const ownOrigins: Record<string, string>[] = [{ origin: PUBLIC_URL }, { origin: "http://localhost:8080", host: "localhost:8080" }];
+    for (const headers of ownOrigins) {
       const response = await init(t, tenant.agentId, headers);
       expect(response.statusCode, headers.origin).toBe(403);
       expect(response.json().error.code).toBe("origin_forbidden");
