@@ -29,6 +29,17 @@ export function lowConfidenceFigures(outcomes, isLow = (o) => o.lowConfidence) {
   return { precision, recall, f1, outOfScopeConfident: unanswerable.length === 0 ? 0 : 1 - recall, answerableFlagged: falsePositives };
 }
 
+/**
+ * Whether a reply states the kind of fact its question asks for ("How long …?" a duration, "How
+ * much …?" an amount, "What time …?" a time; `askedKindOf`, `holdsKind`): of the answerable
+ * questions asking for one whose confident reply cites the expected document first, how many
+ * replies hold one. Retrieval's misses are left out: they are counted by the other figures.
+ */
+export function askedKindFigures(outcomes, askedKindOf, holdsKind) {
+  const asking = outcomes.filter((o) => o.expected !== null && !o.lowConfidence && o.cited[0] === o.expected && askedKindOf(o.question, "en") !== null);
+  return { asking: asking.length, stated: asking.filter((o) => holdsKind(o.text, askedKindOf(o.question, "en"))).length };
+}
+
 /** Every figure of one run (one set, one embedder, fresh or in one conversation). */
 export function answerFigures(outcomes) {
   return { ...citationFigures(outcomes), ...lowConfidenceFigures(outcomes) };

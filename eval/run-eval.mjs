@@ -5,10 +5,11 @@
 // PGlite with pgvector), then answers every question through the real path (the retrieval query,
 // hybrid retrieval, the extractive generator), asked fresh and one after another in one
 // conversation, and prints: expected document cited, cited first, plain BM25's top 5,
-// low_confidence precision / recall / F1 and out-of-scope questions answered confidently; then
+// low_confidence precision / recall / F1, out-of-scope questions answered confidently, and how many
+// replies state the kind of fact their question asks for (a duration, an amount, a time); then
 // retrieval recall per ranking, and the confidence thresholds cross-validated within and across sets.
 // EVAL_EMBEDDERS=hashing,local (default): local runs only when its model files are on disk.
-import { answerFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures, missBreakdown } from "./answer-quality.mjs";
+import { answerFigures, askedKindFigures, calibrate, figureLine, FIGURE_HEADER, isOdd, lowConfidenceFigures, missBreakdown } from "./answer-quality.mjs";
 import { indexPages, loadBuilt as load, loadSets, root } from "./eval-sets.mjs";
 
 const { loadConfig } = await load("config/config.js");
@@ -22,6 +23,7 @@ const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-cal
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
 const { buildRetrievalQuery } = await load("answering/retrieve/build-retrieval-query.js");
 const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-answer-generator.js");
+const { askedKindOf, holdsKind } = await load("answering/generate/asked-kind.js");
 
 /** As answer-message.ts: the last messages of the conversation (visitor and bot) go with each question. */
 const HISTORY_TURNS = 8;
@@ -113,6 +115,7 @@ async function evaluateEmbedder(kind, sets) {
       const plain = await retrieve(item.question, []);
       return {
         id: item.id,
+        question: item.question,
         expected: item.expected ?? null,
         kind: item.kind ?? null,
         text,
@@ -193,7 +196,8 @@ for (const run of runs) {
         const of = outcomes.filter((o) => o.kind === kind);
         return `${kind} ${((100 * of.filter((o) => !o.lowConfidence).length) / of.length).toFixed(1)}`;
       };
-      console.log(`${figureLine(r.set.name, run.embedder, mode, answerFigures(outcomes))}  (${oos("near")}, ${oos("far")})`);
+      const asked = askedKindFigures(outcomes, askedKindOf, holdsKind);
+      console.log(`${figureLine(r.set.name, run.embedder, mode, answerFigures(outcomes))}  (${oos("near")}, ${oos("far")})  asked kind stated ${asked.stated}/${asked.asking}`);
     }
   }
   console.log("\nanswerable questions not cited first, by where they were lost (of the set's answerable questions):");

@@ -1,4 +1,5 @@
 import type { Passage } from "./answer-generator.js";
+import { askedKindOf, holdsKind, type AskedKind } from "./asked-kind.js";
 import { withoutBoilerplate } from "./boilerplate.js";
 import { contentStems, questionStemWeights, words } from "./content-words.js";
 import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from "./sentence-units.js";
@@ -66,6 +67,42 @@ function score(sentences: readonly QuotableSentence[][], wanted: ReadonlyMap<str
     sentence.score = 0;
     for (const [stem, count] of holding) if (sentence.stems.has(stem)) sentence.score += (wanted.get(stem) ?? 0) * Math.log(1 + all.length / count);
   }
+}
+
+/** A question of the message that asks for a kind of fact, with its content stems. */
+interface KindAsked {
+  kind: AskedKind;
+  stems: ReadonlySet<string>;
+}
+
+/** The questions of a message that ask for a kind of fact ("Do you deliver to Germany? How much is a gravel bike?" has one). */
+function kindsAsked(message: string, language: string): KindAsked[] {
+  return message.split(/(?<=[?？])/u).flatMap((part) => {
+    const kind = askedKindOf(part, language);
+    return kind === null ? [] : [{ kind, stems: contentStems(part, language) }];
+  });
+}
+
+/**
+ * When the best sentence does not state the kind of fact a question asks for ("2 years" for "how
+ * long", "£35" for "how much"), the one that does and holds most of that question's words (the
+ * best scored among equals) counts it as one more of the question's words: as heavy as its most specific one, and weighed
+ * like the words by how few of the sentences read state such a fact. The words that ask for it
+ * ("long", "much") weigh nothing by themselves, so without this a sentence about the warranty in
+ * general beats the row that says how long it lasts. One sentence only: a table's other rows do
+ * not come along with the one that answers.
+ */
+function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked, wanted: ReadonlyMap<string, number>): void {
+  const read = sentences.filter((sentence) => sentence.kind !== "skip" && sentence.kind !== "heading");
+  const best = read.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || sentence.score > top.score ? sentence : top), undefined);
+  if (best === undefined || best.score === 0 || holdsKind(best.text, asked.kind)) return;
+  const shared = (sentence: QuotableSentence): number => [...asked.stems].filter((stem) => sentence.stems.has(stem)).length;
+  const stating = read.filter((sentence) => shared(sentence) > 0 && holdsKind(sentence.text, asked.kind));
+  // The one holding most of the question's words ("a full charge takes four hours" for "how long does a full battery charge take"), then the best scored.
+  const closer = (a: QuotableSentence, b: QuotableSentence): boolean => shared(a) > shared(b) || (shared(a) === shared(b) && a.score > b.score);
+  const chosen = stating.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || closer(sentence, top) ? sentence : top), undefined);
+  if (chosen === undefined) return;
+  chosen.score += Math.max(...wanted.values()) * Math.log(1 + read.length / stating.length);
 }
 
 /** Page order: passages of one document by their place in it when retrieval tells it, else in retrieval order; sentences as written. */
@@ -176,6 +213,8 @@ export function selectSentences(
   const main = sentences.flat().find((sentence) => sentence.score > 0 && quotableDocuments.has(sentence.documentId)) ?? candidates[0];
   if (main === undefined) return [];
   const own = candidates.filter((candidate) => candidate.documentId === main.documentId);
+  const ownSentences = sentences.flat().filter((sentence) => sentence.documentId === main.documentId);
+  for (const asked of kindsAsked(question, language)) scoreAskedKind(ownSentences, asked, weights);
   const best = Math.max(...own.map((candidate) => candidate.score));
   const ranked = best === 0 ? own.slice(0, UNMATCHED_SENTENCES) : own.filter((candidate) => candidate.score >= best / 2).sort((a, b) => b.score - a.score);
 

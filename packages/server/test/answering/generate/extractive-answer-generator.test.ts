@@ -40,8 +40,8 @@ describe("extractive answer generator (happy)", () => {
   test("answers from the best document only, and cites it first, then the other retrieved documents in retrieval order", async () => {
     const answer = await collectAnswer(generator.generate(answerRequest()));
     expect(answer).toEqual({
-      content:
-        "We ship every order from our warehouse in Lyon. Shipping is free on orders over €50. Below that, a flat fee of €4.90 applies.",
+      // "How long" is answered by the sentence that says how long, "is it free" by the one after it.
+      content: "Orders placed before 2 pm ship within 2–3 business days. Shipping is free on orders over €50.",
       citedDocumentIds: [101, 102, 103],
       lowConfidence: false,
       generator: "extractive",
@@ -121,7 +121,7 @@ describe("extractive answer generator (happy)", () => {
   test("streams the answer word by word, the tokens adding up to it exactly", async () => {
     const events = await eventsOf(generator.generate(answerRequest()));
     const tokens = tokensOf(events);
-    expect(tokens.length).toBeGreaterThan(20);
+    expect(tokens.length).toBe((await collectAnswer(generator.generate(answerRequest()))).content.split(/\s+/).length);
     expect(tokens.every((token) => token.trim().split(/\s+/).length === 1)).toBe(true);
     expect(tokens.join("")).toBe((await collectAnswer(generator.generate(answerRequest()))).content);
     expect(events.at(-1)?.type).toBe("done");

@@ -83,6 +83,35 @@ describe("sentence selection (happy)", () => {
     expect(texts("how long is the warranty on a carbon frame", [WARRANTY])).toEqual(["Part | Warranty period", "Carbon frames | 5 years"]);
   });
 
+  it("a question asking how long gets the row that says how long ahead of a sentence holding more of its words", () => {
+    const warranty = passage(
+      8,
+      "Part | Warranty period\nCarbon frames | 5 years\nE-bike motor and display | 2 years\nE-bike battery | 2 years or 500 full charge cycles, whichever comes first\n\n" +
+        "An e-bike battery is faulty under warranty if it holds less than 70% of its capacity within the warranty period.",
+    );
+    expect(texts("How long does the warranty last on e-bike batteries?", [warranty])).toEqual([
+      "Part | Warranty period",
+      "E-bike battery | 2 years or 500 full charge cycles, whichever comes first",
+      "An e-bike battery is faulty under warranty if it holds less than 70% of its capacity within the warranty period.",
+    ]);
+    // Asked otherwise, the same page answers with the sentence alone.
+    expect(texts("When is an e-bike battery faulty under warranty?", [warranty])).toEqual([
+      "An e-bike battery is faulty under warranty if it holds less than 70% of its capacity within the warranty period.",
+    ]);
+  });
+
+  it("a question asking how much gets the sentence stating an amount beside the best one, which states none", () => {
+    const scheme = passage(
+      9,
+      "The cycle to work scheme lets employees get a bike through their employer and pay for it from their salary before tax.\n\n" +
+        "You can choose any bike we sell, and accessories too.\n\nMost people save between 25% and 39% of the price, depending on their tax band.",
+    );
+    expect(texts("roughly how much do people save with the salary sacrifice bike scheme", [scheme])).toEqual([
+      "The cycle to work scheme lets employees get a bike through their employer and pay for it from their salary before tax.",
+      "Most people save between 25% and 39% of the price, depending on their tax band.",
+    ]);
+  });
+
   it("a sentence opening with a back-reference comes with the sentence it points to", () => {
     expect(texts("What are the rules for spare batteries?", [BATTERIES])).toEqual([
       "Lithium-ion batteries are classed as dangerous goods for transport.",
