@@ -22,7 +22,7 @@ const DROPPED = [
   /^(?:this|the following) (?:page|article|guide|section|post|help page) (?:explains|describes|tells you|covers|shows|is about|sets out|gives|will help)\b/iu,
 ];
 
-/** Below this many letters, what a lead-in leaves is not a sentence. */
+/** Below this many letters, what a lead-in leaves, or a short line ("Online", "Reply"), is not a sentence. */
 const MIN_LEFT = 12;
 
 /**
@@ -34,7 +34,9 @@ export function withoutBoilerplate(sentence: string): string | null {
   for (const pattern of DROPPED) if (pattern.test(text)) return null;
   for (const pattern of LEAD_INS) text = text.replace(pattern, "");
   text = text.replace(/(^|\s)@[\p{L}\p{N}_.-]+:?(?=\s|$)/gu, "$1").replace(/\s{2,}/g, " ").trim();
-  if (text.replace(/[^\p{L}]/gu, "").length < MIN_LEFT) return null;
+  // A short line as written that announces a list ("You must:", "They repay:") is the page's own.
+  const announcesList = text === sentence.trim() && /[:：]$/u.test(text);
+  if (!announcesList && text.replace(/[^\p{L}]/gu, "").length < MIN_LEFT) return null;
   for (const pattern of DROPPED) if (pattern.test(text)) return null;
   // A lead-in removed from a sentence starting in lower case leaves it capitalised as a sentence.
   return text === sentence.trim() ? text : text.charAt(0).toUpperCase() + text.slice(1);

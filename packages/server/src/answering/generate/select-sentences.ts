@@ -41,8 +41,8 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
   return passages.slice(0, limits.maxPassages).map((passage, passageIndex) =>
     splitPassage(passage.content, language).map((sentence, position): QuotableSentence => {
       const base = { passageIndex, position, block: sentence.block, line: sentence.line, documentId: passage.documentId, score: 0 };
-      // List items are kept whole, however short ("- cash"): their list is quoted together.
-      const text = sentence.item ? sentence.text : withoutBoilerplate(sentence.text);
+      // List items and table rows are kept whole, however short ("- cash", "Saturday | 9:30–17:30"): their list or table is quoted together.
+      const text = sentence.item || sentence.row ? sentence.text : withoutBoilerplate(sentence.text);
       const key = words(text ?? "").join(" ");
       // Headings, and questions (an FAQ's questions are its headings), are not answers.
       if (text === null || QUESTION_END.test(sentence.text) || seen.has(key)) return { ...base, text: sentence.text, kind: "skip", stems: new Set() };

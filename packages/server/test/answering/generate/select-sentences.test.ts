@@ -112,6 +112,20 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
+  it("a table row of few letters is quoted with its header: the row is the answer", () => {
+    const pressures = passage(12, "Tyre type | Typical width | Pressure (psi)\nRoad | 28mm | 65–80\nGravel | 40mm | 35–50\n\nSome pumps show bar instead of psi.");
+    expect(texts("what psi for 28mm road tyres", [pressures])).toEqual(["Tyre type | Typical width | Pressure (psi)", "Road | 28mm | 65–80"]);
+  });
+
+  it("a row of opening hours answers the day it names, with the header naming the shops' columns", () => {
+    const hours = passage(
+      13,
+      "Opening hours\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
+        "On bank holidays all shops, including York, open 10:00–16:00. Workshops close 30 minutes before the shop.",
+    );
+    expect(texts("What time does the York shop close on Saturday?", [hours]).slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
+  });
+
   it("a sentence opening with a back-reference comes with the sentence it points to", () => {
     expect(texts("What are the rules for spare batteries?", [BATTERIES])).toEqual([
       "Lithium-ion batteries are classed as dangerous goods for transport.",
