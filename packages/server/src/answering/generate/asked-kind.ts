@@ -17,6 +17,13 @@ const ASKS: ReadonlyArray<readonly [AskedKind, RegExp]> = [
   ],
 ];
 
+/** The words that ask for a kind and say nothing of what it is about: "long" in "how long", "time" in "what time". */
+export const ASKING_WORDS: Readonly<Record<AskedKind, readonly string[]>> = {
+  duration: ["long", "soon", "quickly"],
+  amount: ["much"],
+  time: ["time"],
+};
+
 const NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|sixty|ninety)";
 const NUMBER = `(?:\\d+(?:[.,]\\d+)?|${NUMBER_WORD}|a|an)`;
 const TIME_UNIT = "(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)";

@@ -1,5 +1,5 @@
 import type { Passage } from "./answer-generator.js";
-import { askedKindOf, holdsKind, type AskedKind } from "./asked-kind.js";
+import { ASKING_WORDS, askedKindOf, holdsKind, type AskedKind } from "./asked-kind.js";
 import { withoutBoilerplate } from "./boilerplate.js";
 import { contentStems, questionStemWeights, words } from "./content-words.js";
 import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from "./sentence-units.js";
@@ -75,11 +75,21 @@ interface KindAsked {
   stems: ReadonlySet<string>;
 }
 
-/** The questions of a message that ask for a kind of fact ("Do you deliver to Germany? How much is a gravel bike?" has one). */
+/** The stems of the words asking for that kind ("long" in "how long"). */
+function askingStems(kind: AskedKind, language: string): Set<string> {
+  return contentStems(ASKING_WORDS[kind].join(" "), language);
+}
+
+/**
+ * The questions of a message that ask for a kind of fact ("Do you deliver to Germany? How much is
+ * a gravel bike?" has one), each with its content stems but those asking for the kind.
+ */
 function kindsAsked(message: string, language: string): KindAsked[] {
   return message.split(/(?<=[?？])/u).flatMap((part) => {
     const kind = askedKindOf(part, language);
-    return kind === null ? [] : [{ kind, stems: contentStems(part, language) }];
+    if (kind === null) return [];
+    const asking = askingStems(kind, language);
+    return [{ kind, stems: new Set([...contentStems(part, language)].filter((stem) => !asking.has(stem))) }];
   });
 }
 
@@ -101,7 +111,7 @@ function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked
   // The one holding most of the question's words ("a full charge takes four hours" for "how long does a full battery charge take"), then the best scored.
   const closer = (a: QuotableSentence, b: QuotableSentence): boolean => shared(a) > shared(b) || (shared(a) === shared(b) && a.score > b.score);
   const chosen = stating.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || closer(sentence, top) ? sentence : top), undefined);
-  if (chosen === undefined) return;
+  if (chosen === undefined || wanted.size === 0) return;
   chosen.score += Math.max(...wanted.values()) * Math.log(1 + read.length / stating.length);
 }
 
@@ -199,6 +209,9 @@ export function selectSentences(
   context: string | null = null,
 ): ChosenSentence[] {
   const weights = questionStemWeights(context === null ? question : `${context}\n${question}`, language);
+  const asked = kindsAsked(question, language);
+  // "time" in "what time do you close" asks for a time; a sentence holding "in good time" does not answer it.
+  for (const { kind } of asked) for (const stem of askingStems(kind, language)) weights.delete(stem);
   const wanted = new Set(weights.keys());
   const sentences = sentencesOf(passages, language, limits);
   score(sentences, weights);
@@ -214,7 +227,7 @@ export function selectSentences(
   if (main === undefined) return [];
   const own = candidates.filter((candidate) => candidate.documentId === main.documentId);
   const ownSentences = sentences.flat().filter((sentence) => sentence.documentId === main.documentId);
-  for (const asked of kindsAsked(question, language)) scoreAskedKind(ownSentences, asked, weights);
+  for (const kind of asked) scoreAskedKind(ownSentences, kind, weights);
   const best = Math.max(...own.map((candidate) => candidate.score));
   const ranked = best === 0 ? own.slice(0, UNMATCHED_SENTENCES) : own.filter((candidate) => candidate.score >= best / 2).sort((a, b) => b.score - a.score);
 

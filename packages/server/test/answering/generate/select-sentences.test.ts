@@ -117,11 +117,12 @@ describe("sentence selection (happy)", () => {
     expect(texts("what psi for 28mm road tyres", [pressures])).toEqual(["Tyre type | Typical width | Pressure (psi)", "Road | 28mm | 65–80"]);
   });
 
-  it("a row of opening hours answers the day it names, with the header naming the shops' columns", () => {
+  it("a row of opening hours answers the day it names, and 'time' in 'what time' matches no sentence's 'in good time'", () => {
     const hours = passage(
       13,
-      "Opening hours\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
-        "On bank holidays all shops, including York, open 10:00–16:00. Workshops close 30 minutes before the shop.",
+      "York\n\n41 Micklegate, York YO1 6JH. York doesn't have a workshop, but you can pick up click and collect orders there.\n\nOpening hours\n\n" +
+        "Leeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
+        "On bank holidays all shops, including York, open 10:00–16:00. All shops are closed on Christmas Day. Workshops close 30 minutes before the shop, so please drop off and collect bikes in good time.",
     );
     expect(texts("What time does the York shop close on Saturday?", [hours]).slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
   });
