@@ -96,11 +96,11 @@ function kindsAsked(message: string, language: string): KindAsked[] {
 /**
  * When the best sentence does not state the kind of fact a question asks for ("2 years" for "how
  * long", "£35" for "how much"), the one that does and holds most of that question's words (the
- * best scored among equals) counts it as one more of the question's words: as heavy as its most specific one, and weighed
- * like the words by how few of the sentences read state such a fact. The words that ask for it
- * ("long", "much") weigh nothing by themselves, so without this a sentence about the warranty in
- * general beats the row that says how long it lasts. One sentence only: a table's other rows do
- * not come along with the one that answers.
+ * best scored among equals) counts it as one more of the question's words: as heavy as its most
+ * specific one, and weighed like the words by how few of the sentences read state such a fact.
+ * The words that ask for it ("long", "much") are not looked for, so without this a sentence about
+ * the warranty in general beats the row that says how long it lasts. One sentence only: a table's
+ * other rows do not come along with the one that answers.
  */
 function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked, wanted: ReadonlyMap<string, number>): void {
   const read = sentences.filter((sentence) => sentence.kind !== "skip" && sentence.kind !== "heading");
@@ -196,7 +196,8 @@ class Reply {
  * of its line, up to the limits, then put back in page order. Headings (but as a list's title),
  * questions in the page, labels and forum boilerplate are never quoted. A second document is
  * quoted only when the message asks several questions and one of them shares no word with what
- * the first document gave: then its best sentence for that question. When no
+ * the first document gave: then its best sentence for that question. A question asking how long,
+ * how much or what time gets the sentence stating it (see `scoreAskedKind`). When no
  * sentence shares a word with the question, the best document's first sentences are used.
  * `context` (the previous message, for an elliptical follow-up) adds words to look for, but asks
  * nothing of its own. Pure and deterministic.
