@@ -1,3 +1,5 @@
+import { isEnglish } from "./content-words.js";
+
 /**
  * What kind of fact a question asks for, when its words say so: "How long does the warranty last?"
  * wants a duration, "How much is postage?" an amount, "What time do you open?" a time. The words
@@ -39,7 +41,7 @@ const HOLDS: Record<AskedKind, RegExp> = {
 
 /** The kind of fact the question asks for, or null when its words do not say (or it is not English). */
 export function askedKindOf(question: string, language: string): AskedKind | null {
-  if (language.toLowerCase().split("-")[0] !== "en") return null;
+  if (!isEnglish(language)) return null;
   for (const [kind, asks] of ASKS) if (asks.test(question)) return kind;
   return null;
 }

@@ -1,4 +1,5 @@
 import { generalEnglishRarity, MIN_WORD_WEIGHT } from "../confidence/general-english-rarity.js";
+import { primaryLanguage } from "./low-confidence-reply.js";
 
 /** Function words of English questions and answers; they say nothing about what is asked. */
 const ENGLISH_STOPWORDS = new Set(
@@ -17,8 +18,9 @@ const ENGLISH_STOPWORDS = new Set(
 const FALLBACK_MIN_LENGTH = 4;
 const STEM_LENGTH = 6;
 
-function isEnglish(language: string): boolean {
-  return language.toLowerCase().split("-")[0] === "en";
+/** Whether a language tag is English ("en", "en-GB"). */
+export function isEnglish(language: string): boolean {
+  return primaryLanguage(language) === "en";
 }
 
 /** Lowercase words without diacritics: `Réservez` → `reservez`. */

@@ -54,13 +54,18 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
   );
 }
 
+/** Sentences that are scored (and may be quoted): not skipped, not headings. */
+function isScored(sentence: QuotableSentence): boolean {
+  return sentence.kind !== "skip" && sentence.kind !== "heading";
+}
+
 /**
  * Scores every sentence by the question's words it holds, each weighed by how specific it is in
  * general language (`questionStemWeights`) and by how few of the sentences read hold it (a word
  * on every line of the page says little).
  */
 function score(sentences: readonly QuotableSentence[][], wanted: ReadonlyMap<string, number>): void {
-  const all = sentences.flat().filter((sentence) => sentence.kind !== "skip" && sentence.kind !== "heading");
+  const all = sentences.flat().filter(isScored);
   const holding = new Map<string, number>();
   for (const sentence of all) for (const stem of sentence.stems) if (wanted.has(stem)) holding.set(stem, (holding.get(stem) ?? 0) + 1);
   for (const sentence of all) {
@@ -103,7 +108,8 @@ function kindsAsked(message: string, language: string): KindAsked[] {
  * other rows do not come along with the one that answers.
  */
 function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked, wanted: ReadonlyMap<string, number>): void {
-  const read = sentences.filter((sentence) => sentence.kind !== "skip" && sentence.kind !== "heading");
+  if (wanted.size === 0) return;
+  const read = sentences.filter(isScored);
   const best = read.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || sentence.score > top.score ? sentence : top), undefined);
   if (best === undefined || best.score === 0 || holdsKind(best.text, asked.kind)) return;
   const shared = (sentence: QuotableSentence): number => [...asked.stems].filter((stem) => sentence.stems.has(stem)).length;
@@ -111,7 +117,7 @@ function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked
   // The one holding most of the question's words ("a full charge takes four hours" for "how long does a full battery charge take"), then the best scored.
   const closer = (a: QuotableSentence, b: QuotableSentence): boolean => shared(a) > shared(b) || (shared(a) === shared(b) && a.score > b.score);
   const chosen = stating.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || closer(sentence, top) ? sentence : top), undefined);
-  if (chosen === undefined || wanted.size === 0) return;
+  if (chosen === undefined) return;
   chosen.score += Math.max(...wanted.values()) * Math.log(1 + read.length / stating.length);
 }
 
