@@ -261,6 +261,26 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(sql.indexes.counts.hits).toBe(0);
   });
 
+  it("edge: the piece of a contraction after its apostrophe is not searched, so \"I've\" finds what \"I have\" finds, on both paths", async () => {
+    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
+    const agent = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name: "Contractions", origins: ["https://shop.example"] })) as { id: string }).id;
+    const account = await newDocument(agent, workspaceId, "account");
+    await writeChunks(account, agent, ["I've forgotten my password. We'll e-mail you a link, and you're signed in again."], "Account help");
+    const returns = await newDocument(agent, workspaceId, "returns");
+    await writeChunks(returns, agent, ["Return any unused bike within 60 days for a full refund, or exchange it for another bike."], "Returns");
+    const returnsChunk = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [returns])).rows[0]!.id;
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory, agent);
+    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+      const contracted = await search(caches, "Can I return a bike I’ve bought? You'll refund it, won't you?", agent);
+      const spelledOut = await search(caches, "Can I return a bike I have bought? You will refund it, will you not?", agent);
+      // "ve", "ll" and "re" would be rare words here: only the account page holds them.
+      expect(contracted.chunks.map((chunk) => chunk.chunkId)).toEqual([returnsChunk]);
+      expect(contracted).toEqual(spelledOut);
+    }
+  });
+
   it("security: an agent's index holds only its own chunks", async () => {
     const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory);

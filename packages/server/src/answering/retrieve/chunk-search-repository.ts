@@ -2,6 +2,7 @@ import type { Database, SqlValue } from "../../db/database.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
 import { lexemeWeights } from "../confidence/general-english-rarity.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
+import { withoutContractionFragments } from "./contraction-fragments.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
 
@@ -180,7 +181,8 @@ export async function searchByText(
   /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
   read?: QuestionLexemes,
 ): Promise<TextSearch> {
-  const { lexemes: questionLexemes, revision } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
+  const { lexemes: stemmed, revision } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
+  const questionLexemes = withoutContractionFragments(stemmed, query.text);
   if (questionLexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index
