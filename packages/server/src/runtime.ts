@@ -19,6 +19,7 @@ import { resolveRealtimeSecret } from "./config/realtime-secret.js";
 import { createRealtime } from "./realtime/create-realtime.js";
 import type { Services } from "./services.js";
 import { loadGeneralEnglishRanks } from "./answering/confidence/general-english-rarity.js";
+import { loadSpellingVariants } from "./answering/retrieve/spelling-variants.js";
 
 /** Opens the store and applies pending migrations. */
 export async function openMigratedDatabase(config: Config, logger?: Logger): Promise<Database> {
@@ -63,8 +64,9 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   });
   opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
-  // The answers' word list (3.6 MB of JSON) is parsed now, before requests are served, not in the first question's turn.
+  // The answers' word lists (3.6 MB of JSON, and the spelling variants' 0.1 MB) are parsed now, before requests are served, not in the first question's turn.
   loadGeneralEnglishRanks();
+  loadSpellingVariants();
   return {
     config,
     db,

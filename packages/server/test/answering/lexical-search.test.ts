@@ -281,6 +281,36 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     }
   });
 
+  it("happy: a word the knowledge spells the other way (American or British) is searched as the knowledge spells it, on both paths and through hybrid retrieval", async () => {
+    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
+    const agent = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name: "Spellings", origins: ["https://shop.example"] })) as { id: string }).id;
+    const tyres = await newDocument(agent, workspaceId, "tyres");
+    await writeChunks(tyres, agent, ["Road tyres take 80 to 100 psi. Check the pressure of your tyres every week."], "Tyre pressure");
+    const licence = await newDocument(agent, workspaceId, "licence");
+    await writeChunks(licence, agent, ["You need no driving licence to ride an e-bike on UK roads, and no insurance."], "E-bike law");
+    const chunkOf = async (document: number) => (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [document])).rows[0]!.id;
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory, agent);
+    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+      const american = await search(caches, "What pressure for road tires?", agent);
+      expect(american.chunks[0]?.chunkId).toBe(await chunkOf(tyres));
+      expect(american.unknownShare).toBe(0);
+      // The same chunks with the same BM25 scores as the knowledge's own spelling; the word still weighs as the visitor's spelling does in general English.
+      const british = await search(caches, "What pressure for road tyres?", agent);
+      expect(american.chunks.map((chunk) => [chunk.chunkId, chunk.score, chunk.coverage])).toEqual(british.chunks.map((chunk) => [chunk.chunkId, chunk.score, chunk.coverage]));
+      const license = await search(caches, "Do I need a license to ride an e-bike?", agent);
+      expect(license.chunks[0]?.chunkId).toBe(await chunkOf(licence));
+      expect(license.unknownShare).toBe(0);
+    }
+    const hybrid = await retrieveHybrid(db, embedder, memory, { agentId: agent, query: "tires psi", question: "tires psi", textSearchConfig: "english", calibration: retrievalCalibrationFor(embedder.id) });
+    expect(hybrid.passages[0]?.documentId).toBe(tyres);
+    expect(hybrid.signals.unknownShare).toBe(0);
+    // Another language's configuration is left alone: the lists are English.
+    const simple = await searchByText(db, createLexicalCaches({ indexBudgetBytes: 0 }), { agentId: agent, embedder: embedder.id, text: "tires", textSearchConfig: "simple", limit: 10 });
+    expect(simple.chunks).toEqual([]);
+  });
+
   it("security: an agent's index holds only its own chunks", async () => {
     const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory);

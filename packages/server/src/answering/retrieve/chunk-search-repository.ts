@@ -1,10 +1,12 @@
 import type { Database, SqlValue } from "../../db/database.js";
+import { textArray } from "../../db/text-array.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
 import { lexemeWeights } from "../confidence/general-english-rarity.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import { withoutContractionFragments } from "./contraction-fragments.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
+import { spellingVariantsOf } from "./spelling-variants.js";
 
 /** Dimensions that have an HNSW index (see migrations 0002 and 0022); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -66,20 +68,37 @@ const toRankedChunk = (row: { id: number; similarity: number }): RankedChunk => 
 export interface QuestionLexemes {
   lexemes: string[];
   revision: string;
+  /** Lexemes of the question's words spelled otherwise in the other English ("honor" → "honour"), each as "lexeme variant". */
+  spellings: string[];
 }
 
-/** The statement part that reads QuestionLexemes: `config`, `text` and `agent` are its placeholders. */
-function questionLexemesSql(config: string, text: string, agent: string): string {
+/**
+ * The statement part that reads QuestionLexemes: `config`, `text` and `agent` are its
+ * placeholders, `words` and `variants` those of the question's words with another spelling and
+ * that spelling (aligned `text[]`, see `spellingParameters`).
+ */
+function questionLexemesSql(config: string, text: string, agent: string, words: string, variants: string): string {
   return `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(to_tsvector(${config}::regconfig, ${text}))) AS lexemes,
-       coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = ${agent}), 0)::text AS revision`;
+       coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = ${agent}), 0)::text AS revision,
+       ARRAY(SELECT DISTINCT own.lexeme || ' ' || other.lexeme
+             FROM unnest(${words}::text[], ${variants}::text[]) AS pair (word, variant),
+                  LATERAL unnest(to_tsvector(${config}::regconfig, pair.word)) own,
+                  LATERAL unnest(to_tsvector(${config}::regconfig, pair.variant)) other
+             WHERE own.lexeme <> other.lexeme) AS spellings`;
+}
+
+/** The question's words with another spelling and those spellings, for an English configuration only (the lists are English). */
+function spellingParameters(text: string, textSearchConfig: string): [string, string] {
+  const { words, variants } = textSearchConfig === "english" ? spellingVariantsOf(text) : { words: [], variants: [] };
+  return [textArray(words), textArray(variants)];
 }
 
 async function queryLexemes(db: Database, text: string, textSearchConfig: string, agentId: string): Promise<QuestionLexemes> {
-  const { rows } = await db.query<QuestionLexemes>(questionLexemesSql("$1", "$2", "$3"), [textSearchConfig, text, agentId]);
+  const { rows } = await db.query<QuestionLexemes>(questionLexemesSql("$1", "$2", "$3", "$4", "$5"), [textSearchConfig, text, agentId, ...spellingParameters(text, textSearchConfig)]);
   return questionLexemesOf(rows[0]);
 }
 
-const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes => ({ lexemes: row?.lexemes ?? [], revision: row?.revision ?? "0" });
+const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes => ({ lexemes: row?.lexemes ?? [], revision: row?.revision ?? "0", spellings: row?.spellings ?? [] });
 
 /**
  * searchByVector and the question's lexemes (for searchByText) in one round trip: what a retrieval
@@ -89,12 +108,12 @@ export async function searchByVectorWithLexemes(
   db: Database,
   query: { agentId: string; embedder: string; vector: Float32Array; limit: number; text: string; textSearchConfig: string },
 ): Promise<{ nearest: RankedChunk[]; question: QuestionLexemes }> {
-  const { rows } = await db.query<{ lexemes: string[]; revision: string; id: number | null; similarity: number | null }>(
-    `SELECT question.lexemes, question.revision, nearest.id, nearest.similarity
-     FROM (${questionLexemesSql("$6", "$7", "$1")}) question
+  const { rows } = await db.query<QuestionLexemes & { id: number | null; similarity: number | null }>(
+    `SELECT question.lexemes, question.revision, question.spellings, nearest.id, nearest.similarity
+     FROM (${questionLexemesSql("$6", "$7", "$1", "$8", "$9")}) question
      LEFT JOIN LATERAL (${vectorSearchSql(query.vector.length)}) nearest ON true
      ORDER BY nearest.similarity DESC, nearest.id`,
-    [...vectorSearchParameters(query), query.textSearchConfig, query.text],
+    [...vectorSearchParameters(query), query.textSearchConfig, query.text, ...spellingParameters(query.text, query.textSearchConfig)],
   );
   const nearest = rows.flatMap((row) => (row.id === null || row.similarity === null ? [] : [toRankedChunk({ id: row.id, similarity: row.similarity })]));
   return { nearest, question: questionLexemesOf(rows[0]) };
@@ -181,7 +200,7 @@ export async function searchByText(
   /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
   read?: QuestionLexemes,
 ): Promise<TextSearch> {
-  const { lexemes: stemmed, revision } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
+  const { lexemes: stemmed, revision, spellings } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
   const questionLexemes = withoutContractionFragments(stemmed, query.text);
   if (questionLexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
@@ -199,10 +218,16 @@ export async function searchByText(
       }));
   if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
   const weights = lexemeWeights(questionLexemes, query.text);
-  // A compound the knowledge spells otherwise ("ebike" for "e-bike") is searched as it spells it, weighing what the question's word weighs.
+  // A word the knowledge spells otherwise ("ebike" for "e-bike", "honour" for "honor") is searched as it spells it, weighing what the question's word weighs.
+  const otherSpellings = new Map<string, string[]>();
+  for (const pair of spellings) {
+    const [own = "", other = ""] = pair.split(" ");
+    otherSpellings.set(own, [...(otherSpellings.get(own) ?? []), other]);
+  }
+  const spelledOtherwise = (lexeme: string): string | null => otherSpellings.get(lexeme)?.find((other) => corpus.frequencyOf(other) > 0) ?? null;
   const lexemes: string[] = [];
   for (const lexeme of questionLexemes) {
-    const variant = corpus.frequencyOf(lexeme) > 0 ? null : corpus.compoundVariant(lexeme);
+    const variant = corpus.frequencyOf(lexeme) > 0 ? null : (corpus.compoundVariant(lexeme) ?? spelledOtherwise(lexeme));
     const searched = variant ?? lexeme;
     if (lexemes.includes(searched)) continue;
     lexemes.push(searched);
