@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 /**
  * American and British spellings of one word ("honor" and "honour", "tire" and "tyre",
  * "license" and "licence", "canceled" and "cancelled"), from the lists in
- * `data/american-british-spellings` (see its README). Postgres' English stemmer makes different
+ * `word-lists/american-british-spellings` (see its README). Postgres' English stemmer makes different
  * lexemes of most of them ("honor", "honour"), so a visitor who spells the other way would miss
  * the page.
  */
-const DATA = new URL("../../../data/american-british-spellings/", import.meta.url);
+const DATA = new URL("../../../word-lists/american-british-spellings/", import.meta.url);
 
 let otherSpelling: Map<string, string> | null = null;
 
