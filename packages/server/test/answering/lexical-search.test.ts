@@ -178,6 +178,24 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     await caches.indexes.settled();
   }
 
+  /** A new agent beside the others, with one single-chunk page per entry and its in-memory index built: the pages' document and chunk ids, in order. */
+  async function agentWithPages(name: string, pages: { slug: string; title: string; content: string }[]) {
+    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
+    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
+    const agent = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name, origins: ["https://shop.example"] })) as { id: string }).id;
+    const documents: number[] = [];
+    const chunks: number[] = [];
+    for (const page of pages) {
+      const document = await newDocument(agent, workspaceId, page.slug);
+      await writeChunks(document, agent, [page.content], page.title);
+      documents.push(document);
+      chunks.push((await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [document])).rows[0]!.id);
+    }
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory, agent);
+    return { agent, documents, chunks, memory };
+  }
+
   beforeAll(async () => {
     store = await createTestDatabase(kind);
     db = store.db;
@@ -262,16 +280,11 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("edge: the piece of a contraction after its apostrophe is not searched, so \"I've\" finds what \"I have\" finds, on both paths", async () => {
-    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
-    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
-    const agent = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name: "Contractions", origins: ["https://shop.example"] })) as { id: string }).id;
-    const account = await newDocument(agent, workspaceId, "account");
-    await writeChunks(account, agent, ["I've forgotten my password. We'll e-mail you a link, and you're signed in again."], "Account help");
-    const returns = await newDocument(agent, workspaceId, "returns");
-    await writeChunks(returns, agent, ["Return any unused bike within 60 days for a full refund, or exchange it for another bike."], "Returns");
-    const returnsChunk = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [returns])).rows[0]!.id;
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
-    await warm(memory, agent);
+    const { agent, chunks, memory } = await agentWithPages("Contractions", [
+      { slug: "account", title: "Account help", content: "I've forgotten my password. We'll e-mail you a link, and you're signed in again." },
+      { slug: "returns", title: "Returns", content: "Return any unused bike within 60 days for a full refund, or exchange it for another bike." },
+    ]);
+    const returnsChunk = chunks[1]!;
     for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
       const contracted = await search(caches, "Can I return a bike I’ve bought? You'll refund it, won't you?", agent);
       const spelledOut = await search(caches, "Can I return a bike I have bought? You will refund it, will you not?", agent);
@@ -282,25 +295,20 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("happy: a word the knowledge spells the other way (American or British) is searched as the knowledge spells it, on both paths and through hybrid retrieval", async () => {
-    const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
-    const admin: AdminContext = { db, jobs: () => Promise.reject(new Error("no jobs in this test")), publicUrl: "https://frontdesk.example" };
-    const agent = ((await runAdminCommand(admin, { command: "agent.create", workspaceId, name: "Spellings", origins: ["https://shop.example"] })) as { id: string }).id;
-    const tyres = await newDocument(agent, workspaceId, "tyres");
-    await writeChunks(tyres, agent, ["Road tyres take 80 to 100 psi. Check the pressure of your tyres every week."], "Tyre pressure");
-    const licence = await newDocument(agent, workspaceId, "licence");
-    await writeChunks(licence, agent, ["You need no driving licence to ride an e-bike on UK roads, and no insurance."], "E-bike law");
-    const chunkOf = async (document: number) => (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [document])).rows[0]!.id;
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
-    await warm(memory, agent);
+    const { agent, documents, chunks, memory } = await agentWithPages("Spellings", [
+      { slug: "tyres", title: "Tyre pressure", content: "Road tyres take 80 to 100 psi. Check the pressure of your tyres every week." },
+      { slug: "licence", title: "E-bike law", content: "You need no driving licence to ride an e-bike on UK roads, and no insurance." },
+    ]);
+    const tyres = documents[0]!;
     for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
       const american = await search(caches, "What pressure for road tires?", agent);
-      expect(american.chunks[0]?.chunkId).toBe(await chunkOf(tyres));
+      expect(american.chunks[0]?.chunkId).toBe(chunks[0]);
       expect(american.unknownShare).toBe(0);
       // The same chunks with the same BM25 scores as the knowledge's own spelling; the word still weighs as the visitor's spelling does in general English.
       const british = await search(caches, "What pressure for road tyres?", agent);
       expect(american.chunks.map((chunk) => [chunk.chunkId, chunk.score, chunk.coverage])).toEqual(british.chunks.map((chunk) => [chunk.chunkId, chunk.score, chunk.coverage]));
       const license = await search(caches, "Do I need a license to ride an e-bike?", agent);
-      expect(license.chunks[0]?.chunkId).toBe(await chunkOf(licence));
+      expect(license.chunks[0]?.chunkId).toBe(chunks[1]);
       expect(license.unknownShare).toBe(0);
     }
     const hybrid = await retrieveHybrid(db, embedder, memory, { agentId: agent, query: "tires psi", question: "tires psi", textSearchConfig: "english", calibration: retrievalCalibrationFor(embedder.id) });
