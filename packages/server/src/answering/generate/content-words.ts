@@ -1,4 +1,5 @@
 import { generalEnglishRarity, MIN_WORD_WEIGHT } from "../confidence/general-english-rarity.js";
+import { otherSpellingOf } from "../retrieve/spelling-variants.js";
 import { primaryLanguage } from "./low-confidence-reply.js";
 
 /** Function words of English questions and answers; they say nothing about what is asked. */
@@ -63,7 +64,9 @@ export function contentStems(text: string, language: string): Set<string> {
 /**
  * The content stems of a question, each with how much it says about what is asked: in English,
  * its word's rarity in general English (see `generalEnglishRarity`; "take" or "long" weigh
- * little, "battery" or "cash" much), at least `MIN_WORD_WEIGHT`; in other languages, 1.
+ * little, "battery" or "cash" much), at least `MIN_WORD_WEIGHT`; in other languages, 1. An
+ * English word's other spelling ("tyres" for "tires", see `spelling-variants.ts`) is looked for
+ * too, weighing the same, as retrieval looks for it.
  */
 export function questionStemWeights(text: string, language: string): Map<string, number> {
   const english = isEnglish(language);
@@ -72,7 +75,9 @@ export function questionStemWeights(text: string, language: string): Map<string,
     const [stemmed] = contentStems(word, language);
     if (stemmed === undefined) continue;
     const weight = english ? MIN_WORD_WEIGHT + generalEnglishRarity(word) : 1;
-    weights.set(stemmed, Math.max(weights.get(stemmed) ?? 0, weight));
+    const other = english ? otherSpellingOf(word) : undefined;
+    const [otherStem] = other === undefined ? [] : contentStems(other, language);
+    for (const stem of new Set([stemmed, otherStem ?? stemmed])) weights.set(stem, Math.max(weights.get(stem) ?? 0, weight));
   }
   return weights;
 }

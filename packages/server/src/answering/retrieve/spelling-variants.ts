@@ -24,13 +24,17 @@ export function loadSpellingVariants(): void {
   spellings();
 }
 
+/** The other spelling of a lower-cased word ("tires" → "tyres"), if it has one. */
+export function otherSpellingOf(word: string): string | undefined {
+  return spellings().get(word);
+}
+
 /** The words of `text` (lower-cased) that are spelled otherwise on the other side of the Atlantic, each with that spelling, in two aligned lists. */
 export function spellingVariantsOf(text: string): { words: string[]; variants: string[] } {
-  const table = spellings();
   const words: string[] = [];
   const variants: string[] = [];
   for (const word of new Set(text.toLowerCase().match(/\p{L}+/gu) ?? [])) {
-    const variant = table.get(word);
+    const variant = otherSpellingOf(word);
     if (variant === undefined) continue;
     words.push(word);
     variants.push(variant);

@@ -127,6 +127,12 @@ describe("sentence selection (happy)", () => {
     expect(texts("What time does the York shop close on Saturday?", [hours]).slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
   });
 
+  it("a word spelled the other way (American or British) finds the page's spelling", () => {
+    const tyres = passage(12, "Check the pressure before every ride. Inner tubes can be patched twice.\n\nOur tyres come from Schwalbe and Continental.");
+    expect(texts("Which brands of tires?", [tyres])).toEqual(["Our tyres come from Schwalbe and Continental."]);
+    expect(texts("Which brands of tires?", [tyres])).toEqual(texts("Which brands of tyres?", [tyres]));
+  });
+
   it("a sentence opening with a back-reference comes with the sentence it points to", () => {
     expect(texts("What are the rules for spare batteries?", [BATTERIES])).toEqual([
       "Lithium-ion batteries are classed as dangerous goods for transport.",
