@@ -2,10 +2,9 @@ import { readFileSync } from "node:fs";
 
 /**
  * American and British spellings of one word ("honor" and "honour", "tire" and "tyre",
- * "license" and "licence", "canceled" and "cancelled"), from the lists in
- * `word-lists/american-british-spellings` (see its README). Postgres' English stemmer makes different
- * lexemes of most of them ("honor", "honour"), so a visitor who spells the other way would miss
- * the page.
+ * "license" and "licence"), from the lists in `word-lists/american-british-spellings` (see its
+ * README). Postgres' English stemmer makes different lexemes of most of them ("honor", "honour";
+ * not of "canceled" and "cancelled"), so a visitor who spells the other way would miss the page.
  */
 const DATA = new URL("../../../word-lists/american-british-spellings/", import.meta.url);
 
