@@ -19,6 +19,10 @@ const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
 const { readIndexedChunks, searchByVector } = await load("answering/retrieve/chunk-search-repository.js");
 const { BM25, inverseDocumentFrequency } = await load("answering/retrieve/bm25-parameters.js");
 const { lexemeWeights } = await load("answering/confidence/general-english-rarity.js");
+const { QUESTION_PAIR_SPAN, proximityBonus } = await load("answering/retrieve/term-proximity.js");
+
+/** Each lexeme's positions in a tsvector, as `unnest` gives them. */
+const positionsOf = (rows) => new Map(rows.map((row) => [row.lexeme, (Array.isArray(row.positions) ? row.positions : String(row.positions).replace(/[{}]/g, "").split(",")).map(Number)]));
 
 /** Both sets indexed; per set its chunks (lexemes, weighted term frequencies, page) and questions (lexemes, rarity weights, nearest cosine). */
 async function indexSets(sets) {
@@ -40,6 +44,8 @@ async function indexSets(sets) {
       slug: slugOf.get(urls.get(chunk.chunkId)),
       frequency: new Map(chunk.lexemes.map((lexeme, i) => [lexeme, chunk.frequencies[i]])),
     }));
+    const placed = await db.query(`SELECT c.id::int AS id, u.lexeme, u.positions FROM chunks c, unnest(c.search_vector) u WHERE c.agent_id = $1`, [agent.id]);
+    for (const chunk of chunks) chunk.positions = positionsOf(placed.rows.filter((row) => row.id === chunk.chunkId));
     const questions = [];
     for (const item of [...set.answerable, ...set.unanswerable.map((q) => ({ ...q, expected: null }))]) {
       // The message's last sentence: the question itself after a story (govuk's scenarios).
@@ -50,7 +56,12 @@ async function indexSets(sets) {
       );
       const [vector] = await embedder.embed([item.question]);
       const nearest = await searchByVector(db, { agentId: agent.id, embedder: embedder.id, vector, limit: 1 });
-      questions.push({ ...item, lexemes: rows[0].lexemes, lastLexemes: rows[0].last, weights: lexemeWeights(rows[0].lexemes, item.question), similarity: nearest[0]?.score ?? 0 });
+      // The question's neighbouring words, as the service pairs them (questionLexemesSql).
+      const placedQuestion = [...positionsOf((await db.query(`SELECT lexeme, positions FROM unnest(to_tsvector('english', $1))`, [item.question])).rows)];
+      const pairs = placedQuestion.flatMap(([a, at], i) =>
+        placedQuestion.slice(i + 1).filter(([, bt]) => at.some((x) => bt.some((y) => Math.abs(x - y) <= QUESTION_PAIR_SPAN))).map(([b]) => [a, b]),
+      );
+      questions.push({ ...item, pairs, lexemes: rows[0].lexemes, lastLexemes: rows[0].last, weights: lexemeWeights(rows[0].lexemes, item.question), similarity: nearest[0]?.score ?? 0 });
     }
     indexed.push({ name: set.name, chunks, questions });
   }
@@ -90,7 +101,9 @@ function score(set, question) {
     if (total > 0) hits.push({ chunk, score: total, held });
   }
   hits.sort((a, b) => b.score - a.score || a.chunk.chunkId - b.chunk.chunkId);
-  return { terms, hits };
+  const idf = new Map(terms.map((term) => [term.lexeme, term.idf]));
+  const pairs = question.pairs.filter(([a, b]) => frequencyOf.has(a) && frequencyOf.has(b)).map(([first, second]) => ({ first, second, weight: Math.min(idf.get(first), idf.get(second)) }));
+  return { terms, hits, pairs };
 }
 
 const sum = (list, of) => list.reduce((total, item) => total + of(item), 0);
@@ -98,7 +111,7 @@ const documentsOf = (hits) => [...new Set(hits.map((hit) => hit.chunk.slug))];
 
 /** The signals studied, each higher when the question looks answerable. */
 function signals(set, question) {
-  const { terms, hits } = score(set, question);
+  const { terms, hits, pairs } = score(set, question);
   const top3 = hits.slice(0, 3);
   const totalWeight = sum(terms, (t) => t.weight) || 1;
   const totalRarity = sum(terms, (t) => t.rarity) || 1;
@@ -109,7 +122,10 @@ function signals(set, question) {
   const documents = documentsOf(hits);
   const documentScore = (slug) => hits.find((hit) => hit.chunk.slug === slug)?.score ?? 0;
   const inBestDocument = new Set(hits.filter((hit) => hit.chunk.slug === documents[0]).flatMap((hit) => hit.held.map((t) => t.lexeme)));
+  const pairWeight = sum(pairs, (pair) => pair.weight);
   return {
+    "pairs close together, best passage (share of weight)": pairWeight === 0 ? 1 : Math.max(0, ...top3.map((hit) => proximityBonus(hit.chunk.positions, pairs) / pairWeight)),
+    "best passage (BM25 + proximity) / best possible": Math.max(0, ...top3.map((hit) => (hit.score + proximityBonus(hit.chunk.positions, pairs)) / (bestPossible + pairWeight))),
     "best passage BM25 / best possible (shipped)": Math.max(0, ...top3.map((hit) => hit.score / bestPossible)),
     "rarity-weighted coverage, best passage (shipped)": Math.max(0, ...top3.map((hit) => sum(hit.held, (t) => t.weight) / totalWeight)),
     "rarity-weighted coverage, best document": sum(terms.filter((t) => inBestDocument.has(t.lexeme)), (t) => t.weight) / totalWeight,
@@ -195,6 +211,8 @@ const combinations = [
   ["best passage BM25 / best possible (shipped)", "BM25 margin, 1st over 2nd document"],
   ["best passage BM25 / best possible (shipped)", "plain rarity coverage, best document"],
   ["best passage BM25 / best possible (shipped)", "BM25 margin, 1st over 2nd document", "rarity-weighted coverage, best document", "- rarest word missing from best document"],
+  ["best passage BM25 / best possible (shipped)", "pairs close together, best passage (share of weight)"],
+  ["best passage (BM25 + proximity) / best possible"],
   Object.keys(studied[first][0].signals),
 ];
 console.log(`\nLogistic regressions, calibrated on one part and scored on another: low_confidence F1 (out-of-scope answered confidently)`);
@@ -217,7 +235,7 @@ for (const names of combinations) {
 
 console.log(`\nDocument rankings: recall@1 / @3 / @5 of the expected page (answerable questions)`);
 const rankings = {
-  "best passage (shipped)": (hits) => documentsOf(hits),
+  "best passage (BM25 alone)": (hits) => documentsOf(hits),
   "sum of passages": (hits) => aggregate(hits, (scores) => sum(scores, (s) => s)),
   "best passage + 0.3 x the others": (hits) => aggregate(hits, (scores) => scores[0] + 0.3 * sum(scores.slice(1), (s) => s)),
 };
@@ -226,12 +244,20 @@ function aggregate(hits, combine) {
   for (const hit of hits) bySlug.set(hit.chunk.slug, [...(bySlug.get(hit.chunk.slug) ?? []), hit.score]);
   return [...bySlug].map(([slug, scores]) => [slug, combine(scores)]).sort((a, b) => b[1] - a[1]).map(([slug]) => slug);
 }
+// The proximity term (term-proximity.ts) at the shipped weight (1) and around it.
+for (const weight of [0.5, 1, 1.5, 2]) {
+  rankings[`best passage, BM25 + ${weight} x proximity${weight === 1 ? " (shipped)" : ""}`] = (hits, pairs) =>
+    documentsOf(hits.map((hit) => ({ ...hit, score: hit.score + weight * proximityBonus(hit.chunk.positions, pairs) })).sort((a, b) => b.score - a.score || a.chunk.chunkId - b.chunk.chunkId));
+}
 for (const [label, rank] of Object.entries(rankings)) {
   const cells = sets.map((set) => {
     const answerable = set.questions.filter((q) => q.expected !== null);
-    const positions = answerable.map((q) => rank(score(set, q).hits).indexOf(q.expected) + 1);
+    const positions = answerable.map((q) => {
+      const { hits, pairs } = score(set, q);
+      return rank(hits, pairs).indexOf(q.expected) + 1;
+    });
     const at = (k) => (positions.filter((p) => p >= 1 && p <= k).length / positions.length).toFixed(3);
     return `${set.name} ${at(1)} / ${at(3)} / ${at(5)}`;
   });
-  console.log(`  ${label.padEnd(34)} ${cells.join("   ")}`);
+  console.log(`  ${label.padEnd(44)} ${cells.join("   ")}`);
 }

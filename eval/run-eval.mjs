@@ -227,6 +227,15 @@ for (const run of runs) {
       console.log(`  ${from.set.name}→${to.set.name}: F1 ${f.f1.toFixed(3)}  P ${f.precision.toFixed(3)}  R ${f.recall.toFixed(3)}  ${JSON.stringify(t)}`);
     }
   }
+  // How the shipped thresholds are chosen: calibrated on both sets' questions together.
+  if (run.results.length > 1) {
+    const together = calibrate(run.results.flatMap((r) => r.fresh), grid, isConfident);
+    const figures = run.results.map((r) => {
+      const f = low(r.fresh, together);
+      return `${r.set.name} F1 ${f.f1.toFixed(3)} (OOS confident ${(100 * f.outOfScopeConfident).toFixed(1)} %)`;
+    });
+    console.log(`  both sets together: ${JSON.stringify(together)}  ${figures.join(", ")}`);
+  }
   if (process.env.EVAL_DUMP) {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(process.env.EVAL_DUMP, JSON.stringify(run.results.map((r) => ({ set: r.set.name, fresh: r.fresh, conversation: r.conversation }))));

@@ -271,8 +271,9 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
         expect(same.score).toBeCloseTo(chunk.score, 9);
         expect(same.coverage).toBeCloseTo(chunk.coverage, 9);
         expect(same.rareCoverage).toBeCloseTo(chunk.rareCoverage, 9);
-        expect(same.normalisedScore).toBeCloseTo(chunk.normalisedScore, 9);
       });
+      expect(fromMemory.bestPossible).toBeCloseTo(fromSql.bestPossible, 9);
+      expect(fromMemory.pairs).toEqual(fromSql.pairs);
       expect(fromMemory.unknownShare).toBeCloseTo(fromSql.unknownShare, 9);
       expect(fromMemory.unknownRareShare).toBeCloseTo(fromSql.unknownRareShare, 9);
     }
@@ -317,6 +318,28 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     // Another language's configuration is left alone: the lists are English.
     const simple = await searchByText(db, createLexicalCaches({ indexBudgetBytes: 0 }), { agentId: agent, embedder: embedder.id, text: "tires", textSearchConfig: "simple", limit: 10 });
     expect(simple.chunks).toEqual([]);
+  });
+
+  it("happy: a passage holding the question's neighbouring words together is ranked above one holding them apart, on both paths", async () => {
+    const { agent, documents, chunks, memory } = await agentWithPages("Proximity", [
+      { slug: "parcels", title: "Parcels", content: "Weight limits: a parcel's maximum weight is 30 kg. Every rider who collects gets a maximum of two." },
+      { slug: "e-bikes", title: "Our e-bikes", content: "The maximum rider weight of our e-bikes is 120 kg, luggage included." },
+    ]);
+    const question = "What's the maximum rider weight?";
+    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+      const text = await search(caches, question, agent);
+      // BM25 alone prefers the page that repeats the words.
+      expect(text.chunks.map((chunk) => chunk.chunkId)).toEqual([chunks[0], chunks[1]]);
+      // Neighbours: next to each other, or with one word between.
+      expect(text.pairs.map((pair) => [pair.first, pair.second].sort().join(" ")).sort()).toEqual(["maximum rider", "maximum weight", "rider weight"]);
+      const retrieval = await retrieveHybrid(db, embedder, caches, { agentId: agent, query: question, question, textSearchConfig: "english", calibration: retrievalCalibrationFor(embedder.id) });
+      expect(retrieval.textRanking).toEqual([chunks[0], chunks[1]]);
+      expect(retrieval.passages.map((passage) => passage.documentId)).toEqual([documents[1], documents[0]]);
+    }
+    // Words the knowledge lacks make no pair; a question of one word makes none.
+    const unknown = await search(memory, "zeppelin weight", agent);
+    expect(unknown.pairs).toEqual([]);
+    expect((await search(memory, "weight", agent)).pairs).toEqual([]);
   });
 
   it("security: an agent's index holds only its own chunks", async () => {

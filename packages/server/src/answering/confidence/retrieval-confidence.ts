@@ -12,7 +12,7 @@ export interface RetrievalSignals {
   rareCoverage: number;
   /** Share of the question's general-English rarity in words the agent's knowledge never uses. */
   unknownRareShare: number;
-  /** The best passage's BM25 score over the most a passage could score for this question (0–1). */
+  /** The best passage's BM25 score plus its proximity term (term-proximity.ts), over the most a passage could score for this question (0–1). */
   bestScore: number;
 }
 

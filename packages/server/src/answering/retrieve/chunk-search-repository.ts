@@ -7,6 +7,7 @@ import { withoutContractionFragments } from "./contraction-fragments.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
 import { spellingVariantsOf } from "./spelling-variants.js";
+import { QUESTION_PAIR_SPAN, type TermPair, type TermPositions } from "./term-proximity.js";
 
 /** Dimensions that have an HNSW index (see migrations 0002 and 0022); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -70,6 +71,8 @@ export interface QuestionLexemes {
   revision: string;
   /** Lexemes of the question's words spelled otherwise in the other English ("honor" → "honour"), each as "lexeme variant". */
   spellings: string[];
+  /** Pairs of the question's neighbouring lexemes (`QUESTION_PAIR_SPAN`), each as "lexeme lexeme", for the proximity term (term-proximity.ts). */
+  pairs: string[];
 }
 
 /**
@@ -78,13 +81,18 @@ export interface QuestionLexemes {
  * that spelling (aligned `text[]`, see `spellingParameters`).
  */
 function questionLexemesSql(config: string, text: string, agent: string, words: string, variants: string): string {
-  return `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(to_tsvector(${config}::regconfig, ${text}))) AS lexemes,
+  return `SELECT ARRAY(SELECT DISTINCT lexeme FROM unnest(asked.vector)) AS lexemes,
        coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = ${agent}), 0)::text AS revision,
        ARRAY(SELECT DISTINCT own.lexeme || ' ' || other.lexeme
              FROM unnest(${words}::text[], ${variants}::text[]) AS pair (word, variant),
                   LATERAL unnest(to_tsvector(${config}::regconfig, pair.word)) own,
                   LATERAL unnest(to_tsvector(${config}::regconfig, pair.variant)) other
-             WHERE own.lexeme <> other.lexeme) AS spellings`;
+             WHERE own.lexeme <> other.lexeme) AS spellings,
+       ARRAY(SELECT DISTINCT least(a.lexeme, b.lexeme) || ' ' || greatest(a.lexeme, b.lexeme)
+             FROM (SELECT lexeme, unnest(positions) AS position FROM unnest(asked.vector)) a
+             JOIN (SELECT lexeme, unnest(positions) AS position FROM unnest(asked.vector)) b
+               ON b.position > a.position AND b.position <= a.position + ${QUESTION_PAIR_SPAN} AND b.lexeme <> a.lexeme) AS pairs
+     FROM (SELECT to_tsvector(${config}::regconfig, ${text}) AS vector) asked`;
 }
 
 /** The question's words with another spelling and those spellings, for an English configuration only (the lists are English). */
@@ -98,7 +106,12 @@ async function queryLexemes(db: Database, text: string, textSearchConfig: string
   return questionLexemesOf(rows[0]);
 }
 
-const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes => ({ lexemes: row?.lexemes ?? [], revision: row?.revision ?? "0", spellings: row?.spellings ?? [] });
+const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes => ({
+  lexemes: row?.lexemes ?? [],
+  revision: row?.revision ?? "0",
+  spellings: row?.spellings ?? [],
+  pairs: row?.pairs ?? [],
+});
 
 /**
  * searchByVector and the question's lexemes (for searchByText) in one round trip: what a retrieval
@@ -109,7 +122,7 @@ export async function searchByVectorWithLexemes(
   query: { agentId: string; embedder: string; vector: Float32Array; limit: number; text: string; textSearchConfig: string },
 ): Promise<{ nearest: RankedChunk[]; question: QuestionLexemes }> {
   const { rows } = await db.query<QuestionLexemes & { id: number | null; similarity: number | null }>(
-    `SELECT question.lexemes, question.revision, question.spellings, nearest.id, nearest.similarity
+    `SELECT question.lexemes, question.revision, question.spellings, question.pairs, nearest.id, nearest.similarity
      FROM (${questionLexemesSql("$6", "$7", "$1", "$8", "$9")}) question
      LEFT JOIN LATERAL (${vectorSearchSql(query.vector.length)}) nearest ON true
      ORDER BY nearest.similarity DESC, nearest.id`,
@@ -124,8 +137,6 @@ export interface TextRankedChunk extends RankedChunk {
   coverage: number;
   /** Share of the question's general-English rarity (see general-english-rarity.ts) that this chunk contains. */
   rareCoverage: number;
-  /** BM25 score over the most any chunk could score for this question (every term, saturated): 0–1, comparable across agents. */
-  normalisedScore: number;
 }
 
 export interface TextSearch {
@@ -134,6 +145,10 @@ export interface TextSearch {
   unknownShare: number;
   /** The same share weighted by general-English rarity: "much" missing costs nothing, "coronavirus" everything. */
   unknownRareShare: number;
+  /** The question's neighbouring words that the knowledge holds, as searched, for the proximity term. */
+  pairs: TermPair[];
+  /** The most a chunk could score by BM25 for this question (its rarest words, saturated), so that a score over it is 0–1 and comparable across agents. */
+  bestPossible: number;
 }
 
 /**
@@ -200,9 +215,10 @@ export async function searchByText(
   /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
   read?: QuestionLexemes,
 ): Promise<TextSearch> {
-  const { lexemes: stemmed, revision, spellings } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
+  const { lexemes: stemmed, revision, spellings, pairs } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
   const questionLexemes = withoutContractionFragments(stemmed, query.text);
-  if (questionLexemes.length === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
+  const nothing: TextSearch = { chunks: [], unknownShare: 1, unknownRareShare: 1, pairs: [], bestPossible: 0 };
+  if (questionLexemes.length === 0) return nothing;
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index
     ? {
@@ -216,7 +232,7 @@ export async function searchByText(
         frequencyOf: (lexeme: string) => statistics.documentFrequency.get(lexeme) ?? 0,
         compoundVariant: (lexeme: string) => statistics.compounds.variantOf(lexeme, (candidate) => statistics.documentFrequency.has(candidate)),
       }));
-  if (corpus.chunkCount === 0) return { chunks: [], unknownShare: 1, unknownRareShare: 1 };
+  if (corpus.chunkCount === 0) return nothing;
   const weights = lexemeWeights(questionLexemes, query.text);
   // A word the knowledge spells otherwise ("ebike" for "e-bike", "honour" for "honor") is searched as it spells it, weighing what the question's word weighs.
   const otherSpellings = new Map<string, string[]>();
@@ -226,9 +242,11 @@ export async function searchByText(
   }
   const spelledOtherwise = (lexeme: string): string | null => otherSpellings.get(lexeme)?.find((other) => corpus.frequencyOf(other) > 0) ?? null;
   const lexemes: string[] = [];
+  const searchedAs = new Map<string, string>();
   for (const lexeme of questionLexemes) {
     const variant = corpus.frequencyOf(lexeme) > 0 ? null : (corpus.compoundVariant(lexeme) ?? spelledOtherwise(lexeme));
     const searched = variant ?? lexeme;
+    searchedAs.set(lexeme, searched);
     if (lexemes.includes(searched)) continue;
     lexemes.push(searched);
     if (variant !== null) weights.set(variant, weights.get(lexeme) ?? 0);
@@ -248,7 +266,7 @@ export async function searchByText(
   const totalWeight = total(terms, (term) => term.weight) || 1;
   const unknownRareShare = total(unknown, (term) => term.weight) / totalWeight;
   const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
-  if (known.length === 0) return { chunks: [], unknownShare, unknownRareShare };
+  if (known.length === 0) return { ...nothing, unknownShare, unknownRareShare };
   const hits = index
     ? index.search(known, query.limit, BM25)
     : await searchByTextInSql(db, query, known, corpus.averageLength);
@@ -259,11 +277,28 @@ export async function searchByText(
       score: hit.score,
       coverage: hit.matchedIdf / totalIdf,
       rareCoverage: hit.matchedWeight / totalWeight,
-      normalisedScore: hit.score / bestPossible,
     })),
     unknownShare,
     unknownRareShare,
+    pairs: knownPairs(pairs, searchedAs, new Map(known.map((term) => [term.lexeme, term.idf]))),
+    bestPossible,
   };
+}
+
+/** The question's neighbouring lexemes ("a b") as searched, where the knowledge holds both, each weighing the lesser IDF. */
+function knownPairs(pairs: readonly string[], searchedAs: ReadonlyMap<string, string>, idfOf: ReadonlyMap<string, number>): TermPair[] {
+  const found = new Map<string, TermPair>();
+  for (const pair of pairs) {
+    const [a = "", b = ""] = pair.split(" ");
+    const first = searchedAs.get(a);
+    const second = searchedAs.get(b);
+    if (first === undefined || second === undefined || first === second) continue;
+    const firstIdf = idfOf.get(first);
+    const secondIdf = idfOf.get(second);
+    if (firstIdf === undefined || secondIdf === undefined) continue;
+    found.set(first < second ? `${first} ${second}` : `${second} ${first}`, { first, second, weight: Math.min(firstIdf, secondIdf) });
+  }
+  return [...found.values()];
 }
 
 async function searchByTextInSql(
@@ -332,26 +367,53 @@ export interface ChunkPassage {
   chunkIndex: number;
 }
 
-/** The text and document of each chunk, scoped to the agent again (defence in depth). */
-export async function loadChunkPassages(db: Database, agentId: string, chunkIds: number[]): Promise<Map<number, ChunkPassage>> {
+/**
+ * The text and document of each chunk, scoped to the agent again (defence in depth), with the
+ * positions of `lexemes` in it (for the proximity term, term-proximity.ts).
+ */
+export async function loadChunkPassages(
+  db: Database,
+  agentId: string,
+  chunkIds: number[],
+  lexemes: readonly string[] = [],
+): Promise<Map<number, { passage: ChunkPassage; positions: TermPositions }>> {
   if (chunkIds.length === 0) return new Map();
-  const { rows } = await db.query<{ id: number; document_id: number; url: string; title: string; heading: string | null; content: string; chunk_index: number; document_title: string | null }>(
-    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title
+  const { rows } = await db.query<{
+    id: number;
+    document_id: number;
+    url: string;
+    title: string;
+    heading: string | null;
+    content: string;
+    chunk_index: number;
+    document_title: string | null;
+    positions: string[];
+  }>(
+    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title,
+       ARRAY(SELECT u.lexeme || ' ' || array_to_string(u.positions, ' ') FROM unnest(c.search_vector) u WHERE u.lexeme = ANY ($3::text[])) AS positions
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.agent_id = $1 AND c.id = ANY (SELECT (jsonb_array_elements_text($2::jsonb))::bigint)`,
-    [agentId, JSON.stringify(chunkIds)],
+    [agentId, JSON.stringify(chunkIds), textArray(lexemes)],
   );
   return new Map(
     rows.map((row) => [
       row.id,
       {
-        chunkId: row.id,
-        documentId: row.document_id,
-        url: row.url,
-        title: row.title || row.document_title || "",
-        heading: row.heading,
-        content: row.content,
-        chunkIndex: Number(row.chunk_index),
+        passage: {
+          chunkId: row.id,
+          documentId: row.document_id,
+          url: row.url,
+          title: row.title || row.document_title || "",
+          heading: row.heading,
+          content: row.content,
+          chunkIndex: Number(row.chunk_index),
+        },
+        positions: new Map(
+          row.positions.map((entry) => {
+            const [lexeme = "", ...at] = entry.split(" ");
+            return [lexeme, at.map(Number)];
+          }),
+        ),
       },
     ]),
   );

@@ -21,18 +21,23 @@ export interface RetrievalCalibration {
   fusion: { text: number; vector: number };
 }
 
+/**
+ * The lexical part of the thresholds, which does not depend on the embedder: calibrated on both
+ * eval/ corpora together (`npm run eval` prints that calibration, "both sets together", and the
+ * cross-validated figures; docs/benchmarks.md). Every family uses it.
+ */
+const LEXICAL_THRESHOLDS = { minCoverage: 0.2, maxUnknownShare: 0.8, coverageWeight: 0 };
+
 const families: { prefix: string; calibration: RetrievalCalibration }[] = [
-  // Calibrated on both eval/ corpora together (hashing is the only embedder that runs offline here;
-  // cross-validated figures in docs/benchmarks.md): its vectors are a weak semantic signal, so BM25
-  // leads and the vectors only break ties. The lexical part (minCoverage, coverageWeight,
-  // maxUnknownShare) does not depend on the embedder; the other families reuse it.
-  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.6, minCoverage: 0.24, maxUnknownShare: 0.9, coverageWeight: 0.2 }, fusion: { text: 1, vector: 0.02 } } },
+  // Calibrated with the lexical part (hashing is the only embedder that runs offline here): its
+  // vectors are a weak semantic signal, so BM25 leads and the vectors only break ties.
+  { prefix: "hashing:", calibration: { thresholds: { minSimilarity: 0.6, ...LEXICAL_THRESHOLDS }, fusion: { text: 1, vector: 0.02 } } },
   // Not calibrated here (no model files offline): the common operating point for MiniLM-class models.
-  { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, minCoverage: 0.24, maxUnknownShare: 0.9, coverageWeight: 0.2 }, fusion: { text: 1, vector: 1 } } },
-  { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, minCoverage: 0.24, maxUnknownShare: 0.9, coverageWeight: 0.2 }, fusion: { text: 1, vector: 1 } } },
+  { prefix: "local:", calibration: { thresholds: { minSimilarity: 0.45, ...LEXICAL_THRESHOLDS }, fusion: { text: 1, vector: 1 } } },
+  { prefix: "openai:", calibration: { thresholds: { minSimilarity: 0.4, ...LEXICAL_THRESHOLDS }, fusion: { text: 1, vector: 1 } } },
 ];
 
-const fallback: RetrievalCalibration = { thresholds: { minSimilarity: 0.45, minCoverage: 0.24, maxUnknownShare: 0.9, coverageWeight: 0.2 }, fusion: { text: 1, vector: 1 } };
+const fallback: RetrievalCalibration = { thresholds: { minSimilarity: 0.45, ...LEXICAL_THRESHOLDS }, fusion: { text: 1, vector: 1 } };
 
 export function retrievalCalibrationFor(embedderId: string, overrides: Partial<ConfidenceThresholds> = {}): RetrievalCalibration {
   const base = families.find((family) => embedderId.startsWith(family.prefix))?.calibration ?? fallback;

@@ -3,6 +3,7 @@ import type { Embedder } from "../../embeddings/embedder.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import { searchByText, searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
+import { mostProximity, pairLexemes, rankedByProximity } from "./term-proximity.js";
 import type { RetrievalCalibration } from "./retrieval-calibration.js";
 import { confidenceScore, isConfident, type RetrievalSignals } from "../confidence/retrieval-confidence.js";
 
@@ -18,7 +19,7 @@ export interface Retrieval {
   passages: RetrievedPassage[];
   signals: RetrievalSignals;
   lowConfidence: boolean;
-  /** Each side's ranking, for evaluation. */
+  /** Each side's ranking, for evaluation: the lexical side's is BM25's own, before the proximity term. */
   vectorRanking: number[];
   textRanking: number[];
   /** The fused ranking of chunk ids. */
@@ -66,14 +67,18 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
   const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector! });
   const textSearch = await searchByText(db, lexical, search, question);
   const byText = textSearch.chunks;
+  // Every candidate of either side is read, with the positions of the question's neighbouring
+  // words, so that the lexical side is re-ordered by proximity before the two are fused.
+  const candidateIds = [...new Set([...byText, ...byVector].map((chunk) => chunk.chunkId))];
+  const details = await loadChunkPassages(db, options.agentId, candidateIds, pairLexemes(textSearch.pairs));
+  const byTextAndProximity = rankedByProximity(byText, (chunkId) => details.get(chunkId)?.positions, textSearch.pairs);
   const weights = options.calibration.fusion;
-  const fused = reciprocalRankFusion([byText, byVector], [weights.text, weights.vector]);
-  const details = await loadChunkPassages(db, options.agentId, fused.slice(0, candidates).map((chunk) => chunk.chunkId));
+  const fused = reciprocalRankFusion([byTextAndProximity, byVector], [weights.text, weights.vector]);
 
   const passages: RetrievedPassage[] = [];
   const perDocument = new Map<number, number>();
   for (const chunk of fused) {
-    const passage = details.get(chunk.chunkId);
+    const passage = details.get(chunk.chunkId)?.passage;
     if (!passage) continue;
     const taken = perDocument.get(passage.documentId) ?? 0;
     if (taken >= (options.perDocument ?? 2)) continue;
@@ -82,7 +87,8 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
     if (passages.length >= (options.passageLimit ?? 5)) break;
   }
 
-  const textHits = new Map(byText.map((chunk) => [chunk.chunkId, chunk]));
+  const textHits = new Map(byTextAndProximity.map((chunk) => [chunk.chunkId, chunk]));
+  const mostScore = textSearch.bestPossible + mostProximity(textSearch.pairs);
   const best = passages.slice(0, 3).map((passage) => textHits.get(passage.chunkId));
   const signals: RetrievalSignals = {
     topSimilarity: byVector[0]?.score ?? 0,
@@ -90,7 +96,7 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
     unknownShare: textSearch.unknownShare,
     rareCoverage: Math.max(0, ...best.map((hit) => hit?.rareCoverage ?? 0)),
     unknownRareShare: textSearch.unknownRareShare,
-    bestScore: Math.max(0, ...best.map((hit) => hit?.normalisedScore ?? 0)),
+    bestScore: Math.max(0, ...best.map((hit) => (hit && mostScore > 0 ? (hit.score + hit.proximity) / mostScore : 0))),
   };
   const lowConfidence = passages.length === 0 || !isConfident(signals, options.calibration.thresholds);
   return {
