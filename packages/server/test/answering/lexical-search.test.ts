@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
 import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm25-parameters.js";
-import { candidateSelectingTerms, searchByText } from "../../src/answering/retrieve/chunk-search-repository.js";
+import { candidateSelectingTerms, loadChunkPassages, searchByText } from "../../src/answering/retrieve/chunk-search-repository.js";
 import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
+import { MOST_PAIRS } from "../../src/answering/retrieve/term-proximity.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 import { retrieveHybrid } from "../../src/answering/retrieve/retrieve-hybrid.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
@@ -336,7 +337,20 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       expect(retrieval.textRanking).toEqual([chunks[0], chunks[1]]);
       expect(retrieval.passages.map((passage) => passage.documentId)).toEqual([documents[1], documents[0]]);
     }
+    // The proximity term as the passages statement measures it: "maximum rider weight" holds all three pairs; the parcels page holds "maximum weight" 1 apart and none other within 3.
+    const { pairs } = await search(memory, question, agent);
+    const weightOf = (a: string, b: string) => pairs.find((pair) => [pair.first, pair.second].sort().join(" ") === [a, b].sort().join(" "))!.weight;
+    const passages = await loadChunkPassages(db, agent, [chunks[0]!, chunks[1]!], pairs);
+    expect(passages.get(chunks[1]!)?.proximity).toBeCloseTo(weightOf("maximum", "rider") + weightOf("rider", "weight") + weightOf("maximum", "weight"), 12);
+    expect(passages.get(chunks[0]!)?.proximity).toBeCloseTo(weightOf("maximum", "weight"), 12);
+    expect((await loadChunkPassages(db, agent, [chunks[0]!], [])).get(chunks[0]!)?.proximity).toBe(0);
+    // Another agent's chunk is not read, whatever its id.
+    expect((await loadChunkPassages(db, agentId, [chunks[0]!], pairs)).size).toBe(0);
     // Words the knowledge lacks make no pair; a question of one word makes none.
+    // A long message looks for its heaviest pairs only.
+    const long = await search(memory, "rider weight maximum parcel kg collects luggage limits rider two weight e-bikes included maximum parcel every rider luggage weight limits kg", agent);
+    expect(long.pairs).toHaveLength(MOST_PAIRS);
+    expect(long.pairs.map((pair) => pair.weight)).toEqual([...long.pairs.map((pair) => pair.weight)].sort((a, b) => b - a));
     const unknown = await search(memory, "zeppelin weight", agent);
     expect(unknown.pairs).toEqual([]);
     expect((await search(memory, "weight", agent)).pairs).toEqual([]);

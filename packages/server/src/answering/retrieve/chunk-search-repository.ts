@@ -7,7 +7,7 @@ import { withoutContractionFragments } from "./contraction-fragments.js";
 import type { LexicalCaches } from "./lexical-caches.js";
 import type { IndexedChunk } from "./lexical-index.js";
 import { spellingVariantsOf } from "./spelling-variants.js";
-import { QUESTION_PAIR_SPAN, type TermPair, type TermPositions } from "./term-proximity.js";
+import { closeTogetherQuery, MOST_PAIRS, QUESTION_PAIR_SPAN, type TermPair } from "./term-proximity.js";
 
 /** Dimensions that have an HNSW index (see migrations 0002 and 0022); other sizes are searched exactly. */
 const INDEXED_DIMENSIONS = 384;
@@ -122,9 +122,14 @@ export async function searchByVectorWithLexemes(
   query: { agentId: string; embedder: string; vector: Float32Array; limit: number; text: string; textSearchConfig: string },
 ): Promise<{ nearest: RankedChunk[]; question: QuestionLexemes }> {
   const { rows } = await db.query<QuestionLexemes & { id: number | null; similarity: number | null }>(
-    `SELECT question.lexemes, question.revision, question.spellings, question.pairs, nearest.id, nearest.similarity
+    // The question's arrays come on the first row only: the driver parses every row's arrays.
+    `SELECT CASE WHEN row_number() OVER best = 1 THEN question.lexemes END AS lexemes, question.revision,
+       CASE WHEN row_number() OVER best = 1 THEN question.spellings END AS spellings,
+       CASE WHEN row_number() OVER best = 1 THEN question.pairs END AS pairs,
+       nearest.id, nearest.similarity
      FROM (${questionLexemesSql("$6", "$7", "$1", "$8", "$9")}) question
      LEFT JOIN LATERAL (${vectorSearchSql(query.vector.length)}) nearest ON true
+     WINDOW best AS (ORDER BY nearest.similarity DESC, nearest.id)
      ORDER BY nearest.similarity DESC, nearest.id`,
     [...vectorSearchParameters(query), query.textSearchConfig, query.text, ...spellingParameters(query.text, query.textSearchConfig)],
   );
@@ -285,7 +290,7 @@ export async function searchByText(
   };
 }
 
-/** The question's neighbouring lexemes ("a b") as searched, where the knowledge holds both, each weighing the lesser IDF. */
+/** The question's neighbouring lexemes ("a b") as searched, where the knowledge holds both, each weighing the lesser IDF: the heaviest `MOST_PAIRS`. */
 function knownPairs(pairs: readonly string[], searchedAs: ReadonlyMap<string, string>, idfOf: ReadonlyMap<string, number>): TermPair[] {
   const found = new Map<string, TermPair>();
   for (const pair of pairs) {
@@ -298,8 +303,11 @@ function knownPairs(pairs: readonly string[], searchedAs: ReadonlyMap<string, st
     if (firstIdf === undefined || secondIdf === undefined) continue;
     found.set(first < second ? `${first} ${second}` : `${second} ${first}`, { first, second, weight: Math.min(firstIdf, secondIdf) });
   }
-  return [...found.values()];
+  return [...found.values()].sort((a, b) => b.weight - a.weight).slice(0, MOST_PAIRS);
 }
+
+/** A lexeme as a tsquery operand, taken literally (quoted, not parsed or stemmed again). */
+const tsqueryOperand = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 
 async function searchByTextInSql(
   db: Database,
@@ -307,7 +315,7 @@ async function searchByTextInSql(
   known: WeightedQueryTerm[],
   averageLength: number,
 ): Promise<{ chunkId: number; score: number; matchedIdf: number; matchedWeight: number }[]> {
-  const quoted = (term: WeightedQueryTerm) => `'${term.lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const quoted = (term: WeightedQueryTerm) => tsqueryOperand(term.lexeme);
   const selector = candidateSelectingTerms(known).map(quoted).join(" | ");
   // Σ IDF of the words a candidate holds (`preselected`: one single-lexeme tsquery per word and its
   // IDF), each tested by the tsvector's own binary search.
@@ -368,16 +376,18 @@ export interface ChunkPassage {
 }
 
 /**
- * The text and document of each chunk, scoped to the agent again (defence in depth), with the
- * positions of `lexemes` in it (for the proximity term, term-proximity.ts).
+ * The text and document of each chunk, scoped to the agent again (defence in depth), with its
+ * proximity term for `pairs` (term-proximity.ts): Σ weight of the pairs whose words it holds close
+ * together, each tested by a phrase query on its tsvector (a parameter each, with its weight).
  */
 export async function loadChunkPassages(
   db: Database,
   agentId: string,
   chunkIds: number[],
-  lexemes: readonly string[] = [],
-): Promise<Map<number, { passage: ChunkPassage; positions: TermPositions }>> {
+  pairs: readonly TermPair[] = [],
+): Promise<Map<number, { passage: ChunkPassage; proximity: number }>> {
   if (chunkIds.length === 0) return new Map();
+  const proximity = pairs.map((_, i) => `(CASE WHEN c.search_vector @@ $${3 + 2 * i}::tsquery THEN $${4 + 2 * i}::float8 ELSE 0 END)`).join(" + ") || "0";
   const { rows } = await db.query<{
     id: number;
     document_id: number;
@@ -387,13 +397,13 @@ export async function loadChunkPassages(
     content: string;
     chunk_index: number;
     document_title: string | null;
-    positions: string[];
+    proximity: number;
   }>(
     `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title,
-       ARRAY(SELECT u.lexeme || ' ' || array_to_string(u.positions, ' ') FROM unnest(c.search_vector) u WHERE u.lexeme = ANY ($3::text[])) AS positions
+       (${proximity})::float8 AS proximity
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.agent_id = $1 AND c.id = ANY (SELECT (jsonb_array_elements_text($2::jsonb))::bigint)`,
-    [agentId, JSON.stringify(chunkIds), textArray(lexemes)],
+    [agentId, JSON.stringify(chunkIds), ...pairs.flatMap((pair) => [closeTogetherQuery(pair, tsqueryOperand), pair.weight])],
   );
   return new Map(
     rows.map((row) => [
@@ -408,12 +418,7 @@ export async function loadChunkPassages(
           content: row.content,
           chunkIndex: Number(row.chunk_index),
         },
-        positions: new Map(
-          row.positions.map((entry) => {
-            const [lexeme = "", ...at] = entry.split(" ");
-            return [lexeme, at.map(Number)];
-          }),
-        ),
+        proximity: Number(row.proximity),
       },
     ]),
   );

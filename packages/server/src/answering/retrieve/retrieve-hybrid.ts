@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
 import type { LexicalCaches } from "./lexical-caches.js";
-import { searchByText, searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage } from "./chunk-search-repository.js";
+import { searchByText, searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage, type RankedChunk } from "./chunk-search-repository.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
-import { mostProximity, pairLexemes, rankedByProximity } from "./term-proximity.js";
+import { mostProximity, rankedByProximity } from "./term-proximity.js";
 import type { RetrievalCalibration } from "./retrieval-calibration.js";
 import { confidenceScore, isConfident, type RetrievalSignals } from "../confidence/retrieval-confidence.js";
 
@@ -67,13 +67,16 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
   const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector! });
   const textSearch = await searchByText(db, lexical, search, question);
   const byText = textSearch.chunks;
-  // Every candidate of either side is read, with the positions of the question's neighbouring
-  // words, so that the lexical side is re-ordered by proximity before the two are fused.
-  const candidateIds = [...new Set([...byText, ...byVector].map((chunk) => chunk.chunkId))];
-  const details = await loadChunkPassages(db, options.agentId, candidateIds, pairLexemes(textSearch.pairs));
-  const byTextAndProximity = rankedByProximity(byText, (chunkId) => details.get(chunkId)?.positions, textSearch.pairs);
   const weights = options.calibration.fusion;
-  const fused = reciprocalRankFusion([byTextAndProximity, byVector], [weights.text, weights.vector]);
+  const fuse = (lexical: RankedChunk[]) => reciprocalRankFusion([lexical, byVector], [weights.text, weights.vector]);
+  // One statement reads the passages that can be given and the lexical side's proximity terms: the
+  // best candidates as BM25 and the vectors fuse, and every lexical candidate (re-ordering moves
+  // only those). A vector-only chunk that re-ordering lifts into the best is skipped, as any chunk
+  // past them is.
+  const candidateIds = new Set([...fuse(byText).slice(0, candidates), ...byText].map((chunk) => chunk.chunkId));
+  const details = await loadChunkPassages(db, options.agentId, [...candidateIds], textSearch.pairs);
+  const byTextAndProximity = rankedByProximity(byText, (chunkId) => details.get(chunkId)?.proximity ?? 0);
+  const fused = fuse(byTextAndProximity);
 
   const passages: RetrievedPassage[] = [];
   const perDocument = new Map<number, number>();
