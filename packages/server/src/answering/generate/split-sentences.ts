@@ -63,7 +63,8 @@ const SENTENCE_END = /[.!?…:;。！？]["'”’»)\]]*$/u;
  * The sentences of a passage with their block, in order. Blocks (separated by blank lines) and
  * lines are never crossed, so a heading or a page title never runs into the sentence after it;
  * a line that is alone in its block and does not end like a sentence is marked as a heading;
- * list items and table rows are marked as such (every sentence of their line).
+ * list items are marked as such (every sentence of their line), and a table row is one sentence
+ * however many its cells hold.
  */
 export function splitPassage(text: string, language: string): PassageSentence[] {
   const sentences: PassageSentence[] = [];
@@ -74,7 +75,9 @@ export function splitPassage(text: string, language: string): PassageSentence[] 
       const item = LIST_MARKER.test(lineText.trim());
       const row = !item && lineText.includes(" | ");
       const heading = lines.length === 1 && !item && !row && !SENTENCE_END.test(lineText.trim());
-      for (const sentence of splitSentences(lineText, language)) sentences.push({ text: sentence, block, line, heading, item, row });
+      // Its cells only make sense together ("Workshop check | Bikes only. A mechanic …").
+      const parts = row ? [lineText.trim()] : splitSentences(lineText, language);
+      for (const sentence of parts) sentences.push({ text: sentence, block, line, heading, item, row });
       line += 1;
     }
   });

@@ -45,7 +45,10 @@ const texts = (question: string, passages: Passage[]): string[] => selectSentenc
 
 describe("sentence splitting keeps list and table lines whole", () => {
   it("happy: a numbered item is one sentence with its number; a lone item is an item, not a heading; rows are marked", () => {
-    const sentences = splitPassage("How it works\n\n1. Choose your bike in a shop. Make a note of the total.\n2. Apply through your employer\n\n- The Law Society if you live in England\n\nDay | Hours\nMonday | 9:00–18:00", "en");
+    const sentences = splitPassage(
+      "How it works\n\n1. Choose your bike in a shop. Make a note of the total.\n2. Apply through your employer\n\n- The Law Society if you live in England\n\nDay | Hours\nMonday | 9:00–18:00\nWorkshop check | Bikes only. A mechanic inspects the bike. This adds 1–2 days.",
+      "en",
+    );
     expect(sentences.map((sentence) => [sentence.text, sentence.heading, sentence.item, sentence.row])).toEqual([
       ["How it works", true, false, false],
       ["1. Choose your bike in a shop.", false, true, false],
@@ -54,6 +57,8 @@ describe("sentence splitting keeps list and table lines whole", () => {
       ["- The Law Society if you live in England", false, true, false],
       ["Day | Hours", false, false, true],
       ["Monday | 9:00–18:00", false, false, true],
+      // A row is one sentence, however many its cells hold: its cells only make sense together.
+      ["Workshop check | Bikes only. A mechanic inspects the bike. This adds 1–2 days.", false, false, true],
     ]);
   });
 });
@@ -109,6 +114,18 @@ describe("sentence selection (happy)", () => {
     expect(texts("roughly how much do people save with the salary sacrifice bike scheme", [scheme])).toEqual([
       "The cycle to work scheme lets employees get a bike through their employer and pay for it from their salary before tax.",
       "Most people save between 25% and 39% of the price, depending on their tax band.",
+    ]);
+  });
+
+  it("a row whose cell holds several sentences is quoted whole, with its header", () => {
+    const statuses = passage(
+      14,
+      "Your order moves through these statuses.\n\nStatus | What's happening\nReceived | We have your order.\n" +
+        "Workshop check | Bikes only. A mechanic carries out our 40-point pre-delivery inspection and boxes the bike. This adds 1–2 working days.\nDispatched | The parcel is with the courier.",
+    );
+    expect(texts("what does 'workshop check' mean on my order status", [statuses])).toEqual([
+      "Status | What's happening",
+      "Workshop check | Bikes only. A mechanic carries out our 40-point pre-delivery inspection and boxes the bike. This adds 1–2 working days.",
     ]);
   });
 
