@@ -16,6 +16,9 @@ function segmenterFor(language: string): Intl.Segmenter {
   return segmenter;
 }
 
+/** A question or exclamation mark inside closing quotes or brackets: `"Forgotten password?"`. */
+const QUOTED_MARK_BEFORE_BREAK = /[?!？！]["'”’»)\]]+$/u;
+
 /**
  * The sentences of a passage, each exactly as written (only surrounding whitespace is trimmed),
  * in order. Lines are split first, so headings and list items stand alone; then each line is cut
@@ -24,16 +27,22 @@ function segmenterFor(language: string): Intl.Segmenter {
 export function splitSentences(text: string, language: string): string[] {
   const sentences: string[] = [];
   for (const line of text.split(/\r?\n/)) {
+    // The line's sentences as segmented, surrounding whitespace included.
+    const pieces: string[] = [];
     let pending = "";
     for (const { segment } of segmenterFor(language).segment(line)) {
       pending += segment;
       // A list item's number ("2. Apply …") is not a sentence of its own.
-      if (!ABBREVIATION_BEFORE_BREAK.test(pending.trimEnd()) && !/^\d{1,3}[.)]$/.test(pending.trim())) {
-        if (pending.trim() !== "") sentences.push(pending.trim());
-        pending = "";
-      }
+      if (ABBREVIATION_BEFORE_BREAK.test(pending.trimEnd()) || /^\d{1,3}[.)]$/.test(pending.trim())) continue;
+      // A quoted label ending in "?" or "!" does not end a sentence that goes on in lower case:
+      // 'click "Forgotten password?" and enter your email' is one sentence, not a question.
+      const previous = pieces.at(-1);
+      if (previous !== undefined && QUOTED_MARK_BEFORE_BREAK.test(previous.trimEnd()) && /^\s*\p{Ll}/u.test(pending)) pieces[pieces.length - 1] = previous + pending;
+      else pieces.push(pending);
+      pending = "";
     }
-    if (pending.trim() !== "") sentences.push(pending.trim());
+    pieces.push(pending);
+    for (const piece of pieces) if (piece.trim() !== "") sentences.push(piece.trim());
   }
   return sentences;
 }

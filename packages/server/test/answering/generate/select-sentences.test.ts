@@ -3,7 +3,7 @@ import type { Passage } from "../../../src/answering/generate/answer-generator.j
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
 import { selectSentences } from "../../../src/answering/generate/select-sentences.js";
-import { splitPassage } from "../../../src/answering/generate/split-sentences.js";
+import { splitPassage, splitSentences } from "../../../src/answering/generate/split-sentences.js";
 import { answerRequest } from "./answer-request.js";
 
 /** Chunk texts as ingest writes them: blocks between blank lines, list items `- ` or `1. `, table cells joined by ` | `. */
@@ -60,6 +60,25 @@ describe("sentence splitting keeps list and table lines whole", () => {
       // A row is one sentence, however many its cells hold: its cells only make sense together.
       ["Workshop check | Bikes only. A mechanic inspects the bike. This adds 1–2 days.", false, false, true],
     ]);
+  });
+});
+
+describe("a quoted label ending in a question mark", () => {
+  const ACCOUNT = passage(
+    15,
+    "I've forgotten my password\n\n" +
+      'On the sign-in page, click "Forgotten password?" and enter the email address you registered with. We\'ll send you a reset link. Your new password must be at least 10 characters long.\n\n' +
+      "Is it safe? Yes.\nClick \u201cHelp!\u201d\nand follow the steps.",
+  );
+
+  it("happy: does not end the sentence it is quoted in, so the sentence is not taken for a question and is quoted", () => {
+    expect(splitSentences('Click "Forgotten password?" and enter your email. Then wait!', "en")).toEqual(['Click "Forgotten password?" and enter your email.', "Then wait!"]);
+    expect(texts("forgot password", [ACCOUNT])[0]).toBe('On the sign-in page, click "Forgotten password?" and enter the email address you registered with.');
+  });
+
+  it("edge: a real question, a quoted question followed by a capital, and a line break still end a sentence", () => {
+    expect(splitSentences('Is it free? Yes. Ask "Why?" Then go.', "en")).toEqual(["Is it free?", "Yes.", 'Ask "Why?"', "Then go."]);
+    expect(splitPassage(ACCOUNT.content, "en").slice(-2).map((sentence) => sentence.text)).toEqual(["Click \u201cHelp!\u201d", "and follow the steps."]);
   });
 });
 
