@@ -6,14 +6,31 @@ import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "./small-talk.js";
 import { LIST_MARKER } from "./split-sentences.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
+import { rowWithHeader } from "./table-rows.js";
 
 /** Words with the whitespace before them, so that the tokens add up to the text exactly. */
 function wordsOf(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
 }
 
+/**
+ * A table's rows are written out with their columns' names ("Carbon frames: 5 years"), and its
+ * header row then goes without saying; a row the header does not fit stays as written.
+ */
+function readable(sentences: readonly ChosenSentence[]): ChosenSentence[] {
+  const written = sentences.map((sentence) => (sentence.tableHeader ? rowWithHeader(sentence.tableHeader, sentence.text) : null));
+  const spelledOut = (header: ChosenSentence) =>
+    sentences.some((row, index) => written[index] !== null && row.tableHeader === header.text && row.passageIndex === header.passageIndex && row.block === header.block);
+  return sentences.flatMap((sentence, index) => {
+    if (sentence.tableHeader === null && spelledOut(sentence)) return [];
+    const text = written[index];
+    return [text === null || text === undefined ? sentence : { ...sentence, text }];
+  });
+}
+
 /** Sentences of one line are joined by a space, lines of one block by a line break, blocks and documents by a blank line. */
-function textOf(sentences: readonly ChosenSentence[]): string {
+function textOf(chosen: readonly ChosenSentence[]): string {
+  const sentences = readable(chosen);
   return sentences
     .map((sentence, index) => {
       const previous = sentences[index - 1];
@@ -30,14 +47,14 @@ function textOf(sentences: readonly ChosenSentence[]): string {
 /** An answer cites at most this many documents: the one it rests on, then the next retrieved ones. */
 const MAX_CITATIONS = 3;
 
+/** How many related pages a doubtful reply links. */
+const DOUBTFUL_CITATIONS = 2;
+
 /**
  * The documents an extractive answer cites: first the one its sentences come from, then the other
  * retrieved documents in retrieval order (they are where the visitor can read on), at most
  * `MAX_CITATIONS`, always including a second document the answer quotes.
  */
-/** How many related pages a doubtful reply links. */
-const DOUBTFUL_CITATIONS = 2;
-
 function citationsOf(sentences: readonly ChosenSentence[], request: AnswerRequest): number[] {
   const quoted = [...new Set(sentences.map((sentence) => sentence.documentId))];
   const ranked = [...new Set(request.passages.map((passage) => passage.documentId))];
@@ -72,7 +89,7 @@ function selectionContext(request: AnswerRequest): string | null {
 /**
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
- * own, streamed word by word; it cites that document first, then the next retrieved ones. When
+ * own (a table row is written out with its header's names), streamed word by word; it cites that document first, then the next retrieved ones. When
  * retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
  * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
  * only doubtful matches" (and linking those), and offers a person — unless the message was only a greeting, a

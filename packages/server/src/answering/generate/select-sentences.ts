@@ -27,6 +27,8 @@ export interface ChosenSentence {
   line: number;
   documentId: number;
   text: string;
+  /** For a table row, its table's header row (the first row of its block), or null when it is that row. */
+  tableHeader?: string | null;
 }
 
 /** Units of fewer words are labels or navigation, not answers. */
@@ -269,5 +271,10 @@ export function selectSentences(
   return reply.units
     .flatMap((unit) => unit.members)
     .sort((a, b) => (a.documentId === b.documentId ? inPageOrder(a, b) : a.documentId === main.documentId ? -1 : 1))
-    .map(({ passageIndex, position, block, line, documentId, text }) => ({ passageIndex, position, block, line, documentId, text }));
+    .map(({ passageIndex, position, block, line, documentId, text, kind }) => {
+      const chosen = { passageIndex, position, block, line, documentId, text };
+      if (kind !== "row") return chosen;
+      const header = sentences[passageIndex]?.find((sentence) => sentence.block === block && sentence.kind === "row");
+      return { ...chosen, tableHeader: header === undefined || header.position === position ? null : header.text };
+    });
 }

@@ -64,6 +64,26 @@ describe("extractive answer generator (happy)", () => {
     expect(standalone.content).toContain("Shipping is free on orders over €50.");
   });
 
+  test("writes a table's rows out with their columns' names, and leaves its header row out", async () => {
+    const hours: Passage = {
+      number: 1,
+      documentId: 301,
+      url: "https://bikes.test/stores",
+      title: "Our shops",
+      heading: null,
+      content:
+        "Opening hours\n\nLeeds, Manchester | York\nMonday | 9:00–18:00 | Closed\nThursday | 9:00–20:00 | 10:00–17:30\n\n" +
+        "Part | Warranty period | Notes\nCarbon frames | 5 years\n\nAll shops are closed on Christmas Day.",
+      score: 1,
+    };
+    const thursday = await collectAnswer(generator.generate(answerRequest({ question: "What time does the York shop close on Thursday?", passages: [hours] })));
+    expect(thursday.content.split("\n")[0]).toBe("Thursday — Leeds, Manchester: 9:00–20:00; York: 10:00–17:30");
+    expect(thursday.content).not.toContain("|");
+    // A row its header does not fit is quoted as written, with the header.
+    const frames = await collectAnswer(generator.generate(answerRequest({ question: "warranty on carbon frames", passages: [hours] })));
+    expect(frames.content).toBe("Part | Warranty period | Notes\nCarbon frames | 5 years");
+  });
+
   test("the first citation is the document the answer quotes, whatever its rank", async () => {
     const opening = await collectAnswer(generator.generate(answerRequest({ question: "When is your shop open?" })));
     expect(opening.content).toBe("Our shop in Lyon is open Monday to Saturday, 10 am to 7 pm.");

@@ -1,0 +1,30 @@
+/** The cells of a table row as ingest writes it (cells joined by ` | `). */
+function cellsOf(row: string): string[] {
+  return row.split(" | ").map((cell) => cell.trim());
+}
+
+/** A cell that holds nothing to read: empty, or a dash standing for "none". */
+const EMPTY_CELL = /^[-–—]?$/u;
+
+/**
+ * A table row as a person would write it out, each value with its column's name from the header
+ * row: "Carbon frames: 5 years" (two columns), "Road — Typical width: 28mm; Pressure (psi): 65–80",
+ * "Thursday — Leeds, Manchester, Bristol: 9:00–20:00; York: 10:00–17:30" (the header may leave
+ * out the first column's name), "Number of bikes 10–24: 12% off list price" (a label of figures
+ * alone gets its column's name). Empty and dash cells are left out. Null when the header does not
+ * fit the row: then the row is quoted as written.
+ */
+export function rowWithHeader(header: string, row: string): string | null {
+  const names = cellsOf(header);
+  const values = cellsOf(row);
+  const [label, ...rest] = values;
+  if (label === undefined || rest.length === 0 || EMPTY_CELL.test(label)) return null;
+  // The header names every column, or every column but the first (the rows' labels).
+  const columns = names.length === values.length ? names.slice(1) : names.length === rest.length ? names : null;
+  if (columns === null) return null;
+  // A label of figures alone ("10–24") says what it counts by its column's name ("Number of bikes 10–24").
+  const named = names.length === values.length && !/\p{L}/u.test(label) ? `${names[0]} ${label}` : label;
+  if (rest.length === 1) return `${named}: ${rest[0]}`;
+  const pairs = rest.flatMap((value, index) => (EMPTY_CELL.test(value) ? [] : [`${columns[index]}: ${value}`]));
+  return pairs.length === 0 ? null : `${named} — ${pairs.join("; ")}`;
+}
