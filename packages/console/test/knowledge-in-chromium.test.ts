@@ -138,6 +138,9 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     expect(await signals.getByRole("row").count()).toBe(8);
     expect(await page.getByText("Retrieval found enough to ground an answer.").isVisible()).toBe(true);
     expect(await signals.getByRole("row", { name: /Top similarity/ }).textContent()).toMatch(/at least \d\.\d\d/);
+    // The shipped lexical thresholds weigh rare-word coverage 0: the pane says it is not in the score.
+    expect(await signals.getByRole("row", { name: /Rare words covered/ }).textContent()).toContain("not in the score");
+    expect(await signals.getByRole("row", { name: /Best passage/ }).textContent()).not.toContain("not in the score");
     await page.screenshot({ path: join(ARTIFACTS, "console-knowledge.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
 

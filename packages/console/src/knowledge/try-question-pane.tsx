@@ -75,8 +75,11 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
             </p>
             <p className="muted small">
               Grounded when the question's rare words are not missing from the knowledge and either the nearest passage is similar enough or the
-              confidence score ({score(thresholds.coverage_weight)} × rare words covered + {score(1 - thresholds.coverage_weight)} × best passage) reaches
-              its threshold.
+              confidence score{" "}
+              {thresholds.coverage_weight === 0
+                ? "(the best passage's score, its words counted more where they stand together, over the most it could score)"
+                : `(${score(thresholds.coverage_weight)} × rare words covered + ${score(1 - thresholds.coverage_weight)} × best passage)`}{" "}
+              reaches its threshold.
             </p>
             <table className="signals">
               <caption className="visually-hidden">Confidence signals against their thresholds</caption>
@@ -106,12 +109,12 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
                 <tr>
                   <th scope="row">Rare words covered</th>
                   <td>{score(signals.rare_coverage)}</td>
-                  <td className="muted">in the score</td>
+                  <td className="muted">{thresholds.coverage_weight === 0 ? "not in the score" : "in the score"}</td>
                 </tr>
                 <tr>
-                  <th scope="row">Best passage (BM25)</th>
+                  <th scope="row">Best passage (BM25 and proximity)</th>
                   <td>{score(signals.best_score)}</td>
-                  <td className="muted">in the score</td>
+                  <td className="muted">{thresholds.coverage_weight === 1 ? "not in the score" : "in the score"}</td>
                 </tr>
                 <tr>
                   <th scope="row">Coverage of the question</th>
