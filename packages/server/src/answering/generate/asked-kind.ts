@@ -2,7 +2,8 @@ import { isEnglish } from "./content-words.js";
 
 /**
  * What kind of fact a question asks for, when its words say so: "How long does the warranty last?"
- * wants a duration, "How much is postage?" an amount, "What time do you open?" a time. The words
+ * wants a duration, "How much is postage?" or "Do I have to pay anything?" an amount, "What time
+ * do you open?" a time. The words
  * that say it ("long", "much", "time") are the commonest of the language and weigh nothing in the
  * reply's choice of sentences (see `questionStemWeights`), so without this a sentence about the
  * warranty in general beats the row that says "2 years". English only: another language's
@@ -15,7 +16,7 @@ const ASKS: ReadonlyArray<readonly [AskedKind, RegExp]> = [
   ["time", /\bwhat time\b|\bopening (?:hours|times)\b|\bwhen (?:are|is|do|does) (?:you|they|it|the \w+) (?:open|close|closed)\b|\bwhat days?\b/iu],
   [
     "amount",
-    /\bhow much (?:is|are|does|do|did|will|would|for|to|extra|more)\b|\bwhat(?:'s| is| are| would be| will be)? (?:the )?(?:price|cost|fee|charge)s?\b|\b(?:does|do|would|will) (?:it|they|that|this) cost\b|\bis there (?:a|any) (?:fee|charge|cost)\b|\b(?:price|cost|fee|charge)s?\s*\?\s*$/iu,
+    /\bhow much (?:is|are|does|do|did|will|would|for|to|extra|more)\b|\bwhat(?:'s| is| are| would be| will be)? (?:the )?(?:price|cost|fee|charge)s?\b|\b(?:does|do|would|will) (?:it|they|that|this) cost\b|\bis there (?:a|any) (?:fee|charge|cost)\b|\b(?:do|does|will|would|must) (?:i|we|you|they|he|she) (?:have|need) to pay\b|\bpay anything\b|\b(?:price|cost|fee|charge)s?\s*\?\s*$/iu,
   ],
 ];
 

@@ -9,7 +9,7 @@ describe("askedKindOf", () => {
   });
 
   it("happy: 'how much' and a price, cost or fee asked about ask for an amount", () => {
-    for (const question of ["How much is shipping?", "roughly how much do people save with salary sacrifice", "what's the price of a bike fit", "saturday delivery price?", "does it cost more to deliver to Inverness", "Is there a fee for returns?"]) {
+    for (const question of ["How much is shipping?", "roughly how much do people save with salary sacrifice", "what's the price of a bike fit", "saturday delivery price?", "does it cost more to deliver to Inverness", "Is there a fee for returns?", "Do I have to pay anything to send it back?", "Will I need to pay customs duty on a gift?"]) {
       expect(askedKindOf(question, "en"), question).toBe("amount");
     }
   });
@@ -21,7 +21,7 @@ describe("askedKindOf", () => {
   });
 
   it("edge: a price, a charge or a cost that is only mentioned asks for nothing", () => {
-    for (const question of ["do you price match ebay sellers", "is it bad to charge my ebike battery every night", "what happens if the price goes down after I've pre ordered", "Where are your shops?", "How much weight can the rack carry?"]) {
+    for (const question of ["do you price match ebay sellers", "is it bad to charge my ebike battery every night", "what happens if the price goes down after I've pre ordered", "Where are your shops?", "How much weight can the rack carry?", "Can I pay by card?", "Who pays for the return?"]) {
       expect(askedKindOf(question, "en"), question).toBeNull();
     }
   });
