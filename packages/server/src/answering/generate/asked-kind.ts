@@ -3,11 +3,10 @@ import { isEnglish } from "./content-words.js";
 /**
  * What kind of fact a question asks for, when its words say so: "How long does the warranty last?"
  * wants a duration, "How much is postage?" or "Do I have to pay anything?" an amount, "What time
- * do you open?" a time. The words
- * that say it ("long", "much", "time") are the commonest of the language and weigh nothing in the
- * reply's choice of sentences (see `questionStemWeights`), so without this a sentence about the
- * warranty in general beats the row that says "2 years". English only: another language's
- * question asks for no kind here.
+ * do you open?" a time. The words that say it ("long", "much", "time") are the commonest of the
+ * language and weigh nothing in the reply's choice of sentences (see `questionStemWeights`), so
+ * without this a sentence about the warranty in general beats the row that says "2 years".
+ * English only: another language's question asks for no kind here.
  */
 export type AskedKind = "duration" | "amount" | "time";
 
