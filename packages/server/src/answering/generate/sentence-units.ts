@@ -78,20 +78,21 @@ function itemsAfter(sentences: readonly QuotableSentence[], index: number): Quot
  * quoted so: a lead-in ("You can pay with:") comes with its list and a list item with its lead-in
  * or heading ("What we won't match"), a partial list leaving out items scoring under `minScore`
  * (or alone, without its marker, when it reads as a sentence); a table row comes with the table's
- * header row; a sentence opening with a back-reference ("It takes 3 days.") comes with the
- * sentence before it in its paragraph when both fit.
+ * header row; a sentence or a lead-in opening with a back-reference ("It takes 3 days.", "It
+ * must:") comes with the sentence before it in its paragraph when both fit.
  */
 export function unitOf(sentences: readonly QuotableSentence[], index: number, budget: number, language: string, minScore = 0): SentenceUnit | null {
   const sentence = sentences[index];
   if (sentence === undefined || sentence.kind === "skip" || sentence.kind === "heading") return null;
   switch (sentence.kind) {
     case "lead-in":
-      return listUnit(sentence, itemsAfter(sentences, index), budget, minScore);
+      return withAntecedent(sentences, index, listUnit(sentence, itemsAfter(sentences, index), budget, minScore), budget, language);
     case "item": {
       let start = index;
       while (sentences[start - 1]?.kind === "item" && sentences[start - 1]?.block === sentence.block) start -= 1;
       const leadIn = sentences[start - 1];
-      if (leadIn?.kind === "lead-in" || leadIn?.kind === "heading") return listUnit(leadIn, itemsAfter(sentences, start - 1), budget, minScore);
+      if (leadIn?.kind === "lead-in" || leadIn?.kind === "heading")
+        return withAntecedent(sentences, start - 1, listUnit(leadIn, itemsAfter(sentences, start - 1), budget, minScore), budget, language);
       const alone = asSentence(sentence);
       return alone === null ? null : { members: [alone], sentences: 1 };
     }
@@ -100,14 +101,23 @@ export function unitOf(sentences: readonly QuotableSentence[], index: number, bu
       const members = header !== undefined && header !== sentence && header.text.length + sentence.text.length <= budget ? [header, sentence] : [sentence];
       return { members, sentences: 1 };
     }
-    case "sentence": {
-      const previous = sentences[index - 1];
-      const backReference = BACK_REFERENCES[primaryLanguage(language)] ?? BACK_REFERENCES.en!;
-      if (backReference.test(sentence.text) && previous?.kind === "sentence" && previous.block === sentence.block && previous.text.length + sentence.text.length <= budget)
-        return { members: [previous, sentence], sentences: 2 };
-      return { members: [sentence], sentences: 1 };
-    }
+    case "sentence":
+      return withAntecedent(sentences, index, { members: [sentence], sentences: 1 }, budget, language);
   }
+}
+
+/**
+ * A unit opening with a back-reference ("It takes 3 days.", "It must:") comes with the sentence
+ * before it in its paragraph, when both fit within `budget`: they count as one sentence more.
+ */
+function withAntecedent(sentences: readonly QuotableSentence[], index: number, unit: SentenceUnit | null, budget: number, language: string): SentenceUnit | null {
+  const opening = sentences[index];
+  const previous = sentences[index - 1];
+  if (unit === null || opening === undefined || unit.members[0] !== opening) return unit;
+  const backReference = BACK_REFERENCES[primaryLanguage(language)] ?? BACK_REFERENCES.en!;
+  if (!backReference.test(opening.text) || previous?.kind !== "sentence" || previous.block !== opening.block) return unit;
+  if (previous.text.length + lengthOf(unit.members) > budget) return unit;
+  return { members: [previous, ...unit.members], sentences: unit.sentences + 1 };
 }
 
 /** The sentence right after `sentences[index]` in its paragraph line, which a person quoting it would often read on to. */

@@ -99,6 +99,19 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
+  it("a lead-in opening with a back-reference comes with the sentence before it in its paragraph", () => {
+    const volunteering = passage(
+      16,
+      "You can help others by picking up shopping and offering support on the phone. This includes:\n\n- neighbours who are at high risk\n- people who are feeling lonely\n\nStay safe.",
+    );
+    expect(texts("can I help lonely neighbours", [volunteering])).toEqual([
+      "You can help others by picking up shopping and offering support on the phone.",
+      "This includes:",
+      "- neighbours who are at high risk",
+      "- people who are feeling lonely",
+    ]);
+  });
+
   it("a list item comes under its heading, with only the items that answer", () => {
     expect(texts("do you price match ebay sellers", [PRICE_MATCH])).toEqual(["What we won't match", "- Marketplace sellers on sites such as eBay, and private sellers."]);
   });
