@@ -78,7 +78,7 @@ function itemsAfter(sentences: readonly QuotableSentence[], index: number): Quot
  * quoted so: a lead-in ("You can pay with:") comes with its list and a list item with its lead-in
  * or heading ("What we won't match"), a partial list leaving out items scoring under `minScore`
  * (or alone, without its marker, when it reads as a sentence); a table row comes with the table's
- * header row; a sentence or a lead-in opening with a back-reference ("It takes 3 days.", "It
+ * header row, which is never quoted alone; a sentence or a lead-in opening with a back-reference ("It takes 3 days.", "It
  * must:") comes with the sentence before it in its paragraph when both fit.
  */
 export function unitOf(sentences: readonly QuotableSentence[], index: number, budget: number, language: string, minScore = 0): SentenceUnit | null {
@@ -98,6 +98,8 @@ export function unitOf(sentences: readonly QuotableSentence[], index: number, bu
     }
     case "row": {
       const header = sentences.find((other) => other.block === sentence.block && other.kind === "row");
+      // A table's header row names its columns and answers nothing alone ("Leeds, Manchester, Bristol | York").
+      if (header === sentence && sentences.some((other) => other !== sentence && other.block === sentence.block && other.kind === "row")) return null;
       const members = header !== undefined && header !== sentence && header.text.length + sentence.text.length <= budget ? [header, sentence] : [sentence];
       return { members, sentences: 1 };
     }

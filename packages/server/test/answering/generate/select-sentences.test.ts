@@ -161,6 +161,14 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
+  it("a table's header row is never quoted alone, however many of the question's words it holds", () => {
+    const shops = passage(
+      17,
+      "Bristol\n\nUnit 3, Temple Quay Arches, Bristol BS1 6EA. Road bikes, a workshop and rental bikes.\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed",
+    );
+    expect(texts("where's your bristol shop?", [shops])).toEqual(["Unit 3, Temple Quay Arches, Bristol BS1 6EA.", "Road bikes, a workshop and rental bikes."]);
+  });
+
   it("a table row of few letters is quoted with its header: the row is the answer", () => {
     const pressures = passage(12, "Tyre type | Typical width | Pressure (psi)\nRoad | 28mm | 65–80\nGravel | 40mm | 35–50\n\nSome pumps show bar instead of psi.");
     expect(texts("what psi for 28mm road tyres", [pressures])).toEqual(["Tyre type | Typical width | Pressure (psi)", "Road | 28mm | 65–80"]);
