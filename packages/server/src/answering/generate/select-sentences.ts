@@ -40,8 +40,9 @@ const QUESTION_END = /[?？]["'”’»)\]]*$/u;
 /** The sentences of the passages read, each passage's in order; duplicates (chunks overlap) are skipped after their first appearance. */
 function sentencesOf(passages: readonly Passage[], language: string, limits: SelectionLimits): QuotableSentence[][] {
   const seen = new Set<string>();
-  return passages.slice(0, limits.maxPassages).map((passage, passageIndex) =>
-    splitPassage(passage.content, language).map((sentence, position): QuotableSentence => {
+  return passages.slice(0, limits.maxPassages).map((passage, passageIndex) => {
+    const split = splitPassage(passage.content, language);
+    return split.map((sentence, position): QuotableSentence => {
       const base = { passageIndex, position, block: sentence.block, line: sentence.line, documentId: passage.documentId, score: 0 };
       // List items and table rows are kept whole, however short ("- cash", "Saturday | 9:30–17:30"): their list or table is quoted together.
       const text = sentence.item || sentence.row ? sentence.text : withoutBoilerplate(sentence.text);
@@ -51,9 +52,11 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
       seen.add(key);
       if (sentence.heading) return { ...base, text, kind: "heading", stems: new Set() };
       const kind = sentence.item ? "item" : sentence.row ? "row" : /[:：]$/u.test(text) ? "lead-in" : "sentence";
-      return { ...base, text, kind, stems: contentStems(text, language) };
-    }),
-  );
+      const header = sentence.row ? split.find((other) => other.block === sentence.block && other.row) : undefined;
+      const columns = header === undefined || header === sentence ? {} : { columnStems: contentStems(header.text, language) };
+      return { ...base, text, kind, stems: contentStems(text, language), ...columns };
+    });
+  });
 }
 
 /** Sentences that are scored (and may be quoted): not skipped, not headings. */
@@ -70,10 +73,24 @@ function score(sentences: readonly QuotableSentence[][], wanted: ReadonlyMap<str
   const all = sentences.flat().filter(isScored);
   const holding = new Map<string, number>();
   for (const sentence of all) for (const stem of sentence.stems) if (wanted.has(stem)) holding.set(stem, (holding.get(stem) ?? 0) + 1);
+  const weight = (stem: string, count: number) => (wanted.get(stem) ?? 0) * Math.log(1 + all.length / count);
   for (const sentence of all) {
     sentence.score = 0;
-    for (const [stem, count] of holding) if (sentence.stems.has(stem)) sentence.score += (wanted.get(stem) ?? 0) * Math.log(1 + all.length / count);
+    for (const [stem, count] of holding) if (sentence.stems.has(stem)) sentence.score += weight(stem, count);
   }
+  // The row of a table that answers best by its own words is read with its columns' names too
+  // ("Saturday | 9:00–17:30 | 9:30–17:30" under "Leeds, Manchester, Bristol | York" for the York
+  // shop on Saturday); only that row, so that the table's other rows do not come along.
+  const bestRows = new Map<string, QuotableSentence[]>();
+  for (const row of all) {
+    if (row.columnStems === undefined || row.score === 0) continue;
+    const table = `${row.passageIndex} ${row.block}`;
+    const best = bestRows.get(table);
+    if (best === undefined || row.score > best[0]!.score) bestRows.set(table, [row]);
+    else if (row.score === best[0]!.score) best.push(row);
+  }
+  for (const row of [...bestRows.values()].flat())
+    for (const [stem, count] of holding) if (row.columnStems?.has(stem) && !row.stems.has(stem)) row.score += weight(stem, count);
 }
 
 /** A question of the message that asks for a kind of fact, with its content stems. */
@@ -198,7 +215,8 @@ class Reply {
  * the best-ranked passage holding a sentence that shares a content word with the question
  * (retrieval's order decides). Its sentences are scored by the question's words they hold, each
  * weighed by how specific it is (in general language, and among the sentences read: "swollen"
- * outweighs "battery" on a battery page), and those scoring at least half the best are taken
+ * outweighs "battery" on a battery page; a table's best row by its own words is read with its
+ * columns' names too), and those scoring at least half the best are taken
  * best first, each with what it cannot be read without (a list's lead-in or heading, a table's
  * header, the sentence a back-reference points to; see `unitOf`), the best one read on to the end
  * of its line, up to the limits, then put back in page order. Headings (but as a list's title),

@@ -11,6 +11,8 @@ export interface QuotableSentence extends ChosenSentence {
    */
   kind: "sentence" | "lead-in" | "item" | "row" | "heading" | "skip";
   stems: Set<string>;
+  /** For a table row under a header row, the header's content stems (the names of its columns). */
+  columnStems?: Set<string>;
   /** How much of the question it covers, each word weighed by how rare it is among the sentences read. */
   score: number;
 }

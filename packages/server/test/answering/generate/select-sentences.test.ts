@@ -123,11 +123,12 @@ describe("sentence selection (happy)", () => {
   it("a question asking how long gets the row that says how long ahead of a sentence holding more of its words", () => {
     const warranty = passage(
       8,
-      "Part | Warranty period\nCarbon frames | 5 years\nE-bike motor and display | 2 years\nE-bike battery | 2 years or 500 full charge cycles, whichever comes first\n\n" +
+      // The header names no word of the questions, so that only the kind asked brings the row.
+      "Part | Cover\nCarbon frames | 5 years\nE-bike motor and display | 2 years\nE-bike battery | 2 years or 500 full charge cycles, whichever comes first\n\n" +
         "An e-bike battery is faulty under warranty if it holds less than 70% of its capacity within the warranty period.",
     );
     expect(texts("How long does the warranty last on e-bike batteries?", [warranty])).toEqual([
-      "Part | Warranty period",
+      "Part | Cover",
       "E-bike battery | 2 years or 500 full charge cycles, whichever comes first",
       "An e-bike battery is faulty under warranty if it holds less than 70% of its capacity within the warranty period.",
     ]);
@@ -159,6 +160,23 @@ describe("sentence selection (happy)", () => {
       "Status | What's happening",
       "Workshop check | Bikes only. A mechanic carries out our 40-point pre-delivery inspection and boxes the bike. This adds 1–2 working days.",
     ]);
+  });
+
+  it("the row answering by its own words is read with its columns' names: York's Saturday hours beat a sentence naming York, even when 'Saturday' is everywhere", () => {
+    const hours = passage(
+      18,
+      "Opening hours\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
+        "On bank holidays all shops, including York, open 10:00–16:00. All shops are closed on Christmas Day.",
+    );
+    const saturdayDelivery = passage(
+      19,
+      "Order by 1pm on Friday and choose Saturday delivery.\n\nSaturday delivery costs £14.95.\n\nSaturday deliveries arrive between 8am and 6pm.\n\nWe do not deliver on Saturday to the Highlands.",
+    );
+    const reply = texts("What time does the York shop close on Saturday?", [hours, saturdayDelivery]);
+    expect(reply.slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
+    // Only that row: the table's other rows, which hold none of the question's own words, do not come along.
+    expect(reply).not.toContain("Monday | 9:00–18:00 | Closed");
+    expect(reply).not.toContain("Sunday | 10:00–16:00 | Closed");
   });
 
   it("a table's header row is never quoted alone, however many of the question's words it holds", () => {
