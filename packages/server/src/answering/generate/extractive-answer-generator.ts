@@ -23,8 +23,8 @@ function readable(sentences: readonly ChosenSentence[]): ChosenSentence[] {
     sentences.some((row, index) => written[index] !== null && row.tableHeader === header.text && row.passageIndex === header.passageIndex && row.block === header.block);
   return sentences.flatMap((sentence, index) => {
     if (sentence.tableHeader === null && spelledOut(sentence)) return [];
-    const text = written[index];
-    return [text === null || text === undefined ? sentence : { ...sentence, text }];
+    const text = written[index] ?? null;
+    return [text === null ? sentence : { ...sentence, text }];
   });
 }
 
@@ -89,8 +89,8 @@ function selectionContext(request: AnswerRequest): string | null {
 /**
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
- * own (a table row is written out with its header's names), streamed word by word; it cites that document first, then the next retrieved ones. When
- * retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
+ * own (a table row is written out with its header's names), streamed word by word; it cites that
+ * document first, then the next retrieved ones. When retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
  * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
  * only doubtful matches" (and linking those), and offers a person — unless the message was only a greeting, a
  * thank-you or a goodbye, which it answers in kind.

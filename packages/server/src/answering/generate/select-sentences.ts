@@ -52,9 +52,11 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
       seen.add(key);
       if (sentence.heading) return { ...base, text, kind: "heading", stems: new Set() };
       const kind = sentence.item ? "item" : sentence.row ? "row" : /[:：]$/u.test(text) ? "lead-in" : "sentence";
-      const header = sentence.row ? split.find((other) => other.block === sentence.block && other.row) : undefined;
-      const columns = header === undefined || header === sentence ? {} : { columnStems: contentStems(header.text, language) };
-      return { ...base, text, kind, stems: contentStems(text, language), ...columns };
+      const stems = contentStems(text, language);
+      if (kind !== "row") return { ...base, text, kind, stems };
+      const header = split.find((other) => other.block === sentence.block && other.row);
+      if (header === undefined || header === sentence) return { ...base, text, kind, stems, tableHeader: null };
+      return { ...base, text, kind, stems, tableHeader: header.text, columnStems: contentStems(header.text, language) };
     });
   });
 }
@@ -289,10 +291,7 @@ export function selectSentences(
   return reply.units
     .flatMap((unit) => unit.members)
     .sort((a, b) => (a.documentId === b.documentId ? inPageOrder(a, b) : a.documentId === main.documentId ? -1 : 1))
-    .map(({ passageIndex, position, block, line, documentId, text, kind }) => {
-      const chosen = { passageIndex, position, block, line, documentId, text };
-      if (kind !== "row") return chosen;
-      const header = sentences[passageIndex]?.find((sentence) => sentence.block === block && sentence.kind === "row");
-      return { ...chosen, tableHeader: header === undefined || header.position === position ? null : header.text };
-    });
+    .map(({ passageIndex, position, block, line, documentId, text, tableHeader }) =>
+      tableHeader === undefined ? { passageIndex, position, block, line, documentId, text } : { passageIndex, position, block, line, documentId, text, tableHeader },
+    );
 }

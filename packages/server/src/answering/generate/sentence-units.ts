@@ -80,8 +80,8 @@ function itemsAfter(sentences: readonly QuotableSentence[], index: number): Quot
  * quoted so: a lead-in ("You can pay with:") comes with its list and a list item with its lead-in
  * or heading ("What we won't match"), a partial list leaving out items scoring under `minScore`
  * (or alone, without its marker, when it reads as a sentence); a table row comes with the table's
- * header row, which is never quoted alone; a sentence or a lead-in opening with a back-reference ("It takes 3 days.", "It
- * must:") comes with the sentence before it in its paragraph when both fit.
+ * header row, which is never quoted alone; a sentence or a lead-in opening with a back-reference
+ * ("It takes 3 days.", "It must:") comes with the sentence before it in its paragraph when both fit.
  */
 export function unitOf(sentences: readonly QuotableSentence[], index: number, budget: number, language: string, minScore = 0): SentenceUnit | null {
   const sentence = sentences[index];
