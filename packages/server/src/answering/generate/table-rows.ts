@@ -12,7 +12,7 @@ const EMPTY_CELL = /^[-–—]?$/u;
  * "Thursday — Leeds, Manchester, Bristol: 9:00–20:00; York: 10:00–17:30" (the header may leave
  * out the first column's name), "Number of bikes 10–24: 12% off list price" (a label of figures
  * alone gets its column's name). Empty and dash cells are left out. Null when the header does not
- * fit the row: then the row is quoted as written.
+ * fit the row, or may not be a header: then the row is quoted as written.
  */
 export function rowWithHeader(header: string, row: string): string | null {
   const names = cellsOf(header);
@@ -22,6 +22,10 @@ export function rowWithHeader(header: string, row: string): string | null {
   // The header names every column, or every column but the first (the rows' labels).
   const columns = names.length === values.length ? names.slice(1) : names.length === rest.length ? names : null;
   if (columns === null) return null;
+  // Ingest does not say which row is a header: the first row of a table is taken for one only
+  // where it names a column the row gives a figure in ("Full day" over "£60"). A table whose
+  // first row is data ("Monday | 9–5" over "Tuesday | 9–6") is quoted as written.
+  if (!rest.some((value, index) => /\d/u.test(value) && !/\d/u.test(columns[index] ?? ""))) return null;
   // A label of figures alone ("10–24") says what it counts by its column's name ("Number of bikes 10–24").
   const named = names.length === values.length && !/\p{L}/u.test(label) ? `${names[0]} ${label}` : label;
   if (rest.length === 1) return `${named}: ${rest[0]}`;

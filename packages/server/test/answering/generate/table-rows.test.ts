@@ -18,10 +18,16 @@ describe("rowWithHeader", () => {
     expect(rowWithHeader("Bike | Half day | Full day | Weekend", "Electric cargo bike | – | £60 | ")).toBe("Electric cargo bike — Full day: £60");
   });
 
+  it("edge: a first row that may be data, not a header (no column it names holds a figure the row gives), gives null", () => {
+    expect(rowWithHeader("Monday | 9:00–17:00", "Tuesday | 9:00–18:00")).toBeNull();
+    expect(rowWithHeader("Road | 28mm | 65–80", "Gravel | 40mm | 35–50")).toBeNull();
+    expect(rowWithHeader("Status | What's happening", "Received | We have your order.")).toBeNull();
+  });
+
   it("edge: a header that does not fit the row, a row with one cell or no label, or nothing but dashes gives null", () => {
-    expect(rowWithHeader("A | B | C | D", "x | y")).toBeNull();
+    expect(rowWithHeader("A | B | C | D", "x | 1")).toBeNull();
     expect(rowWithHeader("A | B", "x")).toBeNull();
-    expect(rowWithHeader("A | B", "– | y")).toBeNull();
+    expect(rowWithHeader("A | B", "– | 1")).toBeNull();
     expect(rowWithHeader("A | B | C", "x | – | —")).toBeNull();
   });
 });
