@@ -191,7 +191,8 @@ describeNeeding("postgres", "redis")("two serve processes on one Postgres and on
     const events = memberEvents(watcher.channel);
     const onA = [await joinPresence(a, "op_dave"), await joinPresence(a, "op_erin")];
     await joinPresence(b, "op_erin");
-    await until(() => events.length === 2);
+    // Across processes, as the other cross-process waits here: 5 s ran out once in a full clean-clone run.
+    await until(() => events.length === 2, 10_000);
     const channel = `presence-operators.${workspaceId}`;
     expect(await occupancyOn(b, channel)).toEqual({ occupied: true, subscription_count: 4, user_count: 3 });
 
