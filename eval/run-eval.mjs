@@ -21,7 +21,7 @@ const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
 const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
-const { buildRetrievalQuery } = await load("answering/retrieve/build-retrieval-query.js");
+const { retrievalTexts } = await load("answering/retrieve/build-retrieval-query.js");
 const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-answer-generator.js");
 const { askedKindOf, holdsKind } = await load("answering/generate/asked-kind.js");
 
@@ -88,8 +88,7 @@ async function evaluateEmbedder(kind, sets) {
     const retrieve = (message, history) =>
       retrieveHybrid(db, embedder, lexical, {
         agentId: agent.id,
-        query: buildRetrievalQuery({ message, recentVisitorMessages: history.filter((turn) => turn.role === "visitor").map((turn) => turn.content) }),
-        question: message,
+        ...retrievalTexts({ message, recentVisitorMessages: history.filter((turn) => turn.role === "visitor").map((turn) => turn.content) }),
         textSearchConfig: "english",
         calibration,
         candidates: 20,

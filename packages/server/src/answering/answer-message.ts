@@ -7,7 +7,7 @@ import { textSearchConfigFor } from "../ingest/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
 import { insertBotReply } from "./message-repository.js";
-import { buildRetrievalQuery } from "./retrieve/build-retrieval-query.js";
+import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 
@@ -62,12 +62,12 @@ export async function* answerMessage(
   }
   const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexical, {
     agentId: conversation.agentId,
-    query: buildRetrievalQuery({
+    ...retrievalTexts({
       message: body.message,
       recentVisitorMessages: history.filter((message) => message.role === "visitor").map((message) => message.content),
       pageContext: body.page_context,
+      language,
     }),
-    question: body.message,
     textSearchConfig: textSearchConfigFor(language),
     calibration: services.retrievalCalibration(services.embedder.id),
   });

@@ -112,6 +112,26 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(followUp.json().data.citations.map((citation: { id: number }) => citation.id)).toContain(documents[0]);
   });
 
+  it("happy: 'And on Sunday?' after a question about Saturday asks that question about Sunday, not about any page naming Sunday", async () => {
+    const shop = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Shop hours", origins: [SITE_ORIGIN] })) as { id: string };
+    const [hoursSource] = await pushKnowledge(t, tenant.workspaceId, shop.id, [
+      { title: "Shop opening hours", source_url: "https://shop.example.com/shops", content: "The York shop is open on Saturday from 9:30 to 17:30. The York shop is closed on Sunday." },
+      {
+        title: "Weekend delivery",
+        source_url: "https://shop.example.com/weekend-delivery",
+        content: "Saturday delivery costs £14.95. Sunday delivery is not available. Orders placed on Saturday or Sunday are packed on Monday. Sunday orders arrive on Tuesday.",
+      },
+    ]);
+    const hours = await documentIdOf(t, hoursSource!);
+    const session = await startSession(t.app, shop.id);
+    const saturday = (await ask(session.jwt, { message: "Is the York shop open on Saturday?" })).json().data;
+    expect(saturday.citations[0].id).toBe(hours);
+    const sunday = (await ask(session.jwt, { message: "And on Sunday?" })).json().data;
+    expect(sunday).toMatchObject({ low_confidence: false });
+    expect(sunday.citations[0].id).toBe(hours);
+    expect(sunday.content).toContain("The York shop is closed on Sunday.");
+  });
+
   it("happy: a question the knowledge cannot answer is low confidence, says nothing was found, cites nothing and offers a human", async () => {
     const session = await startSession(t.app, tenant.agentId);
     for (const message of ["Who won the football world cup in 1998?", "Zyxwvut qwertyuiop?"]) {

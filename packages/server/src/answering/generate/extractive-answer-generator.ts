@@ -1,5 +1,5 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
-import { isFollowUp } from "../retrieve/follow-up.js";
+import { isFollowUp, previousForFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "./detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
@@ -83,7 +83,8 @@ function relatedDocuments(request: AnswerRequest): number[] {
  */
 function selectionContext(request: AnswerRequest): string | null {
   if (!isFollowUp(request.question, request.language)) return null;
-  return request.history.findLast((turn) => turn.role === "visitor")?.content ?? null;
+  const previous = request.history.findLast((turn) => turn.role === "visitor")?.content;
+  return previous === undefined ? null : previousForFollowUp(previous, request.question, request.language);
 }
 
 /**

@@ -1,20 +1,24 @@
-import { isFollowUp } from "./follow-up.js";
+import { isFollowUp, needsPrevious, previousForFollowUp } from "./follow-up.js";
 
-/**
- * The text retrieval searches with: the visitor's message; for a follow-up that needs it ("and
- * to Germany?"), the visitor's previous message after it; then what the page says it is. Earlier
- * messages never join a question that stands alone, so an earlier topic cannot outweigh it.
- */
-export function buildRetrievalQuery(input: {
+export interface RetrievalInput {
   message: string;
   recentVisitorMessages: string[];
   pageContext?: Record<string, unknown> | undefined;
   /** The language the follow-up test reads the message in. Default English. */
   language?: string;
-}): string {
+}
+
+/**
+ * The text retrieval searches with: the visitor's message; for a follow-up that needs it ("and
+ * to Germany?"), the visitor's previous message after it, with the day or month the follow-up
+ * names in place of its own (`previousForFollowUp`); then what the page says it is. Earlier
+ * messages never join a question that stands alone, so an earlier topic cannot outweigh it.
+ */
+export function buildRetrievalQuery(input: RetrievalInput): string {
   const parts = [input.message];
   const previous = input.recentVisitorMessages.filter((text) => text !== input.message).at(-1);
-  if (previous !== undefined && isFollowUp(input.message, input.language ?? "en")) parts.push(previous);
+  const language = input.language ?? "en";
+  if (previous !== undefined && isFollowUp(input.message, language)) parts.push(previousForFollowUp(previous, input.message, language));
   const context = input.pageContext;
   if (context) {
     const described = ["title", "product", "name", "category", "heading"]
@@ -24,4 +28,14 @@ export function buildRetrievalQuery(input: {
     if (described.length > 0) parts.push(described.join(" — "));
   }
   return parts.join("\n");
+}
+
+/**
+ * What retrieval is given for a visitor's message (`retrieveHybrid`): the query it searches with,
+ * and the question it tries alone first. A message that cannot be read alone ("And on Sunday?",
+ * see `needsPrevious`) is not tried alone: its question is the query.
+ */
+export function retrievalTexts(input: RetrievalInput): { query: string; question: string } {
+  const query = buildRetrievalQuery(input);
+  return { query, question: needsPrevious(input.message, input.language ?? "en") ? query : input.message };
 }

@@ -21,3 +21,53 @@ export function isFollowUp(message: string, language: string): boolean {
   if (contentWords > SHORT_CONTENT_WORDS) return false;
   return CONTINUATION.test(message) || POINTING_BACK.test(message);
 }
+
+/**
+ * Whether a message cannot be read alone at all, so that retrieval reads it with the previous one
+ * rather than alone first: it has no content word ("how much?"), or one after a continuation ("And
+ * on Sunday?", "what about Leeds?"). Alone, "Sunday" would match any page that names the day.
+ */
+export function needsPrevious(message: string, language: string): boolean {
+  const contentWords = contentStems(message, language).size;
+  return contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && CONTINUATION.test(message));
+}
+
+/** Days of the week and months in `language` (and English), from Intl: the kinds of word a follow-up swaps. */
+const swappableKinds = new Map<string, RegExp[]>();
+
+function kindsOfSwappableWords(language: string): RegExp[] {
+  let kinds = swappableKinds.get(language);
+  if (kinds === undefined) {
+    const names = (options: Intl.DateTimeFormatOptions, count: number, dateOf: (index: number) => Date) =>
+      [...new Set([language, "en"])].flatMap((locale) => {
+        let format: Intl.DateTimeFormat;
+        try {
+          format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
+        } catch {
+          return [];
+        }
+        return Array.from({ length: count }, (_, index) => format.format(dateOf(index)).toLowerCase());
+      });
+    const weekdays = names({ weekday: "long" }, 7, (index) => new Date(Date.UTC(2024, 0, 1 + index)));
+    const months = names({ month: "long" }, 12, (index) => new Date(Date.UTC(2024, index, 1)));
+    kinds = [weekdays, months].map((words) => new RegExp(`(?<!\\p{L})(?:${words.map(escapeRegExp).join("|")})s?(?!\\p{L})`, "giu"));
+    swappableKinds.set(language, kinds);
+  }
+  return kinds;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The previous message as a follow-up reads it: a day of the week or a month the follow-up names
+ * takes the place of the one it named ("And on Sunday?" after "Is the York shop open on
+ * Saturday?" reads "Is the York shop open on Sunday?", not a question about both days).
+ */
+export function previousForFollowUp(previous: string, message: string, language: string): string {
+  let read = previous;
+  for (const kind of kindsOfSwappableWords(language)) {
+    const named = [...new Set(message.match(kind) ?? [])];
+    if (named.length > 0) read = read.replace(kind, named.join(" "));
+  }
+  return read;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildRetrievalQuery } from "../../../src/answering/retrieve/build-retrieval-query.js";
-import { isFollowUp } from "../../../src/answering/retrieve/follow-up.js";
+import { buildRetrievalQuery, retrievalTexts } from "../../../src/answering/retrieve/build-retrieval-query.js";
+import { isFollowUp, needsPrevious, previousForFollowUp } from "../../../src/answering/retrieve/follow-up.js";
 
 describe("follow-up detection", () => {
   it.each(["and to Germany?", "how much?", "what about tents?", "Is it free?", "How long does that take?", "And can I get it tomorrow?", "why?", "et pour la Belgique ?"])(
@@ -40,5 +40,37 @@ describe("retrieval query", () => {
   it("happy: the page's own description still joins", () => {
     const query = buildRetrievalQuery({ message: "is it waterproof?", recentVisitorMessages: [], pageContext: { title: "Trail tent 2", price: 120 } });
     expect(query).toBe("is it waterproof?\nTrail tent 2");
+  });
+});
+
+describe("a follow-up that names another day or month", () => {
+  it("happy: takes its place in the previous message, in English and in the agent's language, plural or not", () => {
+    expect(previousForFollowUp("Is the York shop open on Saturday?", "And on Sunday?", "en")).toBe("Is the York shop open on Sunday?");
+    expect(previousForFollowUp("Are you open on Saturdays?", "and sundays?", "en")).toBe("Are you open on sundays?");
+    expect(previousForFollowUp("Le magasin est-il ouvert le samedi ?", "Et le dimanche ?", "fr")).toBe("Le magasin est-il ouvert le dimanche ?");
+    expect(previousForFollowUp("Can I return it in December?", "what about January?", "en")).toBe("Can I return it in January?");
+    expect(buildRetrievalQuery({ message: "And on Sunday?", recentVisitorMessages: ["Is the York shop open on Saturday?"] })).toBe("And on Sunday?\nIs the York shop open on Sunday?");
+  });
+
+  it("edge: a previous message naming none, or a follow-up naming none, is read as written; a day never replaces a month", () => {
+    expect(previousForFollowUp("Do you ship to Germany?", "And France?", "en")).toBe("Do you ship to Germany?");
+    expect(previousForFollowUp("Where is the York shop?", "And on Sunday?", "en")).toBe("Where is the York shop?");
+    expect(previousForFollowUp("Can I return it in December?", "And on Sunday?", "en")).toBe("Can I return it in December?");
+    // A word that only contains a day's name is not one ("Sundays" is, "Sundayschool" is not).
+    expect(previousForFollowUp("Is Sundayschool open?", "And Monday?", "en")).toBe("Is Sundayschool open?");
+  });
+});
+
+describe("a message that cannot be read alone", () => {
+  it.each(["And on Sunday?", "what about Leeds?", "and then?", "et le dimanche ?"])("happy: %j is not tried alone first: its question is the query", (message) => {
+    const language = message.startsWith("et") ? "fr" : "en";
+    expect(needsPrevious(message, language)).toBe(true);
+    const texts = retrievalTexts({ message, recentVisitorMessages: ["Is the York shop open on Saturday?"], language });
+    expect(texts.question).toBe(texts.query);
+  });
+
+  it.each(["returns?", "And do you sell helmets?", "Is it free?", "How long does the warranty last on tents?"])("happy: %j is tried alone first", (message) => {
+    expect(needsPrevious(message, "en")).toBe(false);
+    expect(retrievalTexts({ message, recentVisitorMessages: ["Do you deliver to France?"] }).question).toBe(message);
   });
 });
