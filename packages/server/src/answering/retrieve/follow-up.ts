@@ -32,36 +32,53 @@ export function needsPrevious(message: string, language: string): boolean {
   return contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && CONTINUATION.test(message));
 }
 
-/** Days of the week and months in `language` (and English), from Intl: the kinds of word a follow-up swaps. */
+/** Days of the week, months and countries in `language` (and English), from Intl: the kinds of word a follow-up swaps. */
 const swappableKinds = new Map<string, RegExp[]>();
 
 function kindsOfSwappableWords(language: string): RegExp[] {
   let kinds = swappableKinds.get(language);
   if (kinds === undefined) {
-    const names = (options: Intl.DateTimeFormatOptions, count: number, dateOf: (index: number) => Date) =>
-      [...new Set([language, "en"])].flatMap((locale) => {
-        let format: Intl.DateTimeFormat;
-        try {
-          format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
-        } catch {
-          return [];
-        }
-        return Array.from({ length: count }, (_, index) => format.format(dateOf(index)).toLowerCase());
+    const locales = [...new Set([language, "en"])];
+    const dates = (options: Intl.DateTimeFormatOptions, count: number, dateOf: (index: number) => Date) =>
+      locales.flatMap((locale) => {
+        const format = formatterFor(() => new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }));
+        return format === null ? [] : Array.from({ length: count }, (_, index) => format.format(dateOf(index)));
       });
-    const weekdays = names({ weekday: "long" }, 7, (index) => new Date(Date.UTC(2024, 0, 1 + index)));
-    const months = names({ month: "long" }, 12, (index) => new Date(Date.UTC(2024, index, 1)));
-    kinds = [weekdays, months].map((words) => new RegExp(`(?<!\\p{L})(?:${words.map(escapeRegExp).join("|")})s?(?!\\p{L})`, "giu"));
+    const weekdays = dates({ weekday: "long" }, 7, (index) => new Date(Date.UTC(2024, 0, 1 + index)));
+    const months = dates({ month: "long" }, 12, (index) => new Date(Date.UTC(2024, index, 1)));
+    const countries = locales.flatMap((locale) => {
+      const names = formatterFor(() => new Intl.DisplayNames(locale, { type: "region", fallback: "none" }));
+      return names === null ? [] : REGION_CODES.flatMap((code) => names.of(code) ?? []);
+    });
+    kinds = [alternatives(weekdays, true), alternatives(months, true), alternatives(countries, false)];
     swappableKinds.set(language, kinds);
   }
   return kinds;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Every two-letter region code but "ZZ" (unknown): Intl names the ones that exist. */
+const REGION_CODES = Array.from({ length: 26 * 26 }, (_, index) => String.fromCharCode(65 + Math.floor(index / 26), 65 + (index % 26))).filter((code) => code !== "ZZ");
+
+/** An Intl formatter, or null for a locale Intl refuses. */
+function formatterFor<T>(make: () => T): T | null {
+  try {
+    return make();
+  } catch {
+    return null;
+  }
+}
+
+/** Any of `words` as a whole word, case-insensitive, with an English plural "s" where `plural`. */
+function alternatives(words: readonly string[], plural: boolean): RegExp {
+  const escaped = [...new Set(words.map((word) => word.toLowerCase()))].sort((a, b) => b.length - a.length).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`(?<!\\p{L})(?:${escaped.join("|")})${plural ? "s?" : ""}(?!\\p{L})`, "giu");
+}
 
 /**
- * The previous message as a follow-up reads it: a day of the week or a month the follow-up names
- * takes the place of the one it named ("And on Sunday?" after "Is the York shop open on
- * Saturday?" reads "Is the York shop open on Sunday?", not a question about both days).
+ * The previous message as a follow-up reads it: a day of the week, a month or a country the
+ * follow-up names takes the place of the one it named ("And on Sunday?" after "Is the York shop
+ * open on Saturday?" reads "Is the York shop open on Sunday?", not a question about both days;
+ * "And Germany?" after "Do you ship to France?" reads "Do you ship to Germany?").
  */
 export function previousForFollowUp(previous: string, message: string, language: string): string {
   let read = previous;

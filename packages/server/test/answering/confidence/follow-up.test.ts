@@ -24,7 +24,7 @@ describe("retrieval query", () => {
   const earlier = ["Do you deliver to France?"];
 
   it("happy: a follow-up is searched with the visitor's previous message", () => {
-    expect(buildRetrievalQuery({ message: "and to Germany?", recentVisitorMessages: earlier })).toBe("and to Germany?\nDo you deliver to France?");
+    expect(buildRetrievalQuery({ message: "and the fee?", recentVisitorMessages: earlier })).toBe("and the fee?\nDo you deliver to France?");
   });
 
   it("happy: a question that stands alone is searched alone, so an earlier topic cannot outweigh it", () => {
@@ -33,8 +33,8 @@ describe("retrieval query", () => {
   });
 
   it("happy: only the previous message joins, not older ones, and never the message itself", () => {
-    const query = buildRetrievalQuery({ message: "and Spain?", recentVisitorMessages: ["Do you sell tents?", "Do you deliver to France?", "and Spain?"] });
-    expect(query).toBe("and Spain?\nDo you deliver to France?");
+    const query = buildRetrievalQuery({ message: "and the fee?", recentVisitorMessages: ["Do you sell tents?", "Do you deliver to France?", "and the fee?"] });
+    expect(query).toBe("and the fee?\nDo you deliver to France?");
   });
 
   it("happy: the page's own description still joins", () => {
@@ -52,8 +52,14 @@ describe("a follow-up that names another day or month", () => {
     expect(buildRetrievalQuery({ message: "And on Sunday?", recentVisitorMessages: ["Is the York shop open on Saturday?"] })).toBe("And on Sunday?\nIs the York shop open on Sunday?");
   });
 
+  it("happy: so does a country, by any of its names in English or the agent's language", () => {
+    expect(previousForFollowUp("Do you ship to France?", "And Germany?", "en")).toBe("Do you ship to Germany?");
+    expect(previousForFollowUp("Can you send a bike to the United States?", "what about the United Kingdom?", "en")).toBe("Can you send a bike to the United Kingdom?");
+    expect(previousForFollowUp("Livrez-vous en France ?", "Et en Allemagne ?", "fr")).toBe("Livrez-vous en Allemagne ?");
+    expect(buildRetrievalQuery({ message: "and to Germany?", recentVisitorMessages: ["Do you deliver to France?"] })).toBe("and to Germany?\nDo you deliver to Germany?");
+  });
+
   it("edge: a previous message naming none, or a follow-up naming none, is read as written; a day never replaces a month", () => {
-    expect(previousForFollowUp("Do you ship to Germany?", "And France?", "en")).toBe("Do you ship to Germany?");
     expect(previousForFollowUp("Where is the York shop?", "And on Sunday?", "en")).toBe("Where is the York shop?");
     expect(previousForFollowUp("Can I return it in December?", "And on Sunday?", "en")).toBe("Can I return it in December?");
     // A word that only contains a day's name is not one ("Sundays" is, "Sundayschool" is not).
