@@ -19,6 +19,7 @@ import { resolveRealtimeSecret } from "./config/realtime-secret.js";
 import { createRealtime } from "./realtime/create-realtime.js";
 import type { Services } from "./services.js";
 import { loadGeneralEnglishRanks } from "./answering/confidence/general-english-rarity.js";
+import { loadFollowUpWords } from "./answering/retrieve/follow-up.js";
 import { loadSpellingVariants } from "./answering/retrieve/spelling-variants.js";
 
 /** Opens the store and applies pending migrations. */
@@ -64,9 +65,11 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   });
   opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
-  // The answers' word lists (3.6 MB of JSON, and the spelling variants' 0.1 MB) are parsed now, before requests are served, not in the first question's turn.
+  // The answers' word lists (3.6 MB of JSON, the spelling variants' 0.1 MB, the names of days,
+  // months and countries a follow-up swaps) are read now, before requests are served, not in the first question's turn.
   loadGeneralEnglishRanks();
   loadSpellingVariants();
+  loadFollowUpWords();
   return {
     config,
     db,

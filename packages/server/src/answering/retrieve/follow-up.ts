@@ -56,6 +56,11 @@ function kindsOfSwappableWords(language: string): RegExp[] {
   return kinds;
 }
 
+/** Builds the English names now (about 25 ms, at start-up), so that the first follow-up does not wait for them. */
+export function loadFollowUpWords(): void {
+  kindsOfSwappableWords("en");
+}
+
 /** Every two-letter region code but "ZZ" (unknown): Intl names the ones that exist. */
 const REGION_CODES = Array.from({ length: 26 * 26 }, (_, index) => String.fromCharCode(65 + Math.floor(index / 26), 65 + (index % 26))).filter((code) => code !== "ZZ");
 
