@@ -66,7 +66,8 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
   // The answers' word lists (3.6 MB of JSON, the spelling variants' 0.1 MB, the names of days,
-  // months and countries a follow-up swaps) are read now, before requests are served, not in the first question's turn.
+  // months and countries a follow-up swaps) are read now, before requests are served, not in the
+  // first question's turn.
   loadGeneralEnglishRanks();
   loadSpellingVariants();
   loadFollowUpWords();

@@ -42,6 +42,11 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
   const seen = new Set<string>();
   return passages.slice(0, limits.maxPassages).map((passage, passageIndex) => {
     const split = splitPassage(passage.content, language);
+    // Each table's header row (the first row of its block), with its columns' names read once.
+    const headers = new Map<number, { position: number; text: string; stems: Set<string> }>();
+    split.forEach((sentence, position) => {
+      if (sentence.row && !headers.has(sentence.block)) headers.set(sentence.block, { position, text: sentence.text, stems: contentStems(sentence.text, language) });
+    });
     return split.map((sentence, position): QuotableSentence => {
       const base = { passageIndex, position, block: sentence.block, line: sentence.line, documentId: passage.documentId, score: 0 };
       // List items and table rows are kept whole, however short ("- cash", "Saturday | 9:30–17:30"): their list or table is quoted together.
@@ -54,9 +59,9 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
       const kind = sentence.item ? "item" : sentence.row ? "row" : /[:：]$/u.test(text) ? "lead-in" : "sentence";
       const stems = contentStems(text, language);
       if (kind !== "row") return { ...base, text, kind, stems };
-      const header = split.find((other) => other.block === sentence.block && other.row);
-      if (header === undefined || header === sentence) return { ...base, text, kind, stems, tableHeader: null };
-      return { ...base, text, kind, stems, tableHeader: header.text, columnStems: contentStems(header.text, language) };
+      const header = headers.get(sentence.block);
+      if (header === undefined || header.position === position) return { ...base, text, kind, stems, tableHeader: null };
+      return { ...base, text, kind, stems, tableHeader: header.text, columnStems: header.stems };
     });
   });
 }

@@ -99,10 +99,12 @@ export function unitOf(sentences: readonly QuotableSentence[], index: number, bu
       return alone === null ? null : { members: [alone], sentences: 1 };
     }
     case "row": {
-      const header = sentences.find((other) => other.block === sentence.block && other.kind === "row");
       // A table's header row names its columns and answers nothing alone ("Leeds, Manchester, Bristol | York").
-      if (header === sentence && sentences.some((other) => other !== sentence && other.block === sentence.block && other.kind === "row")) return null;
-      const members = header !== undefined && header !== sentence && header.text.length + sentence.text.length <= budget ? [header, sentence] : [sentence];
+      if (sentence.tableHeader === null)
+        return sentences.some((other) => other !== sentence && other.block === sentence.block && other.kind === "row") ? null : { members: [sentence], sentences: 1 };
+      // The header as `sentencesOf` found it; absent when it was skipped (a duplicate of an earlier passage's).
+      const header = sentences.find((other) => other.block === sentence.block && other.kind === "row" && other.tableHeader === null);
+      const members = header !== undefined && header.text.length + sentence.text.length <= budget ? [header, sentence] : [sentence];
       return { members, sentences: 1 };
     }
     case "sentence":

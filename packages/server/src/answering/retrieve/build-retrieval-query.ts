@@ -1,4 +1,4 @@
-import { isFollowUp, needsPrevious, previousForFollowUp } from "./follow-up.js";
+import { followUpReading, previousForFollowUp } from "./follow-up.js";
 
 export interface RetrievalInput {
   message: string;
@@ -10,15 +10,25 @@ export interface RetrievalInput {
 
 /**
  * The text retrieval searches with: the visitor's message; for a follow-up that needs it ("and
- * to Germany?"), the visitor's previous message after it, with the day or month the follow-up
- * names in place of its own (`previousForFollowUp`); then what the page says it is. Earlier
- * messages never join a question that stands alone, so an earlier topic cannot outweigh it.
+ * to Germany?"), the visitor's previous message after it, with the day, month or country the
+ * follow-up names in place of its own (`previousForFollowUp`); then what the page says it is.
+ * Earlier messages never join a question that stands alone, so an earlier topic cannot outweigh it.
  */
 export function buildRetrievalQuery(input: RetrievalInput): string {
+  return retrievalTexts(input).query;
+}
+
+/**
+ * What retrieval is given for a visitor's message (`retrieveHybrid`): the query it searches with
+ * (`buildRetrievalQuery`), and the question it tries alone first. A message that cannot be read
+ * alone ("And on Sunday?", see `needsPrevious`) is not tried alone: its question is the query.
+ */
+export function retrievalTexts(input: RetrievalInput): { query: string; question: string } {
+  const language = input.language ?? "en";
+  const reading = followUpReading(input.message, language);
   const parts = [input.message];
   const previous = input.recentVisitorMessages.filter((text) => text !== input.message).at(-1);
-  const language = input.language ?? "en";
-  if (previous !== undefined && isFollowUp(input.message, language)) parts.push(previousForFollowUp(previous, input.message, language));
+  if (previous !== undefined && reading !== "alone") parts.push(previousForFollowUp(previous, input.message, language));
   const context = input.pageContext;
   if (context) {
     const described = ["title", "product", "name", "category", "heading"]
@@ -27,15 +37,6 @@ export function buildRetrievalQuery(input: RetrievalInput): string {
       .map((value) => value.slice(0, 200));
     if (described.length > 0) parts.push(described.join(" — "));
   }
-  return parts.join("\n");
-}
-
-/**
- * What retrieval is given for a visitor's message (`retrieveHybrid`): the query it searches with,
- * and the question it tries alone first. A message that cannot be read alone ("And on Sunday?",
- * see `needsPrevious`) is not tried alone: its question is the query.
- */
-export function retrievalTexts(input: RetrievalInput): { query: string; question: string } {
-  const query = buildRetrievalQuery(input);
-  return { query, question: needsPrevious(input.message, input.language ?? "en") ? query : input.message };
+  const query = parts.join("\n");
+  return { query, question: reading === "only with the previous" ? query : input.message };
 }

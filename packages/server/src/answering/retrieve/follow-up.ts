@@ -16,10 +16,7 @@ const SHORT_CONTENT_WORDS = 4;
  * that names its own subject ("what is your returns policy?") stands alone.
  */
 export function isFollowUp(message: string, language: string): boolean {
-  const contentWords = contentStems(message, language).size;
-  if (contentWords <= ELLIPTICAL_CONTENT_WORDS) return true;
-  if (contentWords > SHORT_CONTENT_WORDS) return false;
-  return CONTINUATION.test(message) || POINTING_BACK.test(message);
+  return followUpReading(message, language) !== "alone";
 }
 
 /**
@@ -28,8 +25,17 @@ export function isFollowUp(message: string, language: string): boolean {
  * on Sunday?", "what about Leeds?"). Alone, "Sunday" would match any page that names the day.
  */
 export function needsPrevious(message: string, language: string): boolean {
+  return followUpReading(message, language) === "only with the previous";
+}
+
+/** How a message is read: alone; with the previous one (`isFollowUp`); only with it (`needsPrevious`). */
+export function followUpReading(message: string, language: string): "alone" | "with the previous" | "only with the previous" {
   const contentWords = contentStems(message, language).size;
-  return contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && CONTINUATION.test(message));
+  const continues = CONTINUATION.test(message);
+  if (contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && continues)) return "only with the previous";
+  if (contentWords <= ELLIPTICAL_CONTENT_WORDS) return "with the previous";
+  if (contentWords > SHORT_CONTENT_WORDS) return "alone";
+  return continues || POINTING_BACK.test(message) ? "with the previous" : "alone";
 }
 
 /** Days of the week, months and countries in `language` (and English), from Intl: the kinds of word a follow-up swaps. */
