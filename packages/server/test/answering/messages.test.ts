@@ -132,6 +132,26 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(sunday.content).toContain("The York shop is closed on Sunday.");
   });
 
+  it("happy: 'what about Leeds?' after 'And on Sunday?' after a question about Saturday is read about Sunday's opening hours", async () => {
+    const shops = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Shop hours chain", origins: [SITE_ORIGIN] })) as { id: string };
+    const [hoursSource] = await pushKnowledge(t, tenant.workspaceId, shops.id, [
+      {
+        title: "Shop opening hours",
+        source_url: "https://shop.example.com/shops",
+        content: "The York shop is open on Saturday from 9:30 to 17:30 and is closed on Sunday. The Leeds shop is open on Saturday from 9:00 to 17:30 and on Sunday from 10:00 to 16:00.",
+      },
+      { title: "Our Leeds shop", source_url: "https://shop.example.com/leeds", content: "The Leeds shop is on Kirkgate in Leeds city centre. Parking near the Leeds shop is free on Sunday." },
+    ]);
+    const hours = await documentIdOf(t, hoursSource!);
+    const session = await startSession(t.app, shops.id);
+    await ask(session.jwt, { message: "Is the York shop open on Saturday?" });
+    await ask(session.jwt, { message: "And on Sunday?" });
+    const leeds = (await ask(session.jwt, { message: "what about Leeds?" })).json().data;
+    expect(leeds).toMatchObject({ low_confidence: false });
+    expect(leeds.citations[0].id).toBe(hours);
+    expect(leeds.content).toContain("on Sunday from 10:00 to 16:00");
+  });
+
   it("happy: a question the knowledge cannot answer is low confidence, says nothing was found, cites nothing and offers a human", async () => {
     const session = await startSession(t.app, tenant.agentId);
     for (const message of ["Who won the football world cup in 1998?", "Zyxwvut qwertyuiop?"]) {

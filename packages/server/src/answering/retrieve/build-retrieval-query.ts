@@ -10,9 +10,9 @@ export interface RetrievalInput {
 
 /**
  * The text retrieval searches with: the visitor's message; for a follow-up that needs it ("and
- * to Germany?"), the visitor's previous message after it, with the day, month or country the
- * follow-up names in place of its own (`previousForFollowUp`); then what the page says it is.
- * Earlier messages never join a question that stands alone, so an earlier topic cannot outweigh it.
+ * to Germany?"), the visitor's previous message after it as that one was read (`antecedentOf`);
+ * then what the page says it is. Earlier messages never join a question that stands alone, so an
+ * earlier topic cannot outweigh it.
  */
 export function buildRetrievalQuery(input: RetrievalInput): string {
   return retrievalTexts(input).query;
@@ -27,8 +27,8 @@ export function retrievalTexts(input: RetrievalInput): { query: string; question
   const language = input.language ?? "en";
   const reading = followUpReading(input.message, language);
   const parts = [input.message];
-  const previous = input.recentVisitorMessages.filter((text) => text !== input.message).at(-1);
-  if (previous !== undefined && reading !== "alone") parts.push(previousForFollowUp(previous, input.message, language));
+  const antecedent = reading === "alone" ? undefined : antecedentOf(input.message, input.recentVisitorMessages.filter((text) => text !== input.message), language);
+  if (antecedent !== undefined) parts.push(antecedent);
   const context = input.pageContext;
   if (context) {
     const described = ["title", "product", "name", "category", "heading"]
@@ -39,4 +39,18 @@ export function retrievalTexts(input: RetrievalInput): { query: string; question
   }
   const query = parts.join("\n");
   return { query, question: reading === "only with the previous" ? query : input.message };
+}
+
+/**
+ * The previous message as a follow-up reads it: with the day, month or country the follow-up names
+ * in place of its own (`previousForFollowUp`), and, when it was a follow-up too, with its own
+ * antecedent after it, back to the question the chain follows (within the recent messages the
+ * caller passes). "what about Leeds?" after "And on Sunday?" after "Is the York shop open on
+ * Saturday?" is read with both, about Sunday.
+ */
+function antecedentOf(message: string, earlier: readonly string[], language: string): string | undefined {
+  const previous = earlier.at(-1);
+  if (previous === undefined) return undefined;
+  const itsAntecedent = followUpReading(previous, language) === "alone" ? undefined : antecedentOf(previous, earlier.slice(0, -1), language);
+  return previousForFollowUp(itsAntecedent === undefined ? previous : `${previous}\n${itsAntecedent}`, message, language);
 }

@@ -37,6 +37,15 @@ describe("retrieval query", () => {
     expect(query).toBe("and the fee?\nDo you deliver to France?");
   });
 
+  it("happy: a follow-up to a follow-up is read with the question the chain follows, as the previous message read it", () => {
+    const chain = ["Do you sell tents?", "Is the York shop open on Saturday?", "And on Sunday?"];
+    expect(buildRetrievalQuery({ message: "what about Leeds?", recentVisitorMessages: chain })).toBe("what about Leeds?\nAnd on Sunday?\nIs the York shop open on Sunday?");
+    expect(buildRetrievalQuery({ message: "and Monday?", recentVisitorMessages: [...chain, "what about Leeds?"] })).toBe(
+      "and Monday?\nwhat about Leeds?\nAnd on Monday?\nIs the York shop open on Monday?",
+    );
+    expect(retrievalTexts({ message: "what about Leeds?", recentVisitorMessages: chain }).question).toBe("what about Leeds?\nAnd on Sunday?\nIs the York shop open on Sunday?");
+  });
+
   it("happy: the page's own description still joins", () => {
     const query = buildRetrievalQuery({ message: "is it waterproof?", recentVisitorMessages: [], pageContext: { title: "Trail tent 2", price: 120 } });
     expect(query).toBe("is it waterproof?\nTrail tent 2");
