@@ -39,7 +39,7 @@ export function extractHtml(input: ExtractInput): ExtractedDocument {
   const articleText = article?.content === undefined ? undefined : assembleSections(collectTextBlocks(article.content));
   const chosen = articleText !== undefined && isUseful(articleText, pageText) ? articleText : pageText;
 
-  const title = findPageTitle(document, article?.title) ?? (clampTitle(input.title ?? "") || titleFromUrl(input.url));
+  const title = findPageTitle(document, article?.title, input.url) ?? (clampTitle(input.title ?? "") || titleFromUrl(input.url));
   return {
     title,
     text: chosen.text,

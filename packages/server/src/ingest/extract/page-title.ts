@@ -5,21 +5,99 @@ import { collapseSpaces } from "./normalize-text.js";
 export const MAX_TITLE_LENGTH = 200;
 
 /**
- * The first usable title among: the one Readability found, `og:title`, `<title>`, the first `<h1>`.
- * Returns undefined when the page names itself nowhere.
+ * The page's title: the first usable one among `og:title`, `<title>` and the first `<h1>`, without
+ * the site's name (`withoutSiteName`), since a citation in the site's own widget names the page.
+ * Readability's title is taken instead when it is shorter and made of whole parts of that one: it
+ * drops a site's name by counting words, and can cut inside a hyphenated word ("E-bike rules - in
+ * brief" gives "bike rules - in brief"). Returns undefined when the page names itself nowhere.
  */
-export function findPageTitle(document: DomDocument, readabilityTitle: string | null | undefined): string | undefined {
-  const candidates = [
-    () => readabilityTitle,
+export function findPageTitle(document: DomDocument, readabilityTitle: string | null | undefined, url: string): string | undefined {
+  const heading = document.querySelector("h1")?.textContent ?? undefined;
+  const written = [
     () => document.querySelector('meta[property="og:title"], meta[name="og:title"]')?.getAttribute("content"),
     () => document.querySelector("title")?.textContent,
-    () => document.querySelector("h1")?.textContent,
-  ];
-  for (const candidate of candidates) {
-    const title = clampTitle(candidate() ?? "");
-    if (title !== "") return title;
+    () => heading,
+  ]
+    .map((candidate) => clampTitle(candidate() ?? ""))
+    .find((title) => title !== "");
+  const readability = clampTitle(readabilityTitle ?? "");
+  if (written === undefined) return readability === "" ? undefined : readability;
+  const title = withoutSiteName(written, { heading, siteKeys: siteKeysOf(document, url) });
+  return readability !== "" && readability.length < title.length && isWholeParts(written, readability) ? readability : title;
+}
+
+/** Separators between a page's name and its site's in a title: "Returns | Northwind Bikes", "1619 bursary fund - GOV.UK". */
+const TITLE_SEPARATORS = /\s+(?:[|\-–—·•»]|::)\s+/gu;
+
+/** A name compared by its letters and digits only: "GOV.UK" and "gov.uk", "Click & Collect" and "Click and collect". */
+const nameKey = (text: string): string =>
+  text.toLowerCase().replace(/&/g, " and ").normalize("NFKD").replace(/[^\p{L}\p{N}]/gu, "");
+
+/**
+ * What names the site: `og:site_name` and `application-name`, and the page's and its canonical
+ * address's host names read from their first label on ("www.northwindbikes.co.uk" gives
+ * "northwindbikes", "northwindbikesco" and "northwindbikescouk"; "www.gov.uk" gives "gov" and "govuk").
+ */
+function siteKeysOf(document: DomDocument, url: string): Set<string> {
+  const keys = new Set<string>();
+  for (const meta of ['meta[property="og:site_name"]', 'meta[name="application-name"]']) {
+    const key = nameKey(document.querySelector(meta)?.getAttribute("content") ?? "");
+    if (key !== "") keys.add(key);
   }
-  return undefined;
+  for (const address of [url, document.querySelector('link[rel="canonical"]')?.getAttribute("href")]) {
+    let host: string;
+    try {
+      host = new URL(address ?? "", url).hostname;
+    } catch {
+      continue;
+    }
+    const labels = host.replace(/^www\./, "").split(".");
+    // An IP address or a single-label host ("localhost") names no site.
+    if (labels.length < 2 || labels.every((label) => /^\d+$/.test(label)) || host.includes(":")) continue;
+    for (let end = 1; end <= labels.length; end += 1) keys.add(nameKey(labels.slice(0, end).join("")));
+  }
+  return keys;
+}
+
+/**
+ * A title without the site's name: "Click & Collect | Northwind Bikes" on northwindbikes.co.uk,
+ * or "Returns | Help centre" under an `<h1>` "Returns", is the page's own name. The page's name is
+ * the first part when the `<h1>` says the same; otherwise a first or last part that names the
+ * site (`siteKeysOf`) is dropped, as often as one does. A title that is only the site's name stays.
+ */
+function withoutSiteName(title: string, site: { heading: string | undefined; siteKeys: ReadonlySet<string> }): string {
+  const parts = partsOf(title);
+  if (parts.length < 2) return title;
+  const first = nameKey(parts[0]!.text);
+  if (site.heading !== undefined && first !== "" && first === nameKey(site.heading)) return parts[0]!.text;
+  const namesSite = (part: TitlePart) => site.siteKeys.has(nameKey(part.text));
+  let kept = parts;
+  while (kept.length > 1 && (namesSite(kept.at(-1)!) || namesSite(kept[0]!))) kept = namesSite(kept.at(-1)!) ? kept.slice(0, -1) : kept.slice(1);
+  return title.slice(kept[0]!.start, kept.at(-1)!.end);
+}
+
+/** Whether `candidate` is one or more neighbouring parts of `title`, as written. */
+function isWholeParts(title: string, candidate: string): boolean {
+  const parts = partsOf(title);
+  return parts.some((first, i) => parts.slice(i).some((last) => title.slice(first.start, last.end) === candidate));
+}
+
+interface TitlePart {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A title's parts between its separators, with where each stands in it. */
+function partsOf(title: string): TitlePart[] {
+  const parts: TitlePart[] = [];
+  let start = 0;
+  for (const separator of title.matchAll(TITLE_SEPARATORS)) {
+    parts.push({ text: title.slice(start, separator.index), start, end: separator.index });
+    start = separator.index + separator[0].length;
+  }
+  parts.push({ text: title.slice(start), start, end: title.length });
+  return parts;
 }
 
 /** Collapses whitespace and cuts to {@link MAX_TITLE_LENGTH} characters (whole code points). */

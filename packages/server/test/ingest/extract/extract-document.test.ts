@@ -137,6 +137,33 @@ describe("extractDocument titles and language", () => {
     expect(html(body(`<title>${"long ".repeat(100)}</title>`)).title).toHaveLength(199);
   });
 
+  it("happy: a citation names the page, not the site: the site's name is dropped from either end of the title", () => {
+    const page = (title: string, url: string, extra = "", heading = "Something else"): string =>
+      html(`<html><head><title>${title}</title>${extra}</head><body><main><h1>${heading}</h1><p>Body text.</p></main></body></html>`, url).title;
+    // By the host name, from its first label on; "&" and "and", case and punctuation aside.
+    expect(page("Click &amp; Collect | Northwind Bikes", "https://www.northwindbikes.co.uk/click-and-collect")).toBe("Click & Collect");
+    expect(page("1619 bursary fund - GOV.UK", "https://www.gov.uk/1619-bursary-fund")).toBe("1619 bursary fund");
+    expect(page("Northwind Bikes | Returns", "https://northwindbikes.co.uk/returns")).toBe("Returns");
+    // By the canonical address, og:site_name or application-name when the page is served elsewhere.
+    expect(page("Returns | Northwind Bikes", "http://127.0.0.1:8091/returns", `<link rel="canonical" href="https://www.northwindbikes.co.uk/returns">`)).toBe("Returns");
+    expect(page("FAQ – Brightside Dental", "https://help.example.test/faq", `<meta property="og:site_name" content="Brightside Dental">`)).toBe("FAQ");
+    expect(page("Fees :: Acme Clinic", "https://help.example.test/fees", `<meta name="application-name" content="ACME clinic">`)).toBe("Fees");
+    // By the page's own heading: the title's first part when the <h1> says the same.
+    expect(page("Click &amp; Collect | Help centre | Shop", "http://127.0.0.1:8091/c", "", "Click and collect")).toBe("Click & Collect");
+    // As often as a part names the site, keeping what is between.
+    expect(page("Returns | Help centre | Northwind Bikes", "https://www.northwindbikes.co.uk/returns")).toBe("Returns | Help centre");
+  });
+
+  it("edge: a title that names only the site, or parts that merely mention it, or a host that names nothing, stays as it is", () => {
+    const page = (title: string, url: string): string => html(`<html><head><title>${title}</title></head><body><p>Body text.</p></body></html>`, url).title;
+    expect(page("Northwind Bikes", "https://www.northwindbikes.co.uk/")).toBe("Northwind Bikes");
+    expect(page("Northwind Bikes | northwindbikes.co.uk", "https://www.northwindbikes.co.uk/")).toBe("Northwind Bikes");
+    expect(page("Northwind Bikes history | About us", "https://www.northwindbikes.co.uk/about")).toBe("Northwind Bikes history | About us");
+    expect(page("E-bike rules - in brief", "https://www.northwindbikes.co.uk/rules")).toBe("E-bike rules - in brief");
+    expect(page("Returns | 127", "http://127.0.0.1/returns")).toBe("Returns | 127");
+    expect(page("Returns | localhost", "http://localhost/returns")).toBe("Returns | localhost");
+  });
+
   it("happy: reads the language from og:locale when <html lang> is missing or invalid", () => {
     expect(html(`<html lang="not a tag!"><head><meta property="og:locale" content="fr_CA"></head><body><p>Bonjour</p></body></html>`).language).toBe("fr-CA");
     expect(html(`<html><body><p>No language</p></body></html>`)).not.toHaveProperty("language");
