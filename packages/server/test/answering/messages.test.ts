@@ -152,6 +152,37 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(leeds.content).toContain("on Sunday from 10:00 to 16:00");
   });
 
+  it("happy: 'thanks!' or 'hi' after an answer is answered in kind, not with the previous answer again, and is no gap in the knowledge", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const answered = (await ask(session.jwt, { message: "How long do I have to return a bike?" })).json().data;
+    expect(answered.low_confidence).toBe(false);
+    for (const [message, reply] of [
+      ["thanks!", "You're welcome! Is there anything else I can help you with?"],
+      ["hi", "Hello! How can I help you today?"],
+    ] as const) {
+      expect((await ask(session.jwt, { message })).json().data).toMatchObject({ content: reply, citations: [], low_confidence: false });
+    }
+  });
+
+  it("happy: a visitor who asks for a person is offered one in their language, not answered from a page that says 'talk' or 'person'", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const english = (await ask(session.jwt, { message: "Can I talk to a human?" })).json().data;
+    expect(english).toMatchObject({ content: "Of course — I can connect you with a person.", citations: [], low_confidence: true });
+    const french = (await ask(session.jwt, { message: "Je voudrais parler à un conseiller, s'il vous plaît" })).json().data;
+    expect(french).toMatchObject({ content: "Bien sûr — je peux vous mettre en relation avec une personne.", citations: [], low_confidence: true });
+    const { rows } = await t.services.db.query<{ content: string; generator: string; low_confidence: boolean }>(
+      `SELECT content, generator, low_confidence FROM messages WHERE conversation_id = $1 AND role = 'bot' ORDER BY seq`,
+      [session.conversationId],
+    );
+    expect(rows).toEqual([
+      { content: english.content, generator: "person-request", low_confidence: true },
+      { content: french.content, generator: "person-request", low_confidence: true },
+    ]);
+    // The conversation stays with the bot until the visitor takes the offer (POST /request-human).
+    const status = await t.services.db.query<{ status: string }>(`SELECT status FROM conversations WHERE id = $1`, [session.conversationId]);
+    expect(status.rows[0]?.status).toBe("bot");
+  });
+
   it("happy: a question the knowledge cannot answer is low confidence, says nothing was found, cites nothing and offers a human", async () => {
     const session = await startSession(t.app, tenant.agentId);
     for (const message of ["Who won the football world cup in 1998?", "Zyxwvut qwertyuiop?"]) {

@@ -93,8 +93,8 @@ function selectionContext(request: AnswerRequest): string | null {
  * own (a table row is written out with its header's names), streamed word by word; it cites that
  * document first, then the next retrieved ones. When retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
  * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
- * only doubtful matches" (and linking those), and offers a person — unless the message was only a greeting, a
- * thank-you or a goodbye, which it answers in kind.
+ * only doubtful matches" (and linking those), and offers a person. A message that is only a greeting, a thank-you or
+ * a goodbye is answered in kind, citing nothing, and is not low confidence.
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";
@@ -102,22 +102,20 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
   constructor(private readonly limits: SelectionLimits = DEFAULT_SELECTION_LIMITS) {}
 
   async *generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
+    const visitorLanguage = detectLanguage(request.question, request.language);
+    // "hi" or "thanks" is greeted back, whatever retrieval found for it: it asks nothing, so the
+    // reply cites nothing and is no gap in the knowledge (not low confidence).
+    const smallTalk = smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name });
     const sentences =
-      request.lowConfidence || request.passages.length === 0
+      smallTalk !== null || request.lowConfidence || request.passages.length === 0
         ? []
         : selectSentences(request.question, request.passages, request.language, this.limits, selectionContext(request));
-    const lowConfidence = sentences.length === 0;
-    const visitorLanguage = detectLanguage(request.question, request.language);
-    // "hi" or "thanks" with nothing to cite is greeted back rather than told "not found" (the flag
-    // stays as retrieval set it: nothing grounds the reply).
-    const smallTalk = lowConfidence ? smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name }) : null;
-    const related = lowConfidence && smallTalk === null ? relatedDocuments(request) : [];
-    const text = lowConfidence
-      ? (smallTalk ?? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match"))
-      : textOf(sentences);
+    const lowConfidence = smallTalk === null && sentences.length === 0;
+    const related = lowConfidence ? relatedDocuments(request) : [];
+    const text = smallTalk ?? (lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : textOf(sentences));
     // A doubtful reply says it found pages that may be related: it links them rather than leaving
     // the visitor to search for them; the flag stays set.
-    const cited = lowConfidence ? related : citationsOf(sentences, request);
+    const cited = smallTalk !== null ? [] : lowConfidence ? related : citationsOf(sentences, request);
 
     let sent = 0;
     for (const token of wordsOf(text)) {

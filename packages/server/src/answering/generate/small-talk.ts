@@ -95,3 +95,8 @@ export function smallTalkReply(message: string, agent: { language: string; name:
   const best = matches.find((match) => match.language === preferred) ?? matches[0]!;
   return REPLIES[best.language]![best.kind];
 }
+
+/** Whether a message is nothing but small talk ("thanks!", "hi there"), in any language known here. */
+export function isSmallTalk(message: string): boolean {
+  return smallTalkReply(message, { language: "", name: "" }) !== null;
+}

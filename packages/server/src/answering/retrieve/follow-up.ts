@@ -1,4 +1,5 @@
 import { contentStems } from "../generate/content-words.js";
+import { isSmallTalk } from "../generate/small-talk.js";
 
 /** Words that open a message continuing the previous one: "and to Germany?", "what about tents?". */
 const CONTINUATION = /^\s*(?:and|but|also|or|so|then|ok|okay|what about|how about|what if|same for|et|und|y|en|e|ma|mais|aber|pero|maar|mas)\b/iu;
@@ -28,8 +29,12 @@ export function needsPrevious(message: string, language: string): boolean {
   return followUpReading(message, language) === "only with the previous";
 }
 
-/** How a message is read: alone; with the previous one (`isFollowUp`); only with it (`needsPrevious`). */
+/**
+ * How a message is read: alone; with the previous one (`isFollowUp`); only with it
+ * (`needsPrevious`). Small talk ("thanks!") has no content word but continues nothing: alone.
+ */
 export function followUpReading(message: string, language: string): "alone" | "with the previous" | "only with the previous" {
+  if (isSmallTalk(message)) return "alone";
   const contentWords = contentStems(message, language).size;
   const continues = CONTINUATION.test(message);
   if (contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && continues)) return "only with the previous";

@@ -41,9 +41,11 @@ describe("small talk", () => {
     },
   );
 
-  test("the extractive generator greets back instead of saying it found nothing; the flag stays as retrieval set it", async () => {
+  test("the extractive generator greets back, whatever retrieval found, citing nothing and not unsure: a greeting is no gap in the knowledge", async () => {
     const greeting = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "hi!", lowConfidence: true })));
-    expect(greeting).toEqual({ content: "Hello! How can I help you today?", citedDocumentIds: [], lowConfidence: true, generator: "extractive" });
+    expect(greeting).toEqual({ content: "Hello! How can I help you today?", citedDocumentIds: [], lowConfidence: false, generator: "extractive" });
+    const thanks = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "thanks!", lowConfidence: false })));
+    expect(thanks).toEqual({ content: "You're welcome! Is there anything else I can help you with?", citedDocumentIds: [], lowConfidence: false, generator: "extractive" });
     const unknown = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "Do you sell kayaks?", lowConfidence: true })));
     expect(unknown.content).toBe(lowConfidenceReply("en", "nothing_found")); // no passage shares a word with it
   });

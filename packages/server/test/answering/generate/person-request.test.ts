@@ -1,0 +1,42 @@
+import { describe, expect, test } from "vitest";
+import { asksForPerson, personOfferReply } from "../../../src/answering/generate/person-request.js";
+
+describe("a request for a person", () => {
+  test.each([
+    "can I talk to a human?",
+    "Can I speak to someone please",
+    "I want to chat with a real person",
+    "connect me to an agent",
+    "human please",
+    "Agent!",
+    "I need a real person",
+    "is there a live agent?",
+    "Je voudrais parler à un conseiller",
+    "Kann ich mit einem Mitarbeiter sprechen?",
+    "¿Puedo hablar con una persona?",
+    "Quero falar com um atendente",
+    "Posso parlare con un operatore?",
+    "Kan ik spreken met een medewerker?",
+  ])("%j asks for a person", (message) => {
+    expect(asksForPerson(message)).toBe(true);
+  });
+
+  test.each([
+    "Do you have staff in Leeds?",
+    "How many people work at Northwind?",
+    "Can I talk to the workshop about my bike?",
+    "What does a delivery agent do with my parcel?",
+    "Is the York shop open on Saturday?",
+    "Do you sell human-powered bikes?",
+    "",
+    `can I talk to a human ${"about this ".repeat(20)}`,
+  ])("%j is a question for the knowledge", (message) => {
+    expect(asksForPerson(message)).toBe(false);
+  });
+
+  test("the offer is in the visitor's language, else English", () => {
+    expect(personOfferReply("en")).toBe("Of course — I can connect you with a person.");
+    expect(personOfferReply("fr-CA")).toBe("Bien sûr — je peux vous mettre en relation avec une personne.");
+    expect(personOfferReply("ja")).toBe("Of course — I can connect you with a person.");
+  });
+});
