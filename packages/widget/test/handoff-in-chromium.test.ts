@@ -254,6 +254,20 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     expect(Number(rows[0]?.n)).toBe(2);
   }, 90_000);
 
+  it("happy: a visitor who writes that they want a person is offered one (no model is asked), and the offer leads to the wait", async () => {
+    await openWidget("/handoff");
+    const answers = stage.model.requests.length;
+    await ask("Can I talk to a human?");
+    await poll(logText).toContain("Of course — I can connect you with a person.");
+    const offer = log().getByRole("button", { name: "Talk to a person" });
+    await poll(() => offer.isVisible()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, "handoff-asked-for-person.png"), clip: WIDGET_CLIP });
+    expect(stage.model.requests.length).toBe(answers);
+    await offer.click();
+    await poll(logText).toMatch(/Waiting for a person/i);
+    expect(await offer.count()).toBe(0);
+  });
+
   it("happy: the session token is renewed five minutes before it expires (init again: same visitor, same conversation), and the new one is used", async () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
