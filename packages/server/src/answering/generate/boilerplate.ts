@@ -41,3 +41,9 @@ export function withoutBoilerplate(sentence: string): string | null {
   // A lead-in removed from a sentence starting in lower case leaves it capitalised as a sentence.
   return text === sentence.trim() ? text : text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** Whether a line is page furniture however it is used ("Reply · Share", "Was this article helpful?"), as a heading too. */
+export function isFurniture(line: string): boolean {
+  const text = line.trim();
+  return DROPPED.some((pattern) => pattern.test(text));
+}

@@ -1,6 +1,6 @@
 import type { Passage } from "./answer-generator.js";
 import { ASKING_WORDS, askedKindOf, holdsKind, type AskedKind } from "./asked-kind.js";
-import { withoutBoilerplate } from "./boilerplate.js";
+import { isFurniture, withoutBoilerplate } from "./boilerplate.js";
 import { contentStems, questionStemWeights, words } from "./content-words.js";
 import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from "./sentence-units.js";
 import { splitPassage } from "./split-sentences.js";
@@ -53,6 +53,11 @@ function sentencesOf(passages: readonly Passage[], language: string, limits: Sel
       const text = sentence.item || sentence.row ? sentence.text : withoutBoilerplate(sentence.text);
       const key = words(text ?? "").join(" ");
       // Headings, and questions (an FAQ's questions are its headings), are not answers.
+      // A heading too short to be a sentence ("Online") still introduces its list: an item that cannot stand alone is quoted under it.
+      if (text === null && sentence.heading && !isFurniture(sentence.text) && !seen.has(key)) {
+        seen.add(key);
+        return { ...base, text: sentence.text, kind: "heading", brief: true, stems: new Set() };
+      }
       if (text === null || QUESTION_END.test(sentence.text) || seen.has(key)) return { ...base, text: sentence.text, kind: "skip", stems: new Set() };
       seen.add(key);
       if (sentence.heading) return { ...base, text, kind: "heading", stems: new Set() };
@@ -263,7 +268,12 @@ export function selectSentences(
   const ownSentences = sentences.flat().filter((sentence) => sentence.documentId === main.documentId);
   for (const kind of asked) scoreAskedKind(ownSentences, kind, weights);
   const best = Math.max(...own.map((candidate) => candidate.score));
-  const ranked = best === 0 ? own.slice(0, UNMATCHED_SENTENCES) : own.filter((candidate) => candidate.score >= best / 2).sort((a, b) => b.score - a.score);
+  // A list under a heading too short to be a sentence ("Online") is quoted for its best item only when that is the best answer.
+  const underBriefHeading = (candidate: QuotableSentence) => quotable(candidate)?.members[0]?.brief === true;
+  const ranked =
+    best === 0
+      ? own.slice(0, UNMATCHED_SENTENCES)
+      : own.filter((candidate) => candidate.score >= best / 2 && (candidate.score === best || !underBriefHeading(candidate))).sort((a, b) => b.score - a.score);
 
   const reply = new Reply(limits);
   for (const candidate of ranked) {

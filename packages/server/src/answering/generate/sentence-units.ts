@@ -10,6 +10,8 @@ export interface QuotableSentence extends ChosenSentence {
    * `item` and `row`: a list item's or a table row's.
    */
   kind: "sentence" | "lead-in" | "item" | "row" | "heading" | "skip";
+  /** A heading too short to read as a sentence ("Online"): its items are quoted under it only when they cannot stand alone. */
+  brief?: true;
   stems: Set<string>;
   /** For a table row under a header row, the header's content stems (the names of its columns). */
   columnStems?: Set<string>;
@@ -93,9 +95,9 @@ export function unitOf(sentences: readonly QuotableSentence[], index: number, bu
       let start = index;
       while (sentences[start - 1]?.kind === "item" && sentences[start - 1]?.block === sentence.block) start -= 1;
       const leadIn = sentences[start - 1];
-      if (leadIn?.kind === "lead-in" || leadIn?.kind === "heading")
-        return withAntecedent(sentences, start - 1, listUnit(leadIn, itemsAfter(sentences, start - 1), budget, minScore), budget, language);
       const alone = asSentence(sentence);
+      if (leadIn?.kind === "lead-in" || (leadIn?.kind === "heading" && (leadIn.brief !== true || alone === null)))
+        return withAntecedent(sentences, start - 1, listUnit(leadIn, itemsAfter(sentences, start - 1), budget, minScore), budget, language);
       return alone === null ? null : { members: [alone], sentences: 1 };
     }
     case "row": {

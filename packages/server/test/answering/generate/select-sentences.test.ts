@@ -90,6 +90,13 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
+  it("an item that cannot stand alone is quoted under its short heading when it is the best answer ('Online' over the PayPal item), not when another sentence is", () => {
+    expect(texts("Can I pay with PayPal?", [PAYMENT])).toEqual(["Online", "- PayPal, including PayPal Pay in 3"]);
+    // Furniture is no heading, however short.
+    const furnished = passage(1, PAYMENT.content.replace("Online", "Reply · Share"));
+    expect(texts("Can I pay with PayPal?", [furnished])).toEqual(["Business customers can pay by bank transfer on invoice."]);
+  });
+
   it("a sentence ending in a colon comes with its whole list when it fits", () => {
     expect(texts("Can I complain about unreasonable fees?", [COMPLAINTS])).toEqual([
       "You can complain about:",
