@@ -254,18 +254,17 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     expect(Number(rows[0]?.n)).toBe(2);
   }, 90_000);
 
-  it("happy: a visitor who writes that they want a person is offered one (no model is asked), and the offer leads to the wait", async () => {
+  it("happy: a visitor who writes that they want a person waits for one at once (no model is asked, no button to press), and Ana hears of it", async () => {
+    const ana = await onlineOperator("Ana");
     await openWidget("/handoff");
     const answers = stage.model.requests.length;
     await ask("Can I talk to a human?");
-    await poll(logText).toContain("Of course — I can connect you with a person.");
-    const offer = log().getByRole("button", { name: "Talk to a person" });
-    await poll(() => offer.isVisible()).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, "handoff-asked-for-person.png"), clip: WIDGET_CLIP });
-    expect(stage.model.requests.length).toBe(answers);
-    await offer.click();
     await poll(logText).toMatch(/Waiting for a person/i);
-    expect(await offer.count()).toBe(0);
+    await poll(() => ana.requests.length).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, "handoff-asked-in-words.png"), clip: WIDGET_CLIP });
+    expect(stage.model.requests.length).toBe(answers);
+    expect(await log().getByRole("button", { name: "Talk to a person" }).count()).toBe(0);
+    expect(await logText()).toBe("Can I talk to a human?Waiting for a person to join");
   });
 
   it("happy: the session token is renewed five minutes before it expires (init again: same visitor, same conversation), and the new one is used", async () => {

@@ -10,8 +10,8 @@ import { insertBotReply } from "./message-repository.js";
 import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
-import { detectLanguage } from "./generate/detect-language.js";
-import { asksForPerson, personOfferReply } from "./generate/person-request.js";
+import { requestHuman } from "../conversations/request-human.js";
+import { asksForPerson, saysYes } from "./generate/person-request.js";
 
 const HISTORY_TURNS = 8;
 
@@ -59,11 +59,15 @@ export async function* answerMessage(
   const agent = cachedAgent?.agent;
   const language = agent?.languageDefault ?? "en";
   if (curated) {
-    yield* answerWithFixedReply(services, session, visitorMessage, curatedReply(curated.curated), started);
+    yield* answerWithCurated(services, session, visitorMessage, curated.curated, started);
     return;
   }
-  if (asksForPerson(body.message)) {
-    yield* answerWithFixedReply(services, session, visitorMessage, personOffer(body.message, language), started);
+  // "Can I talk to a human?", or "yes" to the unsure bot's "Would you like me to connect you with a
+  // person?": the visitor asked for a person, as the widget's button does. The bot says nothing more.
+  const saidYesToPerson = saysYes(body.message) && history.findLast((turn) => turn.role !== "visitor")?.lowConfidence === true;
+  if (asksForPerson(body.message) || saidYesToPerson) {
+    await requestHuman(services, session, saidYesToPerson ? null : body.message);
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
   const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexical, {
@@ -137,69 +141,53 @@ export async function* answerMessage(
   yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };
 }
 
-/** Replies not generated (curated answers, offers of a person) stream in pieces of a few words, like a generated answer. */
-const FIXED_PIECE = /\S+\s*/g;
-
-interface FixedReply {
-  content: string;
-  citations: Citation[];
-  lowConfidence: boolean;
-  generator: string;
-  curatedAnswerId?: string;
-}
+/** Curated answers stream in pieces of a few words, like a generated answer. */
+const CURATED_PIECE = /\S+\s*/g;
 
 /**
- * Answers with a reply that is not generated (see answerMessage): a curated answer, or the offer of
- * a person. Streamed like any answer, stored with its generator (and `curated_answer_id`), and
- * discarded as any reply when the state changed.
+ * Answers with a curated answer (see answerMessage): streamed like any answer, citing its source
+ * URL if it has one (document id 0: it is no indexed document), never low-confidence, stored with
+ * `curated_answer_id` and the generator `curated`. Discarded as any reply when the state changed.
  */
-async function* answerWithFixedReply(
+async function* answerWithCurated(
   services: Services,
   session: WidgetSession,
   question: { id: string; seq: number },
-  fixed: FixedReply,
+  curated: { id: string; answer: string; sourceUrl: string | null },
   started: number,
 ): AsyncGenerator<ConversationEvent> {
   const { conversation } = session;
-  const leading = fixed.content.match(/^\s*/)?.[0] ?? "";
+  const leading = curated.answer.match(/^\s*/)?.[0] ?? "";
   if (leading !== "") yield { type: "token", token: leading };
-  for (const piece of fixed.content.slice(leading.length).match(FIXED_PIECE) ?? []) yield { type: "token", token: piece };
+  for (const piece of curated.answer.slice(leading.length).match(CURATED_PIECE) ?? []) yield { type: "token", token: piece };
+  // Numbered as any reply's first source: the widget and the console list citations by their number.
+  const citations: Citation[] = curated.sourceUrl ? [{ id: 1, url: curated.sourceUrl }] : [];
   const reply = await insertBotReply(
     services.db,
-    { conversationId: conversation.id, role: "bot", ...fixed, latencyMs: Date.now() - started },
+    {
+      conversationId: conversation.id,
+      role: "bot",
+      content: curated.answer,
+      citations,
+      lowConfidence: false,
+      generator: "curated",
+      latencyMs: Date.now() - started,
+      curatedAnswerId: curated.id,
+    },
     question.seq,
   );
   if (!reply) {
-    yield { type: "done", messageId: question.id, lowConfidence: fixed.lowConfidence, awaitingHuman: false, discarded: true };
+    yield { type: "done", messageId: question.id, lowConfidence: false, awaitingHuman: false, discarded: true };
     return;
   }
-  const curated = fixed.curatedAnswerId === undefined ? {} : { curated_answer_id: fixed.curatedAnswerId };
   services.bus.publish({
     type: "message.created",
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
-    message: { id: reply.id, seq: reply.seq, role: "bot", content: fixed.content, citations: fixed.citations, created_at: reply.createdAt, ...curated },
+    message: { id: reply.id, seq: reply.seq, role: "bot", content: curated.answer, citations, created_at: reply.createdAt, curated_answer_id: curated.id },
     author: null,
   });
-  yield { type: "citations", citations: fixed.citations };
-  yield { type: "done", messageId: reply.id, lowConfidence: fixed.lowConfidence, awaitingHuman: false, ...(fixed.curatedAnswerId === undefined ? {} : { curated: true }) };
-}
-
-/**
- * A curated answer, citing its source URL if it has one (document id 0: it is no indexed
- * document), never low-confidence, with the generator `curated`.
- */
-function curatedReply(curated: { id: string; answer: string; sourceUrl: string | null }): FixedReply {
-  // Numbered as any reply's first source: the widget and the console list citations by their number.
-  const citations: Citation[] = curated.sourceUrl ? [{ id: 1, url: curated.sourceUrl }] : [];
-  return { content: curated.answer, citations, lowConfidence: false, generator: "curated", curatedAnswerId: curated.id };
-}
-
-/**
- * The offer of a person to a visitor who asked for one (`asksForPerson`), in their language, citing
- * nothing; low confidence, so the widget shows "Talk to a person" under it.
- */
-function personOffer(message: string, agentLanguage: string): FixedReply {
-  return { content: personOfferReply(detectLanguage(message, agentLanguage)), citations: [], lowConfidence: true, generator: "person-request" };
+  yield { type: "citations", citations };
+  yield { type: "done", messageId: reply.id, lowConfidence: false, awaitingHuman: false, curated: true };
 }

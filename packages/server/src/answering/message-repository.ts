@@ -35,8 +35,8 @@ export interface NewMessage {
  */
 type StoreCondition = { kind: "always" } | { kind: "open" } | { kind: "botSince"; seq: number };
 
-/** A turn of the conversation before a visitor's question, as the answer reads it. */
-export type HistoryTurn = Pick<NewMessage, "role" | "content">;
+/** A turn of the conversation before a visitor's question, as the answer reads it (and whether a bot reply was unsure). */
+export type HistoryTurn = Pick<NewMessage, "role" | "content"> & { lowConfidence: boolean };
 
 /** A visitor's question as stored, with what answering it reads in the same statement. */
 export interface StoredQuestion extends StoredMessage {
@@ -122,8 +122,8 @@ export async function insertVisitorQuestion(
     `${INSERT_MESSAGE_WHEN}
      SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status,
        CASE WHEN touched.status = 'bot' THEN
-         (SELECT json_agg(json_build_object('role', recent.role, 'content', recent.content) ORDER BY recent.seq)
-          FROM (SELECT role, content, seq FROM messages WHERE conversation_id = $2::text ORDER BY seq DESC LIMIT $15) recent)
+         (SELECT json_agg(json_build_object('role', recent.role, 'content', recent.content, 'lowConfidence', recent.low_confidence) ORDER BY recent.seq)
+          FROM (SELECT role, content, low_confidence, seq FROM messages WHERE conversation_id = $2::text ORDER BY seq DESC LIMIT $15) recent)
        END AS history,
        touched.status = 'bot' AND EXISTS (SELECT 1 FROM curated_answers WHERE agent_id = touched.agent_id) AS agent_has_curated_answers
      FROM inserted, touched`,

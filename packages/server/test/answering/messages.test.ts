@@ -164,23 +164,30 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     }
   });
 
-  it("happy: a visitor who asks for a person is offered one in their language, not answered from a page that says 'talk' or 'person'", async () => {
-    const session = await startSession(t.app, tenant.agentId);
-    const english = (await ask(session.jwt, { message: "Can I talk to a human?" })).json().data;
-    expect(english).toMatchObject({ content: "Of course — I can connect you with a person.", citations: [], low_confidence: true });
-    const french = (await ask(session.jwt, { message: "Je voudrais parler à un conseiller, s'il vous plaît" })).json().data;
-    expect(french).toMatchObject({ content: "Bien sûr — je peux vous mettre en relation avec une personne.", citations: [], low_confidence: true });
-    const { rows } = await t.services.db.query<{ content: string; generator: string; low_confidence: boolean }>(
-      `SELECT content, generator, low_confidence FROM messages WHERE conversation_id = $1 AND role = 'bot' ORDER BY seq`,
-      [session.conversationId],
-    );
-    expect(rows).toEqual([
-      { content: english.content, generator: "person-request", low_confidence: true },
-      { content: french.content, generator: "person-request", low_confidence: true },
-    ]);
-    // The conversation stays with the bot until the visitor takes the offer (POST /request-human).
-    const status = await t.services.db.query<{ status: string }>(`SELECT status FROM conversations WHERE id = $1`, [session.conversationId]);
-    expect(status.rows[0]?.status).toBe("bot");
+  it("happy: a visitor who writes that they want a person, or says yes to the unsure bot's offer, is waiting for one; the bot says nothing more", async () => {
+    const statusOf = async (conversationId: string) =>
+      (await t.services.db.query<{ status: string; human_request_reason: string | null }>(`SELECT status, human_request_reason FROM conversations WHERE id = $1`, [conversationId])).rows[0];
+    const botReplies = async (conversationId: string) =>
+      (await t.services.db.query<{ content: string }>(`SELECT content FROM messages WHERE conversation_id = $1 AND role = 'bot' ORDER BY seq`, [conversationId])).rows.map((row) => row.content);
+
+    const asking = await startSession(t.app, tenant.agentId);
+    const asked = (await ask(asking.jwt, { message: "Can I talk to a human?" })).json().data;
+    expect(asked).toMatchObject({ content: "", citations: [], low_confidence: false, awaiting_human: true });
+    expect(await statusOf(asking.conversationId)).toEqual({ status: "awaiting_human", human_request_reason: "Can I talk to a human?" });
+    expect(await botReplies(asking.conversationId)).toEqual([]);
+    const stream = await ask((await startSession(t.app, tenant.agentId)).jwt, { message: "Je voudrais parler à un conseiller" }, "/messages/stream");
+    expect(parseFrames(stream.body).frames).toEqual([{ event: "done", conversation_id: expect.any(String), awaiting_human: true }]);
+
+    const unsure = await startSession(t.app, tenant.agentId);
+    expect((await ask(unsure.jwt, { message: "Who won the football world cup in 1998?" })).json().data.low_confidence).toBe(true);
+    expect((await ask(unsure.jwt, { message: "Yes please!" })).json().data).toMatchObject({ content: "", awaiting_human: true });
+    expect(await statusOf(unsure.conversationId)).toEqual({ status: "awaiting_human", human_request_reason: null });
+
+    // "yes" after an answer the bot was sure of asks for nobody, nor for that answer again.
+    const sure = await startSession(t.app, tenant.agentId);
+    expect((await ask(sure.jwt, { message: "How long do I have to return a bike?" })).json().data.low_confidence).toBe(false);
+    expect((await ask(sure.jwt, { message: "yes" })).json().data).toMatchObject({ content: "Is there anything else I can help you with?", citations: [], low_confidence: false });
+    expect((await statusOf(sure.conversationId))?.status).toBe("bot");
   });
 
   it("happy: a question the knowledge cannot answer is low confidence, says nothing was found, cites nothing and offers a human", async () => {

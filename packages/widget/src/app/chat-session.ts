@@ -267,7 +267,10 @@ export class ChatSession {
       if (frame.event === "token") change({ content: answer.content + frame.token });
       else if (frame.event === "citations") change({ citations: frame.citations.filter((citation) => /^https?:\/\//i.test(citation.url)) });
       else if (frame.event === "error") change({ content: answer.content || frame.message });
-      else if (frame.event === "done") change({ streaming: false, lowConfidence: frame.low_confidence === true, ...(frame.message_id ? { id: frame.message_id } : {}) });
+      else if (frame.event === "done") {
+        change({ streaming: false, lowConfidence: frame.low_confidence === true, ...(frame.message_id ? { id: frame.message_id } : {}) });
+        if (frame.awaiting_human === true) void this.handoff.followServer();
+      }
     };
     try {
       try {

@@ -1,11 +1,9 @@
-import { primaryLanguage } from "./low-confidence-reply.js";
-
 /**
  * A visitor who writes that they want a person ("can I talk to a human?", "je voudrais parler à
- * un conseiller") is asking for the handoff, not asking the knowledge: retrieval would answer
- * "talk" and "human" from whatever page uses them (a careers page). Such a message gets an offer
- * instead: a reply in the visitor's language, flagged low confidence so the widget shows its
- * "Talk to a person" button under it (the same request as after any reply the bot was unsure of).
+ * un conseiller"), or says yes when the bot, unsure, asked "Would you like me to connect you with
+ * a person?", is asking for the handoff, not asking the knowledge: retrieval would answer "talk"
+ * and "human" from whatever page uses them (a careers page), and "yes" with the previous question
+ * again. Such a message requests a person, as the widget's "Talk to a person" does.
  */
 
 /** Who a visitor may ask for, in the widget's seven languages. */
@@ -37,17 +35,19 @@ export function asksForPerson(message: string): boolean {
   return text.length <= 160 && REQUESTS.some((request) => request.test(text));
 }
 
-const OFFERS: Record<string, string> = {
-  en: "Of course — I can connect you with a person.",
-  fr: "Bien sûr — je peux vous mettre en relation avec une personne.",
-  de: "Natürlich – ich kann Sie mit einer Person verbinden.",
-  es: "Por supuesto: puedo ponerle en contacto con una persona.",
-  pt: "Claro — posso colocar você em contato com uma pessoa.",
-  it: "Certo: posso metterti in contatto con una persona.",
-  nl: "Natuurlijk — ik kan u in contact brengen met een medewerker.",
-};
+/** Yes, in the widget's seven languages: the answer to "Would you like me to connect you with a person?". */
+const YES = new Set([
+  "yes", "yes please", "yeah", "yep", "yup", "sure", "ok", "okay", "ok please", "please", "please do", "yes i would", "yes i would like that", "go ahead", "that would be great",
+  "oui", "oui merci", "oui s'il vous plaît", "oui svp", "volontiers", "d'accord",
+  "ja", "ja bitte", "gerne", "ja gerne", "okay bitte",
+  "sí", "si", "sí por favor", "si por favor", "claro", "vale",
+  "sim", "sim por favor", "claro que sim", "pode ser",
+  "sì", "sì grazie", "sì per favore", "certo", "va bene",
+  "ja graag", "graag", "ja alstublieft", "prima",
+]);
 
-/** The reply to a request for a person: in `language`, else English. */
-export function personOfferReply(language: string): string {
-  return OFFERS[primaryLanguage(language)] ?? OFFERS.en!;
+/** Whether a message only says yes ("Yes please!", "oui"), punctuation and case aside. */
+export function saysYes(message: string): boolean {
+  const text = message.normalize("NFC").toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, " ").replace(/\s+/g, " ").trim();
+  return YES.has(text);
 }

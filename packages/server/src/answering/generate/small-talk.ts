@@ -1,57 +1,65 @@
 /**
- * Messages that are only a greeting, a thank-you or a goodbye ("hi", "Hello there!", "thanks a
- * lot", "merci", "tschüss") get a short reply of their own in the language they were written in,
- * instead of "I couldn't find that on this site". Anything more than that ("hi, is delivery
- * free?") is a question and goes the usual way.
+ * Messages that are only a greeting, a thank-you, a goodbye or an acknowledgement ("hi", "Hello
+ * there!", "thanks a lot", "merci", "tschüss", "ok", "got it") get a short reply of their own in
+ * the language they were written in, instead of "I couldn't find that on this site" or the
+ * previous answer again. Anything more than that ("hi, is delivery free?") is a question and goes
+ * the usual way.
  */
-type Kind = "greeting" | "thanks" | "goodbye";
+type Kind = "greeting" | "thanks" | "goodbye" | "acknowledgement";
 
 const PHRASES: Record<string, Record<Kind, string[]>> = {
   en: {
     greeting: ["hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "hi there", "hello there", "hey there", "greetings"],
     thanks: ["thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "thanks so much", "many thanks", "great thanks", "ok thanks", "okay thanks", "perfect thanks", "thanks for your help", "thank you for your help"],
     goodbye: ["bye", "goodbye", "bye bye", "see you", "see you later", "see ya", "have a nice day", "good night"],
+    acknowledgement: ["ok", "okay", "ok cool", "okay cool", "great", "cool", "got it", "perfect", "alright", "all right", "yes", "yeah", "yep", "no", "nope", "no thanks", "no thank you", "i see", "understood", "fine", "sounds good", "awesome", "nice"],
   },
   fr: {
     greeting: ["bonjour", "salut", "bonsoir", "coucou"],
     thanks: ["merci", "merci beaucoup", "merci bien", "super merci"],
     goodbye: ["au revoir", "bonne journée", "bonne soirée", "à bientôt"],
+    acknowledgement: ["d'accord", "ok", "oui", "non", "parfait", "super", "très bien", "compris", "non merci"],
   },
   de: {
     greeting: ["hallo", "guten tag", "guten morgen", "guten abend", "servus", "moin"],
     thanks: ["danke", "danke schön", "dankeschön", "vielen dank", "danke sehr"],
     goodbye: ["tschüss", "tschüs", "auf wiedersehen", "bis bald", "schönen tag noch"],
+    acknowledgement: ["okay", "ok", "ja", "nein", "super", "perfekt", "alles klar", "verstanden", "nein danke"],
   },
   es: {
     greeting: ["hola", "buenos días", "buenas tardes", "buenas noches", "buenas"],
     thanks: ["gracias", "muchas gracias", "mil gracias"],
     goodbye: ["adiós", "adios", "hasta luego", "hasta pronto", "chao"],
+    acknowledgement: ["vale", "ok", "sí", "si", "no", "perfecto", "genial", "entendido", "no gracias"],
   },
   pt: {
     greeting: ["olá", "ola", "oi", "bom dia", "boa tarde", "boa noite"],
     thanks: ["obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu"],
     goodbye: ["tchau", "até logo", "até mais"],
+    acknowledgement: ["ok", "sim", "não", "perfeito", "ótimo", "entendi", "não obrigado", "não obrigada"],
   },
   it: {
     greeting: ["ciao", "buongiorno", "buonasera", "salve"],
     thanks: ["grazie", "grazie mille", "molte grazie"],
     goodbye: ["arrivederci", "a presto", "buona giornata"],
+    acknowledgement: ["ok", "sì", "no", "perfetto", "ottimo", "capito", "va bene", "no grazie"],
   },
   nl: {
     greeting: ["hallo", "hoi", "goedemorgen", "goedemiddag", "goedenavond", "hey"],
     thanks: ["dank je", "dank u", "bedankt", "dank je wel", "dank u wel", "hartelijk dank"],
     goodbye: ["doei", "tot ziens", "fijne dag"],
+    acknowledgement: ["oké", "ok", "ja", "nee", "prima", "top", "begrepen", "nee dank je", "nee bedankt"],
   },
 };
 
 const REPLIES: Record<string, Record<Kind, string>> = {
-  en: { greeting: "Hello! How can I help you today?", thanks: "You're welcome! Is there anything else I can help you with?", goodbye: "Goodbye, and thanks for stopping by!" },
-  fr: { greeting: "Bonjour ! Comment puis-je vous aider ?", thanks: "Avec plaisir ! Puis-je vous aider pour autre chose ?", goodbye: "Au revoir, et merci de votre visite !" },
-  de: { greeting: "Hallo! Wie kann ich Ihnen helfen?", thanks: "Gern geschehen! Kann ich Ihnen sonst noch helfen?", goodbye: "Auf Wiedersehen und danke für Ihren Besuch!" },
-  es: { greeting: "¡Hola! ¿En qué puedo ayudarle?", thanks: "¡De nada! ¿Puedo ayudarle en algo más?", goodbye: "¡Adiós, y gracias por su visita!" },
-  pt: { greeting: "Olá! Como posso ajudar?", thanks: "De nada! Posso ajudar em mais alguma coisa?", goodbye: "Tchau, e obrigado pela visita!" },
-  it: { greeting: "Ciao! Come posso aiutarti?", thanks: "Prego! Posso aiutarti in qualcos'altro?", goodbye: "Arrivederci, e grazie della visita!" },
-  nl: { greeting: "Hallo! Waarmee kan ik u helpen?", thanks: "Graag gedaan! Kan ik u nog ergens anders mee helpen?", goodbye: "Tot ziens, en bedankt voor uw bezoek!" },
+  en: { greeting: "Hello! How can I help you today?", thanks: "You're welcome! Is there anything else I can help you with?", goodbye: "Goodbye, and thanks for stopping by!", acknowledgement: "Is there anything else I can help you with?" },
+  fr: { greeting: "Bonjour ! Comment puis-je vous aider ?", thanks: "Avec plaisir ! Puis-je vous aider pour autre chose ?", goodbye: "Au revoir, et merci de votre visite !", acknowledgement: "Puis-je vous aider pour autre chose ?" },
+  de: { greeting: "Hallo! Wie kann ich Ihnen helfen?", thanks: "Gern geschehen! Kann ich Ihnen sonst noch helfen?", goodbye: "Auf Wiedersehen und danke für Ihren Besuch!", acknowledgement: "Kann ich Ihnen sonst noch helfen?" },
+  es: { greeting: "¡Hola! ¿En qué puedo ayudarle?", thanks: "¡De nada! ¿Puedo ayudarle en algo más?", goodbye: "¡Adiós, y gracias por su visita!", acknowledgement: "¿Puedo ayudarle en algo más?" },
+  pt: { greeting: "Olá! Como posso ajudar?", thanks: "De nada! Posso ajudar em mais alguma coisa?", goodbye: "Tchau, e obrigado pela visita!", acknowledgement: "Posso ajudar em mais alguma coisa?" },
+  it: { greeting: "Ciao! Come posso aiutarti?", thanks: "Prego! Posso aiutarti in qualcos'altro?", goodbye: "Arrivederci, e grazie della visita!", acknowledgement: "Posso aiutarti in qualcos'altro?" },
+  nl: { greeting: "Hallo! Waarmee kan ik u helpen?", thanks: "Graag gedaan! Kan ik u nog ergens anders mee helpen?", goodbye: "Tot ziens, en bedankt voor uw bezoek!", acknowledgement: "Kan ik u nog ergens anders mee helpen?" },
 };
 
 /** Lower-cased, accents kept, punctuation and emoji turned into spaces, spaces collapsed. */

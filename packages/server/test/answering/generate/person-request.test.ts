@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { asksForPerson, personOfferReply } from "../../../src/answering/generate/person-request.js";
+import { asksForPerson, saysYes } from "../../../src/answering/generate/person-request.js";
 
 describe("a request for a person", () => {
   test.each([
@@ -34,9 +34,11 @@ describe("a request for a person", () => {
     expect(asksForPerson(message)).toBe(false);
   });
 
-  test("the offer is in the visitor's language, else English", () => {
-    expect(personOfferReply("en")).toBe("Of course — I can connect you with a person.");
-    expect(personOfferReply("fr-CA")).toBe("Bien sûr — je peux vous mettre en relation avec une personne.");
-    expect(personOfferReply("ja")).toBe("Of course — I can connect you with a person.");
+  test.each(["yes", "Yes please!", "ok", "sure", "oui", "Ja, bitte", "sí", "sim", "sì", "ja graag"])("%j says yes", (message) => {
+    expect(saysYes(message)).toBe(true);
+  });
+
+  test.each(["yes, but how much is delivery?", "no", "no thanks", "yesterday", "", "okay so what about returns"])("%j does not only say yes", (message) => {
+    expect(saysYes(message)).toBe(false);
   });
 });

@@ -25,6 +25,12 @@ describe("small talk", () => {
     ["obrigada", "De nada! Posso ajudar em mais alguma coisa?"],
     ["grazie mille", "Prego! Posso aiutarti in qualcos'altro?"],
     ["bedankt", "Graag gedaan! Kan ik u nog ergens anders mee helpen?"],
+    ["ok", "Is there anything else I can help you with?"],
+    ["Got it!", "Is there anything else I can help you with?"],
+    ["no thanks", "Is there anything else I can help you with?"],
+    ["D'accord.", "Puis-je vous aider pour autre chose ?"],
+    ["alles klar", "Kann ich Ihnen sonst noch helfen?"],
+    ["vale", "¿Puedo ayudarle en algo más?"],
   ])("%j is answered in kind", (message, reply) => {
     expect(smallTalkReply(message, agent)).toBe(reply);
   });

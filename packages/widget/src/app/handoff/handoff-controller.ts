@@ -138,6 +138,14 @@ export class HandoffController {
     if (changed) this.host.statusChanged({ status, assignee: assignee === null ? null : { name: assignee } });
   }
 
+  /**
+   * The service says the conversation awaits a person while the widget still shows the bot (the
+   * visitor asked for one in a message): its state, as after a reload, and live from now on.
+   */
+  async followServer(): Promise<void> {
+    if (this.state.status === "bot") await this.refresh();
+  }
+
   /** "Talk to a person": POST /request-human, then the state live; nobody online → the e-mail form. */
   async requestHuman(): Promise<void> {
     if (this.state.requesting || this.state.status === "awaiting_human" || this.state.status === "human") return;
