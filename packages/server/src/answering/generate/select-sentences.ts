@@ -6,7 +6,7 @@ import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from
 import { splitPassage } from "./split-sentences.js";
 
 export interface SelectionLimits {
-  /** Only the best passages are read. */
+  /** Only the best passages are read, and every passage of the best one's document. */
   maxPassages: number;
   /** A lead-in with its list, or a table row with its header, counts as one. */
   maxSentences: number;
@@ -36,11 +36,19 @@ const MIN_WORDS = 4;
 /** Without any shared word, the best document's first sentences stand for it. */
 const UNMATCHED_SENTENCES = 2;
 const QUESTION_END = /[?？]["'”’»)\]]*$/u;
+/** A question asking a second thing after "and" ("Do you deliver to Germany and what does it cost?"). */
+const SECOND_ASK = /\b(?:and|also|or|but)\s+(?:what|how|when|where|which|who|why|can|could|do|does|is|are|will|would)\b/iu;
 
-/** The sentences of the passages read, each passage's in order; duplicates (chunks overlap) are skipped after their first appearance. */
+/**
+ * The sentences of the passages read (the best `maxPassages`, and any later one of the best
+ * passage's document: the reply comes from that document), each passage's in order, by passage as
+ * given (none for a passage not read); duplicates (chunks overlap) are skipped after their first appearance.
+ */
 function sentencesOf(passages: readonly Passage[], language: string, limits: SelectionLimits): QuotableSentence[][] {
   const seen = new Set<string>();
-  return passages.slice(0, limits.maxPassages).map((passage, passageIndex) => {
+  const bestDocument = passages[0]?.documentId;
+  return passages.map((passage, passageIndex) => {
+    if (passageIndex >= limits.maxPassages && passage.documentId !== bestDocument) return [];
     const split = splitPassage(passage.content, language);
     // Each table's header row (the first row of its block), with its columns' names read once.
     const headers = new Map<number, { position: number; text: string; stems: Set<string> }>();
@@ -276,11 +284,17 @@ export function selectSentences(
       : own.filter((candidate) => candidate.score >= best / 2 && (candidate.score === best || !underBriefHeading(candidate))).sort((a, b) => b.score - a.score);
 
   const reply = new Reply(limits);
+  // When the first unit states the kind of fact the question asks for ("9:00–20:00" for "what time
+  // …?"), the others must state one too: "The Leeds shop has an accessible toilet" does not join it.
+  let kindStated: AskedKind | null = null;
   for (const candidate of ranked) {
     if (reply.full) break;
     const passage = sentences[candidate.passageIndex] ?? [];
     const unit = unitOf(passage, candidate.position, reply.room, language, best / 2);
-    if (unit === null || !reply.add(unit) || reply.units.length > 1) continue;
+    if (unit === null || (kindStated !== null && !holdsKind(unit.members.map((member) => member.text).join(" "), kindStated))) continue;
+    if (!reply.add(unit) || reply.units.length > 1) continue;
+    const firstKind = asked.length === 1 && !SECOND_ASK.test(question) ? asked[0]!.kind : null;
+    if (firstKind !== null && holdsKind(unit.members.map((member) => member.text).join(" "), firstKind)) kindStated = firstKind;
     // The best sentence is read on to the end of its paragraph line, as a person quoting it would.
     const next = continuationOf(passage, candidate.position);
     if (next !== null && best > 0) reply.add({ members: [next], sentences: 1 });

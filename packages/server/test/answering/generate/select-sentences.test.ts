@@ -97,6 +97,29 @@ describe("sentence selection (happy)", () => {
     expect(texts("Can I pay with PayPal?", [furnished])).toEqual(["Business customers can pay by bank transfer on invoice."]);
   });
 
+  it("every retrieved passage of the best document is read, not only the best three passages: the one saying how long comes from the fifth", () => {
+    const returns = (chunkIndex: number, content: string) => passage(1, content, { chunkIndex });
+    const passages = [
+      returns(1, "Bikes and e-bikes are too big for the post, so we arrange a courier collection. You can also return a bike to one of our shops at no charge."),
+      passage(2, "Gift cards are valid for 24 months. You can't return a gift card."),
+      passage(3, "Please don't post a battery back to us. Bike batteries go by courier."),
+      passage(4, "A Northwind account lets you manage returns and book a bike service."),
+      returns(0, "You may return any unused item within 30 days of the day it was delivered to you. Bikes must be unridden."),
+    ];
+    expect(texts("How long do I have to return a bike?", passages)).toContain("You may return any unused item within 30 days of the day it was delivered to you.");
+    // Another document's fifth passage is not read.
+    expect(texts("How long do I have to return a bike?", [...passages.slice(0, 4), passage(5, "Bikes can be returned within 14 days.")])).not.toContain("Bikes can be returned within 14 days.");
+  });
+
+  it("when the first sentence quoted states the kind of fact asked for, the others must state one too; not when the message asks a second thing", () => {
+    const shops = passage(1, "The Leeds shop closes at 20:00 on Thursday.\n\nThe Leeds shop has an accessible toilet and a lift to the first floor.\n\nParking at the Leeds shop is free after 18:00.");
+    expect(texts("What time does the Leeds shop close on Thursday?", [shops])).toEqual([
+      "The Leeds shop closes at 20:00 on Thursday.",
+      "Parking at the Leeds shop is free after 18:00.",
+    ]);
+    expect(texts("Where is the Leeds shop and what time does it close on Thursday?", [shops])).toContain("The Leeds shop has an accessible toilet and a lift to the first floor.");
+  });
+
   it("a sentence ending in a colon comes with its whole list when it fits", () => {
     expect(texts("Can I complain about unreasonable fees?", [COMPLAINTS])).toEqual([
       "You can complain about:",
