@@ -54,14 +54,19 @@ function asSentence(item: QuotableSentence): QuotableSentence | null {
 
 /**
  * A list with what introduces it, within `budget`: after a lead-in, all its items if they fit;
- * under a heading, or when they do not fit, the items scoring at least `minScore`.
+ * under a heading, or when they do not fit, the items scoring at least `minScore`, each whole.
  */
 function listUnit(leadIn: QuotableSentence, items: readonly QuotableSentence[], budget: number, minScore: number): SentenceUnit | null {
   if (items.length === 0) return null;
   const all = [leadIn, ...items];
   if (leadIn.kind === "lead-in" && lengthOf(all) <= budget) return { members: all, sentences: 1 };
   const members = [leadIn];
-  for (const item of items) if (item.score > 0 && item.score >= minScore && lengthOf(members) + item.text.length <= budget) members.push(item);
+  for (const item of items) {
+    if (members.includes(item) || item.score <= 0 || item.score < minScore) continue;
+    // An item of several sentences comes whole: "Once the bike arrives, …" means little without "- Finance: pre-orders can't be bought on finance."
+    const whole = items.filter((other) => other.line === item.line);
+    if (lengthOf(members) + lengthOf(whole) <= budget) members.push(...whole);
+  }
   return members.length === 1 ? null : { members, sentences: 1 };
 }
 

@@ -120,6 +120,18 @@ describe("sentence selection (happy)", () => {
     expect(texts("Where is the Leeds shop and what time does it close on Thursday?", [shops])).toContain("The Leeds shop has an accessible toilet and a lift to the first floor.");
   });
 
+  it("an item of several sentences under a heading is quoted whole, not from its second sentence", () => {
+    const preOrders = passage(
+      1,
+      "What you pay and when\n\n- Bikes: we take a £100 deposit when you order.\n- Parts: nothing is taken up front.\n- Finance: pre-orders can't be bought on finance. Once the bike arrives, we'll email you so you can switch to finance.",
+    );
+    expect(texts("Will you email me when it arrives?", [preOrders])).toEqual([
+      "What you pay and when",
+      "- Finance: pre-orders can't be bought on finance.",
+      "Once the bike arrives, we'll email you so you can switch to finance.",
+    ]);
+  });
+
   it("a sentence ending in a colon comes with its whole list when it fits", () => {
     expect(texts("Can I complain about unreasonable fees?", [COMPLAINTS])).toEqual([
       "You can complain about:",
