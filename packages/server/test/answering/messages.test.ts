@@ -132,6 +132,20 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(sunday.content).toContain("The York shop is closed on Sunday.");
   });
 
+  it("happy: 'and how long does it take?' after a question about a bike fit is read with it, not alone ('take' is on the delivery page)", async () => {
+    const fits = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Fits", origins: [SITE_ORIGIN] })) as { id: string };
+    const [fitSource] = await pushKnowledge(t, tenant.workspaceId, fits.id, [
+      { title: "Bike fitting", source_url: "https://shop.example.com/fitting", content: "A Comfort Fit costs £95. A Comfort Fit takes one hour in our Leeds studio." },
+      { title: "Delivery", source_url: "https://shop.example.com/delivery", content: "Bikes take 4 to 6 working days to arrive. Parcels take 2 working days." },
+    ]);
+    const fitting = await documentIdOf(t, fitSource!);
+    const session = await startSession(t.app, fits.id);
+    expect((await ask(session.jwt, { message: "How much does a bike fit cost?" })).json().data.citations[0].id).toBe(fitting);
+    const followUp = (await ask(session.jwt, { message: "and how long does it take?" })).json().data;
+    expect(followUp.citations[0].id).toBe(fitting);
+    expect(followUp.content).toContain("takes one hour");
+  });
+
   it("happy: 'what about Leeds?' after 'And on Sunday?' after a question about Saturday is read about Sunday's opening hours", async () => {
     const shops = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Shop hours chain", origins: [SITE_ORIGIN] })) as { id: string };
     const [hoursSource] = await pushKnowledge(t, tenant.workspaceId, shops.id, [

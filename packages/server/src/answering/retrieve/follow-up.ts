@@ -23,7 +23,8 @@ export function isFollowUp(message: string, language: string): boolean {
 /**
  * Whether a message cannot be read alone at all, so that retrieval reads it with the previous one
  * rather than alone first: it has no content word ("how much?"), or one after a continuation ("And
- * on Sunday?", "what about Leeds?"). Alone, "Sunday" would match any page that names the day.
+ * on Sunday?", "what about Leeds?"), or it is short, continues and points back ("and how long does
+ * it take?"). Alone, "Sunday" would match any page that names the day.
  */
 export function needsPrevious(message: string, language: string): boolean {
   return followUpReading(message, language) === "only with the previous";
@@ -40,7 +41,10 @@ export function followUpReading(message: string, language: string): "alone" | "w
   if (contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && continues)) return "only with the previous";
   if (contentWords <= ELLIPTICAL_CONTENT_WORDS) return "with the previous";
   if (contentWords > SHORT_CONTENT_WORDS) return "alone";
-  return continues || POINTING_BACK.test(message) ? "with the previous" : "alone";
+  const pointsBack = POINTING_BACK.test(message);
+  // "and how long does it take?" both continues and points back: alone, "take" matches any page.
+  if (continues && pointsBack) return "only with the previous";
+  return continues || pointsBack ? "with the previous" : "alone";
 }
 
 /** Days of the week, months and countries in `language` (and English), from Intl: the kinds of word a follow-up swaps. */

@@ -77,7 +77,7 @@ describe("a follow-up that names another day or month", () => {
 });
 
 describe("a message that cannot be read alone", () => {
-  it.each(["And on Sunday?", "what about Leeds?", "and then?", "et le dimanche ?"])("happy: %j is not tried alone first: its question is the query", (message) => {
+  it.each(["And on Sunday?", "what about Leeds?", "and then?", "et le dimanche ?", "and how long does it take?", "And can I get it tomorrow?"])("happy: %j is not tried alone first: its question is the query", (message) => {
     const language = message.startsWith("et") ? "fr" : "en";
     expect(needsPrevious(message, language)).toBe(true);
     const texts = retrievalTexts({ message, recentVisitorMessages: ["Is the York shop open on Saturday?"], language });
