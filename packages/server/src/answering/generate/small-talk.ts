@@ -80,28 +80,36 @@ const ENTRIES = Object.entries(PHRASES)
 /** Words that may follow a greeting or a thank-you without making it a question. */
 const ADDRESSEES = new Set(["again", "all", "everyone", "team", "guys", "folks", "friend", "bot"]);
 
+/** A message of several kinds ("thanks, bye") is answered for the one that comes first here. */
+const KIND_ORDER: readonly Kind[] = ["goodbye", "thanks", "greeting", "acknowledgement"];
+
 /**
  * The reply to a message that is nothing but small talk, in its language (the agent's language
- * first when the phrase is shared, like "hallo"), or null for anything else. The phrase may be
- * followed by the bot's name or a word like "again" ("hi Ada", "thanks again"), nothing else.
+ * first when the phrase is shared, like "hallo"), or null for anything else. The message is one
+ * phrase or several ("ok thanks, bye"), each of which may be followed by the bot's name or a word
+ * like "again" ("hi Ada", "thanks again"), nothing else.
  */
 export function smallTalkReply(message: string, agent: { language: string; name: string }): string | null {
   const text = normalise(message);
   if (text === "" || text.length > 60) return null;
   const preferred = agent.language.toLowerCase().split(/[-_]/)[0] ?? "";
   const names = new Set(normalise(agent.name).split(" "));
-  const isSmallTalk = ({ phrase }: { phrase: string }): boolean => {
-    if (text === phrase) return true;
-    if (!text.startsWith(`${phrase} `)) return false;
-    return text
-      .slice(phrase.length + 1)
-      .split(" ")
-      .every((word) => ADDRESSEES.has(word) || names.has(word));
-  };
-  const matches = ENTRIES.filter(isSmallTalk);
-  if (matches.length === 0) return null;
-  const best = matches.find((match) => match.language === preferred) ?? matches[0]!;
-  return REPLIES[best.language]![best.kind];
+  const words = text.split(" ");
+  const found: typeof ENTRIES = [];
+  for (let at = 0; at < words.length; ) {
+    const rest = words.slice(at).join(" ");
+    const phrase = ENTRIES.find((entry) => rest === entry.phrase || rest.startsWith(`${entry.phrase} `))?.phrase;
+    if (phrase !== undefined) {
+      found.push(...ENTRIES.filter((entry) => entry.phrase === phrase));
+      at += phrase.split(" ").length;
+    } else if (found.length > 0 && (ADDRESSEES.has(words[at]!) || names.has(words[at]!))) at += 1;
+    else return null;
+  }
+  const kind = KIND_ORDER.find((candidate) => found.some((entry) => entry.kind === candidate));
+  if (kind === undefined) return null;
+  const ofKind = found.filter((entry) => entry.kind === kind);
+  const best = ofKind.find((entry) => entry.language === preferred) ?? ofKind[0]!;
+  return REPLIES[best.language]![kind];
 }
 
 /** Whether a message is nothing but small talk ("thanks!", "hi there"), in any language known here. */

@@ -31,6 +31,9 @@ describe("small talk", () => {
     ["D'accord.", "Puis-je vous aider pour autre chose ?"],
     ["alles klar", "Kann ich Ihnen sonst noch helfen?"],
     ["vale", "¿Puedo ayudarle en algo más?"],
+    ["thanks, bye", "Goodbye, and thanks for stopping by!"],
+    ["ok great, thank you Ada!", "You're welcome! Is there anything else I can help you with?"],
+    ["Hello hello", "Hello! How can I help you today?"],
   ])("%j is answered in kind", (message, reply) => {
     expect(smallTalkReply(message, agent)).toBe(reply);
   });
@@ -40,7 +43,7 @@ describe("small talk", () => {
     expect(smallTalkReply("Hallo", { language: "de-AT", name: "Ada" })).toBe("Hallo! Wie kann ich Ihnen helfen?");
   });
 
-  test.each(["hi, is delivery free?", "hello delivery", "thanks, and the returns?", "How much is delivery?", "", "   ", "high", "this is hilarious"])(
+  test.each(["hi, is delivery free?", "hello delivery", "thanks, and the returns?", "Ada hi", "ok so what about returns", "How much is delivery?", "", "   ", "high", "this is hilarious"])(
     "%j is not small talk",
     (message) => {
       expect(smallTalkReply(message, agent)).toBeNull();
