@@ -91,10 +91,11 @@ function selectionContext(request: AnswerRequest): string | null {
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
  * own (a table row is written out with its header's names), streamed word by word; it cites that
- * document first, then the next retrieved ones. When retrieval had low confidence, or the passages hold no usable sentence, it says so honestly in
- * the visitor's language (detected, else the agent's), telling apart "nothing found" from "found
- * only doubtful matches" (and linking those), and offers a person. A message that is only a greeting, a thank-you or
- * a goodbye is answered in kind, citing nothing, and is not low confidence.
+ * document first, then the next retrieved ones. When retrieval had low confidence, or the passages
+ * hold no usable sentence, it says so honestly in the visitor's language (detected, else the
+ * agent's), telling apart "nothing found" from "found only doubtful matches" (and linking those),
+ * and offers a person. A message that is only small talk (a greeting, a thank-you, a goodbye, an
+ * acknowledgement) is answered in kind, citing nothing, and is not low confidence.
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";

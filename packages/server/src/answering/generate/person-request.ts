@@ -8,7 +8,7 @@
 
 /** Who a visitor may ask for, in the widget's seven languages. */
 const PERSON =
-  "(?:a |an |one |some |the |un |une |um |uma |einem |einer |een |uno |una |alguien |alguém |qualcuno |jemand(?:em)? |iemand )?(?:real |live |actual |vrai |vraie |echten? |echte |real |de verdad |verdadeir[ao] |vero |vera )?(?:human(?: being)?|person|people|someone|somebody|agent|operator|representative|rep|advisor|adviser|member of (?:staff|the team)|staff|humain|personne|conseill(?:er|ère)|opérat(?:eur|rice)|mensch(?:en)?|mitarbeiter(?:in)?|berater(?:in)?|humano|persona|asesor(?:a)?|operador(?:a)?|pessoa|atendente|umano|operat(?:ore|rice)|mens|medewerker)";
+  "(?:a |an |one |some |the |un |une |um |uma |einem |einer |een |uno |una |alguien |alguém |qualcuno |jemand(?:em)? |iemand )?(?:real |live |actual |vrai |vraie |echten? |verdadeir[ao] |vero |vera )?(?:human(?: being)?|person|people|someone|somebody|agent|operator|representative|rep|advisor|adviser|member of (?:staff|the team)|staff|humain|personne|conseill(?:er|ère)|opérat(?:eur|rice)|mensch(?:en)?|mitarbeiter(?:in)?|berater(?:in)?|humano|persona|asesor(?:a)?|operador(?:a)?|pessoa|atendente|umano|operat(?:ore|rice)|mens|medewerker)";
 
 /** Ways of asking for one; each must hold the whole request, not a word of a longer question. */
 const REQUESTS: readonly RegExp[] = [

@@ -286,15 +286,17 @@ export function selectSentences(
   const reply = new Reply(limits);
   // When the first unit states the kind of fact the question asks for ("9:00–20:00" for "what time
   // …?"), the others must state one too: "The Leeds shop has an accessible toilet" does not join it.
+  const onlyKind = asked.length === 1 && !SECOND_ASK.test(question) ? asked[0]!.kind : null;
   let kindStated: AskedKind | null = null;
   for (const candidate of ranked) {
     if (reply.full) break;
     const passage = sentences[candidate.passageIndex] ?? [];
     const unit = unitOf(passage, candidate.position, reply.room, language, best / 2);
-    if (unit === null || (kindStated !== null && !holdsKind(unit.members.map((member) => member.text).join(" "), kindStated))) continue;
+    if (unit === null) continue;
+    const text = unit.members.map((member) => member.text).join(" ");
+    if (kindStated !== null && !holdsKind(text, kindStated)) continue;
     if (!reply.add(unit) || reply.units.length > 1) continue;
-    const firstKind = asked.length === 1 && !SECOND_ASK.test(question) ? asked[0]!.kind : null;
-    if (firstKind !== null && holdsKind(unit.members.map((member) => member.text).join(" "), firstKind)) kindStated = firstKind;
+    if (onlyKind !== null && holdsKind(text, onlyKind)) kindStated = onlyKind;
     // The best sentence is read on to the end of its paragraph line, as a person quoting it would.
     const next = continuationOf(passage, candidate.position);
     if (next !== null && best > 0) reply.add({ members: [next], sentences: 1 });
