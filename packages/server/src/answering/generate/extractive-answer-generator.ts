@@ -1,5 +1,5 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
-import { isFollowUp, previousForFollowUp } from "../retrieve/follow-up.js";
+import { antecedentOf, isFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "./detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
@@ -79,12 +79,12 @@ function relatedDocuments(request: AnswerRequest): number[] {
 
 /**
  * What else the sentences are chosen by: for a follow-up that needs it ("And can I get it
- * tomorrow?") the visitor's previous message, as retrieval does.
+ * tomorrow?") the visitor's previous message as retrieval reads it (`antecedentOf`).
  */
 function selectionContext(request: AnswerRequest): string | null {
   if (!isFollowUp(request.question, request.language)) return null;
-  const previous = request.history.findLast((turn) => turn.role === "visitor")?.content;
-  return previous === undefined ? null : previousForFollowUp(previous, request.question, request.language);
+  const earlier = request.history.filter((turn) => turn.role === "visitor").map((turn) => turn.content);
+  return antecedentOf(request.question, earlier, request.language) ?? null;
 }
 
 /**

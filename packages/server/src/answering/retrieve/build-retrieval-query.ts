@@ -1,4 +1,4 @@
-import { followUpReading, previousForFollowUp } from "./follow-up.js";
+import { antecedentOf, followUpReading } from "./follow-up.js";
 
 export interface RetrievalInput {
   message: string;
@@ -39,18 +39,4 @@ export function retrievalTexts(input: RetrievalInput): { query: string; question
   }
   const query = parts.join("\n");
   return { query, question: reading === "only with the previous" ? query : input.message };
-}
-
-/**
- * The previous message as a follow-up reads it: with the day, month or country the follow-up names
- * in place of its own (`previousForFollowUp`), and, when it was a follow-up too, with its own
- * antecedent after it, back to the question the chain follows (within the recent messages the
- * caller passes). "what about Leeds?" after "And on Sunday?" after "Is the York shop open on
- * Saturday?" is read with both, about Sunday.
- */
-function antecedentOf(message: string, earlier: readonly string[], language: string): string | undefined {
-  const previous = earlier.at(-1);
-  if (previous === undefined) return undefined;
-  const itsAntecedent = followUpReading(previous, language) === "alone" ? undefined : antecedentOf(previous, earlier.slice(0, -1), language);
-  return previousForFollowUp(itsAntecedent === undefined ? previous : `${previous}\n${itsAntecedent}`, message, language);
 }

@@ -108,3 +108,18 @@ export function previousForFollowUp(previous: string, message: string, language:
   }
   return read;
 }
+
+/**
+ * The previous message as a follow-up reads it: with the day, month or country the follow-up names
+ * in place of its own (`previousForFollowUp`), and, when it was a follow-up too, with its own
+ * antecedent after it, back to the question the chain follows (within the visitor's `earlier`
+ * messages the caller passes, oldest first). "what about Leeds?" after "And on Sunday?" after "Is
+ * the York shop open on Saturday?" is read with both, about Sunday. Retrieval and the extractive
+ * reply's choice of sentences read a follow-up alike.
+ */
+export function antecedentOf(message: string, earlier: readonly string[], language: string): string | undefined {
+  const previous = earlier.at(-1);
+  if (previous === undefined) return undefined;
+  const itsAntecedent = followUpReading(previous, language) === "alone" ? undefined : antecedentOf(previous, earlier.slice(0, -1), language);
+  return previousForFollowUp(itsAntecedent === undefined ? previous : `${previous}\n${itsAntecedent}`, message, language);
+}
