@@ -45,6 +45,11 @@ export const webhookEndpointSchema = z.object({
   consecutive_failures: z.number().int().describe("Deliveries that failed every attempt since the last success."),
   failing_since: isoTimestampSchema.nullable().describe("The first failed attempt since the last success."),
   last_success_at: isoTimestampSchema.nullable(),
+  circuit_open_until: isoTimestampSchema
+    .nullable()
+    .describe(
+      "While in the future, the endpoint's circuit breaker is open: after FRONTDESK_WEBHOOK_CIRCUIT_FAILURES failed attempts in a row, attempts wait for the cool-down, then one goes through as a trial; a success closes it.",
+    ),
   created_at: isoTimestampSchema,
   updated_at: isoTimestampSchema,
 });
@@ -57,13 +62,13 @@ export const webhookDeliverySchema = z.object({
   event_id: z.string(),
   event_type: z.string(),
   attempt: z.number().int().describe("1 for the first attempt, then each retry."),
-  status: z.enum(["pending", "succeeded", "failed", "skipped"]).describe(
-    "`pending`: scheduled (`next_attempt_at`); `succeeded`: a 2xx; `failed`: anything else; `skipped`: the endpoint was disabled before it ran.",
+  status: z.enum(["pending", "sending", "succeeded", "failed", "skipped"]).describe(
+    "`pending`: scheduled (`scheduled_at`; moved later while the workspace's deliveries are all under way or the endpoint's circuit is open); `sending`: under way; `succeeded`: a 2xx; `failed`: anything else; `skipped`: not sent (the endpoint was disabled, or the visitor the event was about was erased).",
   ),
   status_code: z.number().int().nullable().describe("The receiver's HTTP status (null when no response came)."),
   duration_ms: z.number().int().nullable(),
   error: z.string().nullable().describe("Why the attempt failed (timeout, refused address, redirect, status …)."),
-  response_body: z.string().nullable().describe("The start of the receiver's response body (at most 1 KB)."),
+  response_body: z.string().nullable().describe("The start of the receiver's response body (at most 1 KB); cleared when the visitor the event was about is erased."),
   scheduled_at: isoTimestampSchema.describe("When the attempt is (or was) due."),
   completed_at: isoTimestampSchema.nullable(),
 });

@@ -74,7 +74,13 @@ function CuratedList({ answers, onEdit }: { answers: CuratedAnswer[]; onEdit: (c
       <ul className="curated-answers" aria-label="Curated answers, newest first">
         {answers.map((curated) => (
           <li key={curated.id} className="curated-answer">
-            <p className="curated-question">{curated.question}</p>
+            {curated.question ? (
+              <p className="curated-question">{curated.question}</p>
+            ) : (
+              <p className="curated-question curated-question-erased">
+                No question: it was a visitor's own words, erased with their data. Edit it to write the question in your own words; until then this answer is never used.
+              </p>
+            )}
             <p className="curated-text">{curated.answer}</p>
             {curated.source_url && (
               <a href={curated.source_url} target="_blank" rel="noreferrer noopener" className="curated-source">
@@ -84,10 +90,10 @@ function CuratedList({ answers, onEdit }: { answers: CuratedAnswer[]; onEdit: (c
             <div className="curated-gap-actions">
               <span className="muted small">Changed {shortDate(curated.updated_at)}</span>
               <button type="button" aria-haspopup="dialog" onClick={(event) => onEdit(curated, event.currentTarget)}>
-                Edit<span className="visually-hidden">: {curated.question}</span>
+                Edit<span className="visually-hidden">: {curated.question || curated.answer.slice(0, 60)}</span>
               </button>
               <button type="button" className="curated-danger" onClick={() => setDeleting(curated)}>
-                Delete<span className="visually-hidden">: {curated.question}</span>
+                Delete<span className="visually-hidden">: {curated.question || curated.answer.slice(0, 60)}</span>
               </button>
             </div>
           </li>

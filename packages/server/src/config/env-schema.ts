@@ -130,6 +130,10 @@ export const envSchema = z.object({
       }
     }),
   WEBHOOK_CONCURRENCY: nonNegativeInt.max(100).default(4),
+  WEBHOOK_WORKSPACE_CONCURRENCY: positiveInt.max(100).default(2),
+  WEBHOOK_CIRCUIT_FAILURES: positiveInt.max(1000).default(5),
+  WEBHOOK_CIRCUIT_COOLDOWN_SECONDS: positiveInt.max(86_400).default(60),
+  RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE: positiveInt.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

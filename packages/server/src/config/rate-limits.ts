@@ -19,6 +19,8 @@ export interface RateLimits {
   sources: WindowLimit;
   /** The WordPress bulk sync (/api/v1/wp/*), per API token: 60 a minute in both sets of the spec. */
   wordpress: WindowLimit;
+  /** POST /console/webhooks/{id}/test, per workspace: a test is a real request to a receiver that may hang. */
+  webhookTests: WindowLimit;
   /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
   loginPerIp: WindowLimit;
   loginPerEmail: WindowLimit;
@@ -41,6 +43,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     coupon: minute(120),
     sources: minute(120),
     wordpress: minute(60),
+    webhookTests: minute(10),
     ...LOGIN_LIMITS,
   },
   high: {
@@ -54,6 +57,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     coupon: minute(120),
     sources: minute(120),
     wordpress: minute(60),
+    webhookTests: minute(10),
     ...LOGIN_LIMITS,
   },
 };
@@ -77,6 +81,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     coupon: override(base.coupon, env.RATE_LIMIT_COUPON_PER_MINUTE),
     sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
     wordpress: override(base.wordpress, env.RATE_LIMIT_WP_PER_MINUTE),
+    webhookTests: override(base.webhookTests, env.RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE),
     loginPerIp: base.loginPerIp,
     loginPerEmail: base.loginPerEmail,
   };

@@ -17,6 +17,11 @@ export interface WebhookConfig {
   allowedNetworks: string[];
   /** Deliveries a worker process runs at once. */
   concurrency: number;
+  /** Attempts of one workspace under way at once, across processes: a slow receiver holds its own workspace's places, not others'. */
+  workspaceConcurrency: number;
+  /** Failed attempts in a row that open an endpoint's circuit, and how long it stays open before a trial. */
+  circuitFailures: number;
+  circuitCooldownMs: number;
 }
 
 export function webhookConfigFor(env: Env): WebhookConfig {
@@ -29,5 +34,8 @@ export function webhookConfigFor(env: Env): WebhookConfig {
     allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     allowedNetworks: env.WEBHOOK_ALLOWED_NETWORKS.split(",").map((entry) => entry.trim()).filter(Boolean),
     concurrency: env.WEBHOOK_CONCURRENCY,
+    workspaceConcurrency: env.WEBHOOK_WORKSPACE_CONCURRENCY,
+    circuitFailures: env.WEBHOOK_CIRCUIT_FAILURES,
+    circuitCooldownMs: env.WEBHOOK_CIRCUIT_COOLDOWN_SECONDS * 1000,
   };
 }

@@ -38,8 +38,9 @@ export const jobCatalog = {
   },
   /**
    * One attempt to deliver one event to one webhook endpoint (src/webhooks/deliver-webhook.ts). The
-   * handler schedules the next attempt itself (its back-off is FRONTDESK_WEBHOOK_*), so pg-boss's
-   * own retry only covers a worker that died mid-attempt.
+   * payload names the event; its body lives in `webhook_events`, where erasure can reach it, so no
+   * job, queued or completed, holds a visitor's data. The handler schedules the next attempt itself
+   * (its back-off is FRONTDESK_WEBHOOK_*), so pg-boss's own retry only covers a worker that died mid-attempt.
    */
   "deliver-webhook": {
     payload: z.object({
@@ -47,7 +48,7 @@ export const jobCatalog = {
       workspaceId: z.string().min(1),
       deliveryId: z.string().min(1),
       attempt: z.number().int().positive(),
-      event: z.object({ id: z.string().min(1), type: z.string().min(1), created_at: z.string(), data: z.record(z.string(), z.unknown()) }),
+      eventId: z.string().min(1),
     }),
     retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
   },

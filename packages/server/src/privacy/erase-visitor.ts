@@ -1,6 +1,7 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
+import { waitForAttemptsToStop } from "../webhooks/forget-webhook-events.js";
 import { deleteVisitorData, lockVisitorOfWorkspace, recordErasure } from "./erasure-repository.js";
 
 export interface EraseVisitorDependencies {
@@ -35,7 +36,7 @@ export async function eraseVisitor(dependencies: EraseVisitorDependencies, reque
   const outcome = await dependencies.db.transaction(async (tx) => {
     const visitor = await lockVisitorOfWorkspace(tx, request.workspaceId, request.visitorId, request.agentId);
     if (!visitor) return null;
-    const { counts, conversations } = await deleteVisitorData(tx, visitor);
+    const { counts, conversations, webhookAttemptsUnderWay } = await deleteVisitorData(tx, visitor);
     const erasureId = await recordErasure(tx, {
       workspaceId: visitor.workspaceId,
       agentId: visitor.agentId,
@@ -44,9 +45,11 @@ export async function eraseVisitor(dependencies: EraseVisitorDependencies, reque
       operatorId: request.operatorId ?? null,
       counts,
     });
-    return { erasure: { erasureId, counts }, conversations };
+    return { erasure: { erasureId, counts }, conversations, webhookAttemptsUnderWay };
   });
   if (!outcome) return null;
+  // Nothing of the visitor leaves once erasure has answered: webhook attempts under way stop first.
+  await waitForAttemptsToStop(dependencies.db, outcome.webhookAttemptsUnderWay);
   dependencies.announce?.(outcome.conversations, "erasure");
   return outcome.erasure;
 }

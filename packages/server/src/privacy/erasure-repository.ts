@@ -2,7 +2,8 @@ import type { ErasureCounts, ErasureRequester } from "@frontdesk/contracts";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { textArray } from "../db/text-array.js";
-import { dropQueuedDeliveriesAbout } from "../webhooks/webhook-delivery-repository.js";
+import { forgetVisitorQuestions } from "../console/curated/forget-visitor-questions.js";
+import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
 
 /**
  * The SQL of erasure and retention. Every statement names the workspace and, where the table has
@@ -83,13 +84,22 @@ const VISITOR_CONVERSATIONS = `SELECT c.id FROM conversations c WHERE c.workspac
 /**
  * Deletes everything of one visitor with one agent: their conversations with all they hold (messages,
  * inbox notifications, operators' read marks, satisfaction, coupon, pages, browser), their widget
- * events, their leads, the visitor, and the queued webhook deliveries about them. Runs in the
- * caller's transaction, after lockVisitorOfWorkspace.
+ * events, their leads, the visitor, the webhook events about them (and what receivers answered to
+ * them), and curated questions that are still their words. Runs in the caller's transaction, after
+ * lockVisitorOfWorkspace. `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
  */
-export async function deleteVisitorData(tx: Queryable, visitor: VisitorOfWorkspace): Promise<{ counts: ErasureCounts; conversations: DeletedConversation[] }> {
+export async function deleteVisitorData(
+  tx: Queryable,
+  visitor: VisitorOfWorkspace,
+): Promise<{ counts: ErasureCounts; conversations: DeletedConversation[]; webhookAttemptsUnderWay: string[] }> {
   const scope = [visitor.workspaceId, visitor.agentId, visitor.id];
   const { rows: locked } = await tx.query<{ id: string }>(`${VISITOR_CONVERSATIONS} ORDER BY c.id FOR UPDATE`, scope);
-  await dropQueuedDeliveriesAbout(tx, visitor.workspaceId, { visitorId: visitor.id, conversationIds: locked.map((row) => row.id) });
+  const webhookAttemptsUnderWay = await forgetWebhookEventsAbout(tx, visitor.workspaceId, { visitorIds: [visitor.id], conversationIds: locked.map((row) => row.id) });
+  const { rows: asked } = await tx.query<{ content: string }>(
+    `SELECT m.content FROM messages m WHERE m.role = 'visitor' AND m.conversation_id IN (${VISITOR_CONVERSATIONS})`,
+    scope,
+  );
+  await forgetVisitorQuestions(tx, { workspaceId: visitor.workspaceId, agentId: visitor.agentId, questions: asked.map((row) => row.content) });
   const messages = await countOf(tx, `DELETE FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS})`, scope);
   const notifications = await countOf(
     tx,
@@ -127,6 +137,7 @@ export async function deleteVisitorData(tx: Queryable, visitor: VisitorOfWorkspa
       notifications,
     },
     conversations: removed.map((row) => ({ id: row.id, workspaceId: visitor.workspaceId, agentId: visitor.agentId })),
+    webhookAttemptsUnderWay,
   };
 }
 
@@ -171,6 +182,7 @@ export async function purgeStaleConversationBatch(
   await tx.query(`DELETE FROM conversation_reads r USING conversations c WHERE r.conversation_id = c.id AND c.workspace_id = $1 AND c.id = ANY(${batch})`, scope);
   let events = await countOf(tx, `DELETE FROM events e WHERE e.workspace_id = $1 AND e.conversation_id = ANY(${batch})`, scope);
   const leads = options.includeLeads ? await countOf(tx, `DELETE FROM leads l WHERE l.workspace_id = $1 AND l.conversation_id = ANY(${batch})`, scope) : 0;
+  await forgetWebhookEventsAbout(tx, options.workspaceId, { visitorIds: [], conversationIds: stale.map((row) => row.id) });
   await tx.query(`DELETE FROM conversations c WHERE c.workspace_id = $1 AND c.id = ANY(${batch})`, scope);
 
   // The visitors of the batch who have no conversation left.

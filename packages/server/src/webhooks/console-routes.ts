@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { adminGuard } from "../console/admin-guard.js";
 import { operatorOf } from "../console/authenticate-operator.js";
 import { AppError } from "../http/app-error.js";
+import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import {
   createWebhookRouteSchema,
   deleteWebhookRouteSchema,
@@ -80,6 +81,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/webhooks/:id/test", { schema: testWebhookRouteSchema, preValidation: admin }, async (request, reply) => {
     const operator = operatorOf(request);
+    // A test is a real request to a receiver that may hang: a workspace gets a few a minute.
+    await enforceRateLimit(services.limiter, reply, ["webhookTests", operator.workspaceId]);
     const sent = await sendTestWebhook({ db: services.db, jobs: services.jobs, now: services.now }, operator.workspaceId, request.params.id);
     return reply.code(202).send({ data: { delivery_id: sent.deliveryId, event_id: sent.eventId } });
   });

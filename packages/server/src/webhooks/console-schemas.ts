@@ -9,7 +9,7 @@ import {
 } from "@frontdesk/contracts";
 import { z } from "zod";
 import { componentSchemas } from "../openapi/component-schemas.js";
-import { errorResponse, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
+import { errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
 import { documentMembers } from "../console/conversation-read-schemas.js";
 
@@ -105,6 +105,7 @@ export const deleteWebhookRouteSchema = {
     403: adminOnly,
     404: notFound,
     422: consoleWriteErrors[422],
+    429: errors.rateLimited,
     500: consoleReadErrors[500],
   },
 };
@@ -134,7 +135,8 @@ export const testWebhookRouteSchema = {
   summary: "Send a test event",
   description:
     "Queues a `webhook.test` event to the endpoint, signed like any other: one attempt, sent even when the endpoint is disabled (to check it " +
-    "before enabling it again), never counted against it. Its outcome appears in the delivery log. Admins only.",
+    "before enabling it again), never counted against it. Its outcome appears in the delivery log. Admins only; a workspace may send " +
+    "10 a minute (`FRONTDESK_RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE`).",
   security: consoleSecurity,
   params: webhookParamsSchema,
   response: {
@@ -143,6 +145,7 @@ export const testWebhookRouteSchema = {
     403: adminOnly,
     404: notFound,
     422: consoleWriteErrors[422],
+    429: errors.rateLimited,
     500: consoleReadErrors[500],
   },
 };

@@ -3,6 +3,7 @@ import type { Database } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { insertWebhookEvent, pruneWebhookEvents } from "./webhook-event-repository.js";
 import { insertPendingDelivery } from "./webhook-delivery-repository.js";
 import {
   countWorkspaceWebhookEndpoints,
@@ -76,7 +77,12 @@ export async function changeWebhookEndpoint(
 
 /** Deletes an endpoint and its delivery log; its queued attempts end without sending. */
 export async function removeWebhookEndpoint(db: Database, workspaceId: string, endpointId: string): Promise<WebhookEndpointRecord> {
-  const removed = await deleteWebhookEndpoint(db, workspaceId, endpointId);
+  const removed = await db.transaction(async (tx) => {
+    const endpoint = await deleteWebhookEndpoint(tx, workspaceId, endpointId);
+    // Its events' bodies that no other endpoint waits for go with it.
+    if (endpoint) await pruneWebhookEvents(tx, workspaceId, new Date());
+    return endpoint;
+  });
   if (!removed) throw notFound(endpointId);
   return removed;
 }
@@ -99,7 +105,8 @@ export async function sendTestWebhook(
   const deliveryId = await deps.db.transaction(async (tx) => {
     const id = await insertPendingDelivery(tx, { endpointId, workspaceId, eventId: event.id, eventType: event.type, attempt: 1, scheduledAt: at });
     if (!id) throw new Error("a new event id collided");
-    await deps.jobs.send("deliver-webhook", { endpointId, workspaceId, deliveryId: id, attempt: 1, event }, tx);
+    await insertWebhookEvent(tx, { id: event.id, workspaceId, type: event.type, body: JSON.stringify(event), subject: {} });
+    await deps.jobs.send("deliver-webhook", { endpointId, workspaceId, deliveryId: id, attempt: 1, eventId: event.id }, tx);
     return id;
   });
   return { deliveryId, eventId: event.id };

@@ -4,6 +4,7 @@ import { newId } from "../db/ids.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { insertPendingDelivery } from "./webhook-delivery-repository.js";
 import { listSubscribedEndpointIds } from "./webhook-endpoint-repository.js";
+import { insertWebhookEvent, type WebhookEventSubject } from "./webhook-event-repository.js";
 
 /** One occurrence of a webhook event, as the change that makes it knows it. */
 export interface WebhookEventDraft {
@@ -14,13 +15,16 @@ export interface WebhookEventDraft {
   data: Record<string, unknown>;
   /** Fixed where one occurrence may be recorded twice (a source settled by two workers): queued once. Else a new id. */
   id?: string;
+  /** The visitor or conversation the event is about: erasure of that visitor deletes the event and ends its attempts. */
+  subject?: WebhookEventSubject;
 }
 
 /**
- * Queues an event's deliveries in the transaction of the change it is about: one pending attempt
- * row and one `deliver-webhook` job per enabled endpoint subscribed to its type, committed with the
- * change or not at all (a process dying after the commit loses nothing). With no such endpoint it
- * costs one indexed read and writes nothing. Delivering is the workers' job, never the caller's.
+ * Queues an event's deliveries in the transaction of the change it is about: the event's body
+ * (webhook_events, with its subject), one pending attempt row and one `deliver-webhook` job naming
+ * it per enabled endpoint subscribed to its type, committed with the change or not at all (a
+ * process dying after the commit loses nothing). With no such endpoint it costs one indexed read
+ * and writes nothing. Delivering is the workers' job, never the caller's.
  */
 export async function queueWebhookEvent(tx: Queryable, jobs: JobQueue, draft: WebhookEventDraft): Promise<void> {
   const endpointIds = await listSubscribedEndpointIds(tx, draft.workspaceId, draft.type);
@@ -31,7 +35,9 @@ export async function queueWebhookEvent(tx: Queryable, jobs: JobQueue, draft: We
   for (const endpointId of endpointIds) {
     const delivery = { endpointId, workspaceId: draft.workspaceId, eventId: event.id, eventType: draft.type, attempt: 1, scheduledAt };
     const deliveryId = await insertPendingDelivery(tx, delivery);
-    if (deliveryId) payloads.push({ endpointId, workspaceId: draft.workspaceId, deliveryId, attempt: 1, event });
+    if (deliveryId) payloads.push({ endpointId, workspaceId: draft.workspaceId, deliveryId, attempt: 1, eventId: event.id });
   }
-  if (payloads.length > 0) await jobs.sendMany("deliver-webhook", payloads, tx);
+  if (payloads.length === 0) return;
+  await insertWebhookEvent(tx, { id: event.id, workspaceId: draft.workspaceId, type: draft.type, body: JSON.stringify(event), subject: draft.subject ?? {} });
+  await jobs.sendMany("deliver-webhook", payloads, tx);
 }

@@ -19,7 +19,7 @@ export async function registerWebhookWorkers(services: Services, logger: Logger,
       try {
         await deliverWebhook(context, payload);
       } catch (error) {
-        logger.warn({ err: error, endpointId: payload.endpointId, eventId: payload.event.id }, "webhook delivery could not be recorded");
+        logger.warn({ err: error, endpointId: payload.endpointId, eventId: payload.eventId }, "webhook delivery could not be recorded");
         throw error;
       }
     });

@@ -18,6 +18,10 @@ export interface WebhookEndpointRecord {
   consecutiveFailures: number;
   failingSince: string | null;
   lastSuccessAt: string | null;
+  /** Failed attempts in a row (any delivery), which open the circuit breaker. */
+  attemptFailures: number;
+  /** While in the future, attempts wait instead of being made (the endpoint's circuit is open). */
+  circuitOpenUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -36,12 +40,14 @@ interface EndpointRow {
   consecutive_failures: number;
   failing_since: Date | string | null;
   last_success_at: Date | string | null;
+  attempt_failures: number;
+  circuit_open_until: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
 const COLUMNS = `id, workspace_id, url, description, events, secret_ciphertext, secret_prefix, enabled, disabled_reason, disabled_at,
-  consecutive_failures, failing_since, last_success_at, created_at, updated_at`;
+  consecutive_failures, failing_since, last_success_at, attempt_failures, circuit_open_until, created_at, updated_at`;
 
 /** A Postgres array literal for a `$n::text[]` parameter (event types need no quoting, but quote anyway). */
 
@@ -59,6 +65,8 @@ const toRecord = (row: EndpointRow): WebhookEndpointRecord => ({
   consecutiveFailures: row.consecutive_failures,
   failingSince: isoOrNull(row.failing_since),
   lastSuccessAt: isoOrNull(row.last_success_at),
+  attemptFailures: row.attempt_failures,
+  circuitOpenUntil: isoOrNull(row.circuit_open_until),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
@@ -78,6 +86,7 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord): Webhook
     consecutive_failures: endpoint.consecutiveFailures,
     failing_since: endpoint.failingSince,
     last_success_at: endpoint.lastSuccessAt,
+    circuit_open_until: endpoint.circuitOpenUntil,
     created_at: endpoint.createdAt,
     updated_at: endpoint.updatedAt,
   };
@@ -162,9 +171,43 @@ export async function deleteWebhookEndpoint(db: Queryable, workspaceId: string, 
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** A delivered event: the endpoint is healthy again. */
+/** A delivered event: the endpoint is healthy again, its circuit closed. */
 export async function recordEndpointSuccess(db: Queryable, endpointId: string, at: Date): Promise<void> {
-  await db.query(`UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_success_at = $2 WHERE id = $1`, [endpointId, at.toISOString()]);
+  await db.query(
+    `UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_success_at = $2, attempt_failures = 0, circuit_open_until = NULL WHERE id = $1`,
+    [endpointId, at.toISOString()],
+  );
+}
+
+/**
+ * A failed attempt (a test's too): one more in a row; from the `threshold`th on, the circuit opens
+ * until `openUntil` (each further failure, the half-open trial's included, opens it again).
+ */
+export async function recordAttemptFailure(db: Queryable, endpointId: string, circuit: { threshold: number; openUntil: Date }): Promise<void> {
+  await db.query(
+    `UPDATE webhook_endpoints SET attempt_failures = attempt_failures + 1,
+       circuit_open_until = CASE WHEN attempt_failures + 1 >= $2 THEN $3::timestamptz ELSE circuit_open_until END
+     WHERE id = $1`,
+    [endpointId, circuit.threshold, circuit.openUntil.toISOString()],
+  );
+}
+
+/**
+ * The circuit's gate for one attempt, in the claim's transaction (the endpoint row locked): open
+ * (wait until the returned time), or let through. Past its cool-down a tripped circuit is
+ * half-open: one attempt goes through as the trial, the others wait for its lease.
+ */
+export async function passCircuit(tx: Queryable, endpointId: string, circuit: { threshold: number; trialLeaseUntil: Date; now: Date }): Promise<Date | null> {
+  const { rows } = await tx.query<{ attempt_failures: number; circuit_open_until: Date | string | null }>(
+    `SELECT attempt_failures, circuit_open_until FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
+    [endpointId],
+  );
+  const row = rows[0];
+  if (!row || row.attempt_failures < circuit.threshold) return null;
+  const openUntil = row.circuit_open_until ? new Date(row.circuit_open_until) : null;
+  if (openUntil && openUntil > circuit.now) return openUntil;
+  await tx.query(`UPDATE webhook_endpoints SET circuit_open_until = $2 WHERE id = $1`, [endpointId, circuit.trialLeaseUntil.toISOString()]);
+  return null;
 }
 
 /** A failed attempt starts the endpoint's failing period (kept until a success). */

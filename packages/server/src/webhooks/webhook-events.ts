@@ -23,12 +23,14 @@ export const leadEvent = (workspaceId: string, lead: Lead, created: boolean): We
   type: created ? "lead.created" : "lead.updated",
   at: lead.updated_at,
   data: { lead },
+  subject: { visitorId: lead.visitor_id, conversationId: lead.conversation_id },
 });
 
 export const humanRequestedEvent = (state: ConversationState): WebhookEventDraft => ({
   workspaceId: state.workspaceId,
   type: "human.requested",
   at: state.humanRequestedAt!,
+  subject: { conversationId: state.id },
   data: { ...conversationOf(state), reason: state.humanRequestReason, requested_at: state.humanRequestedAt },
 });
 
@@ -36,6 +38,7 @@ export const conversationClosedEvent = (state: ConversationState, closedAt: stri
   workspaceId: state.workspaceId,
   type: "conversation.closed",
   at: closedAt,
+  subject: { conversationId: state.id },
   data: { ...conversationOf(state), assignee: state.assignee, closed_at: closedAt },
 });
 
@@ -43,6 +46,7 @@ export const satisfactionRatedEvent = (conversation: ConversationRef, rating: { 
   workspaceId: conversation.workspaceId,
   type: "satisfaction.rated",
   at: rating.at,
+  subject: { conversationId: conversation.id },
   data: { ...conversationOf(conversation), rating: rating.rating, comment: rating.comment, rated_at: rating.at },
 });
 

@@ -59,8 +59,8 @@ export class WebhookTransport {
     return null;
   }
 
-  /** POSTs one body; never throws: every failure is described in `error`. */
-  async post(url: string, body: string, headers: Record<string, string>): Promise<WebhookResponse> {
+  /** POSTs one body; never throws: every failure is described in `error`. `stop` ends it early (the event was erased). */
+  async post(url: string, body: string, headers: Record<string, string>, stop?: AbortSignal): Promise<WebhookResponse> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const parsed = parseWebhookUrl(url);
@@ -77,7 +77,7 @@ export class WebhookTransport {
         dispatcher: this.agent,
         headers: { "content-type": "application/json", "user-agent": "Frontdesk-Webhooks/1", ...headers },
         body,
-        signal: deadline,
+        signal: stop ? AbortSignal.any([deadline, stop]) : deadline,
       });
       const responseBody = await readStart(response.body, RESPONSE_BODY_BYTES);
       const { statusCode } = response;

@@ -18,6 +18,7 @@ const limits: LimitTable = {
   sources: minute(10),
   rulesPerIpAndAgent: null,
   wordpress: null,
+  webhookTests: null,
   loginPerIp: null,
   loginPerEmail: null,
 };

@@ -44,6 +44,9 @@ describeEachStore("outbound webhooks on %s", (kind) => {
       FRONTDESK_WEBHOOK_RETRY_BASE_MS: "1",
       FRONTDESK_WEBHOOK_DISABLE_AFTER_FAILURES: "2",
       FRONTDESK_WEBHOOK_TIMEOUT_SECONDS: "20",
+      // Fairness has its own tests (webhook-fairness.test.ts): here one workspace's tests share it, and failures are wanted.
+      FRONTDESK_WEBHOOK_WORKSPACE_CONCURRENCY: "4",
+      FRONTDESK_WEBHOOK_CIRCUIT_FAILURES: "100",
     });
     ({ tenant, admin, agentOperator, outsider } = await seedConsoleCast(t));
     // DNS as the deliveries see it: one name resolving to the receiver, one to a private address.
@@ -75,7 +78,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     const response = await t.app.inject({ method: "GET", url: `${CONSOLE}/webhooks`, headers: admin.headers });
     return (response.json().data as WebhookEndpoint[]).find((endpoint) => endpoint.id === endpointId)!;
   };
-  const settled = (list: WebhookDelivery[]) => list.length > 0 && list.every((delivery) => delivery.status !== "pending");
+  const settled = (list: WebhookDelivery[]) => list.length > 0 && list.every((delivery) => delivery.status !== "pending" && delivery.status !== "sending");
   const leave = (jwt: string, email: string) =>
     t.app.inject({ method: "POST", url: "/api/v1/widget/leads", headers: { ...bearer(jwt), origin: SITE_ORIGIN }, payload: { email, name: "Ada" } });
   const widgetPost = (jwt: string, path: string, payload: Record<string, unknown> = {}) =>
@@ -207,7 +210,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
 
     // A change that does not commit queues nothing: its rating and its event go together.
     const failing = t.services.db.transaction(async (tx) => {
-      const rated = await rateConversation(tx, session.conversationId, "bad", null);
+      const rated = (await rateConversation(tx, session.conversationId, "bad", null))!;
       await queueWebhookEvent(tx, t.services.jobs, satisfactionRatedEvent({ id: rated.id, workspaceId: own.workspaceId, agentId: own.agentId }, { rating: "bad", comment: null, at: rated.satisfaction!.ratedAt }));
       throw new Error("the change fails after its event was queued");
     });

@@ -91,7 +91,7 @@ export async function listCuratedQuestionCandidates(
         )
       : await db.query<{ id: string; question_normalised: string }>(
           `SELECT id, question_normalised FROM curated_answers
-           WHERE question_stems = '{}' AND agent_id = $1 AND workspace_id = $2 AND question_normalised = $3
+           WHERE question_stems = '{}' AND agent_id = $1 AND workspace_id = $2 AND question_normalised = $3 AND question <> ''
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [scope.agentId, scope.workspaceId, scope.normalised, limit],
         );

@@ -22,7 +22,9 @@ const sourceUrlSchema = z
 export const curatedAnswerSchema = z.object({
   id: z.string(),
   agent_id: z.string(),
-  question: z.string(),
+  question: z
+    .string()
+    .describe("The question it answers. Empty when it was a visitor's own words and that visitor was erased: it matches nothing until an operator writes one."),
   answer: z.string(),
   source_url: z.string().nullable(),
   created_by: z.string().nullable().describe("The operator who wrote it (null once removed)."),
