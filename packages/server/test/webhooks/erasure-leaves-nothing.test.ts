@@ -86,7 +86,7 @@ describeEachStore("erasure reaches webhooks and curated answers on %s", (kind) =
       `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
        WHERE table_schema IN ('public', 'pgboss') AND table_type = 'BASE TABLE' ORDER BY 1`,
     );
-    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(["pgboss.job", "public.webhook_events", "public.curated_answers"]));
+    expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(["pgboss.job", "public.messages", "public.curated_answers"]));
     const found: Record<string, number> = {};
     for (const { name } of tables) {
       const { rows } = await t.services.db.query<{ n: number }>(
@@ -189,7 +189,7 @@ describeEachStore("erasure reaches webhooks and curated answers on %s", (kind) =
 
     const before = await scan([...needlesOf(byWidget), ...needlesOf(byConsole)]);
     expect(Object.keys(before)).toEqual(
-      expect.arrayContaining(["public.messages", "public.leads", "public.webhook_events", "public.webhook_deliveries", "public.curated_answers"]),
+      expect.arrayContaining(["public.messages", "public.leads", "public.webhook_deliveries", "public.curated_answers"]),
     );
     const keptBefore = await scan(needlesOf(kept));
 
