@@ -1,7 +1,7 @@
 import { WEBHOOK_TEST_EVENT } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import type { JobPayload } from "../jobs/job-catalog.js";
-import type { WebhookDeliveryContext } from "./deliver-webhook.js";
+import type { WebhookDeliveryContext } from "./webhook-delivery-context.js";
 import { completeDelivery, countDeliveriesUnderWay, lockDelivery, postponeDelivery, startDelivery } from "./webhook-delivery-repository.js";
 import type { WebhookEndpointRecord } from "./webhook-endpoint-repository.js";
 import { passCircuit } from "./webhook-endpoint-repository.js";

@@ -1,7 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { WebhookConfig } from "../config/webhooks.js";
-import type { Database, Queryable } from "../db/database.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { Queryable } from "../db/database.js";
 import { claimWebhookAttempt, type DeliveryPayload } from "./claim-webhook-attempt.js";
 import { completeDelivery, insertPendingDelivery, lockDelivery, pruneEndpointDeliveries, type AttemptResult } from "./webhook-delivery-repository.js";
 import {
@@ -13,21 +12,13 @@ import {
   type WebhookEndpointRecord,
 } from "./webhook-endpoint-repository.js";
 import { lockWebhookEventBody, pruneWebhookEvents, releaseWebhookEventBody, webhookEventExists } from "./webhook-event-repository.js";
-import type { WebhookSecretBox } from "./webhook-secret-box.js";
 import { WEBHOOK_SIGNATURE_HEADER, signWebhook } from "./webhook-signature.js";
-import type { WebhookResponse, WebhookTransport } from "./webhook-transport.js";
+import type { WebhookDeliveryContext } from "./webhook-delivery-context.js";
+import type { WebhookResponse } from "./webhook-transport.js";
 
 /** How long the delivery log keeps an endpoint's attempts. */
 export const DELIVERY_LOG_DAYS = 30;
 
-export interface WebhookDeliveryContext {
-  db: Database;
-  jobs: JobQueue;
-  transport: WebhookTransport;
-  secrets: WebhookSecretBox;
-  settings: WebhookConfig;
-  now: () => Date;
-}
 
 /** The wait before attempt `attempt + 1`: the base, doubled after each attempt (2, 4, 8, 16, 32 min by default). */
 export function retryDelayMs(settings: WebhookConfig, attempt: number): number {
