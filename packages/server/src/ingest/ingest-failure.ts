@@ -1,5 +1,5 @@
 import { EmbeddingError } from "../embeddings/embedding-error.js";
-import { FetchError } from "./fetch/fetch-error.js";
+import { FetchError } from "../network/fetch-error.js";
 
 /** Why a page or source could not be indexed: a stable code, a message, and whether a retry may help. */
 export class IngestFailure extends Error {

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.js";
-import { FetchError } from "./fetch/fetch-error.js";
+import { FetchError } from "../network/fetch-error.js";
 import type { RevalidatedPage } from "./fetch/fetch-page.js";
 import { deleteDocument, markDocumentUnchanged, type DocumentRecord } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { HostResolver } from "../ingest/fetch/guarded-agent.js";
+import type { HostResolver } from "../network/guarded-agent.js";
 import type { Services } from "../services.js";
 import { deliverWebhook } from "./deliver-webhook.js";
 import { createWebhookServices } from "./webhook-services.js";

@@ -1,6 +1,6 @@
 import type { Config } from "../config/config.js";
 import { resolveJwtSecret } from "../config/jwt-secret.js";
-import type { HostResolver } from "../ingest/fetch/guarded-agent.js";
+import type { HostResolver } from "../network/guarded-agent.js";
 import { WebhookSecretBox } from "./webhook-secret-box.js";
 import { WebhookTransport } from "./webhook-transport.js";
 

@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import { request, type Agent } from "undici";
 import type { WebhookConfig } from "../config/webhooks.js";
-import { createAddressGuard, type AddressGuard } from "../ingest/fetch/address-guard.js";
-import { createGuardedAgent, systemResolver, type HostResolver } from "../ingest/fetch/guarded-agent.js";
-import { FetchError } from "../ingest/fetch/fetch-error.js";
+import { createAddressGuard, type AddressGuard } from "../network/address-guard.js";
+import { createGuardedAgent, systemResolver, type HostResolver } from "../network/guarded-agent.js";
+import { FetchError } from "../network/fetch-error.js";
 
 /** The start of a receiver's answer that the delivery log keeps. */
 export const RESPONSE_BODY_BYTES = 1024;

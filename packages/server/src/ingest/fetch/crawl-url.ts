@@ -1,4 +1,4 @@
-import { FetchError } from "./fetch-error.js";
+import { FetchError } from "../../network/fetch-error.js";
 
 /**
  * Parses a URL the crawler may fetch: absolute, http: or https:. The fragment and any

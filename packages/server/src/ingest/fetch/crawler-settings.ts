@@ -1,5 +1,5 @@
-import { systemResolver } from "./guarded-agent.js";
-import type { HostResolver } from "./guarded-agent.js";
+import { systemResolver } from "../../network/guarded-agent.js";
+import type { HostResolver } from "../../network/guarded-agent.js";
 import type { GuardedFetcher } from "./guarded-fetcher.js";
 import type { HostScheduler } from "./host-scheduler.js";
 import type { RobotsPolicy } from "./robots-policy.js";

@@ -1,7 +1,7 @@
 import { headerValue, parseContentType } from "./content-type.js";
 import { parseCrawlUrl } from "./crawl-url.js";
 import type { CrawlerServices } from "./crawler-settings.js";
-import { FetchError, httpStatusError } from "./fetch-error.js";
+import { FetchError, httpStatusError } from "../../network/fetch-error.js";
 import type { GuardedResponse } from "./guarded-fetcher.js";
 import { detectCharset } from "./page-charset.js";
 import { collectBody } from "./response-body.js";

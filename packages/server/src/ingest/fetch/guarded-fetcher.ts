@@ -1,12 +1,12 @@
 import { isIP } from "node:net";
 import type { Agent } from "undici";
-import { createAddressGuard } from "./address-guard.js";
-import type { AddressGuard } from "./address-guard.js";
+import { createAddressGuard } from "../../network/address-guard.js";
+import type { AddressGuard } from "../../network/address-guard.js";
 import { headerValue } from "./content-type.js";
 import { parseCrawlUrl } from "./crawl-url.js";
-import { FetchError } from "./fetch-error.js";
-import { createGuardedAgent } from "./guarded-agent.js";
-import type { HostResolver } from "./guarded-agent.js";
+import { FetchError } from "../../network/fetch-error.js";
+import { createGuardedAgent } from "../../network/guarded-agent.js";
+import type { HostResolver } from "../../network/guarded-agent.js";
 import { toFetchError } from "./network-failure.js";
 import { readCappedBody } from "./response-body.js";
 

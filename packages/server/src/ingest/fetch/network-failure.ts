@@ -1,4 +1,4 @@
-import { FetchError } from "./fetch-error.js";
+import { FetchError } from "../../network/fetch-error.js";
 
 /** Network error codes worth retrying later. DNS "not found" and TLS failures are not. */
 const transientCodes = new Set([

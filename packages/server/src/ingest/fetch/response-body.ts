@@ -1,7 +1,7 @@
 import { pipeline } from "node:stream";
 import type { Readable, Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { FetchError } from "./fetch-error.js";
+import { FetchError } from "../../network/fetch-error.js";
 
 export interface BodyReadOptions {
   /** The undici response body. */

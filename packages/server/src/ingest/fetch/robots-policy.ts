@@ -1,6 +1,6 @@
 import robotsParserExport from "robots-parser";
 import { collectBody } from "./response-body.js";
-import { FetchError } from "./fetch-error.js";
+import { FetchError } from "../../network/fetch-error.js";
 import type { GuardedFetcher } from "./guarded-fetcher.js";
 
 export interface RobotsPolicyOptions {

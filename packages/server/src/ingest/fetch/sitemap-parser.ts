@@ -1,7 +1,7 @@
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { SaxesParser } from "saxes";
-import { FetchError } from "./fetch-error.js";
+import { FetchError } from "../../network/fetch-error.js";
 
 export type SitemapKind = "urlset" | "sitemapindex";
 

@@ -1,8 +1,8 @@
 import { headerValue, parseContentType } from "./content-type.js";
 import { parseCrawlUrl } from "./crawl-url.js";
 import type { CrawlerServices } from "./crawler-settings.js";
-import { FetchError, httpStatusError } from "./fetch-error.js";
-import type { FetchErrorCode } from "./fetch-error.js";
+import { FetchError, httpStatusError } from "../../network/fetch-error.js";
+import type { FetchErrorCode } from "../../network/fetch-error.js";
 import { requireRobotsAllowed } from "./robots-policy.js";
 import { parseSitemapStream } from "./sitemap-parser.js";
 

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { FetchError } from "../../../src/ingest/fetch/fetch-error.js";
+import { FetchError } from "../../../src/network/fetch-error.js";
 import { html, openCrawler, redirect, rejectionOf, send, siteTest } from "./loopback-site.js";
 
 describe("fetchPage errors", () => {

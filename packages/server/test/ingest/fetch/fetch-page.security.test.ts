@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import type { HostResolver } from "../../../src/ingest/fetch/guarded-agent.js";
+import type { HostResolver } from "../../../src/network/guarded-agent.js";
 import { html, openCrawler, redirect, rejectionOf, siteTest } from "./loopback-site.js";
 
 /** Test names resolve as a hostile DNS would answer; everything else is unknown. */

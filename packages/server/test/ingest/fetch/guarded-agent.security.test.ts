@@ -1,9 +1,9 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, test } from "vitest";
-import { createAddressGuard } from "../../../src/ingest/fetch/address-guard.js";
-import { FetchError } from "../../../src/ingest/fetch/fetch-error.js";
-import { createGuardedLookup } from "../../../src/ingest/fetch/guarded-agent.js";
-import type { HostResolver, ResolvedAddress } from "../../../src/ingest/fetch/guarded-agent.js";
+import { createAddressGuard } from "../../../src/network/address-guard.js";
+import { FetchError } from "../../../src/network/fetch-error.js";
+import { createGuardedLookup } from "../../../src/network/guarded-agent.js";
+import type { HostResolver, ResolvedAddress } from "../../../src/network/guarded-agent.js";
 import { html, openCrawler, rejectionOf, send, siteTest } from "./loopback-site.js";
 
 interface LookupOutcome {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { classifyAddress, createAddressGuard } from "../../../src/ingest/fetch/address-guard.js";
-import { parseIpAddress } from "../../../src/ingest/fetch/ip-address.js";
+import { classifyAddress, createAddressGuard } from "../../src/network/address-guard.js";
+import { parseIpAddress } from "../../src/network/ip-address.js";
 
 const blocked: Array<[address: string, reason: string]> = [
   ["127.0.0.1", "loopback"],
