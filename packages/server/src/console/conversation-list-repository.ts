@@ -1,7 +1,7 @@
 import type { ConversationListItem, ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
-import { microsecondsOf, timestampFromMicroseconds } from "./page-cursor.js";
+import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
 
 export const EXCERPT_LENGTH = 200;
 

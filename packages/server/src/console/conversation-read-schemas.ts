@@ -13,14 +13,8 @@ import {
 import { z } from "zod";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse } from "../openapi/route-responses.js";
+import { documentMembers } from "../openapi/document-members.js";
 import { consoleReadErrors, consoleSecurity, consoleWriteErrors } from "./console-responses.js";
-
-/** Copies the contracts' `.describe()` texts of an object's members to where the OpenAPI document reads them (query parameters included). */
-export function documentMembers(schema: { shape: Record<string, z.ZodType> }): void {
-  for (const member of Object.values(schema.shape)) {
-    if (member.description && !componentSchemas.has(member)) componentSchemas.add(member, { description: member.description });
-  }
-}
 
 for (const schema of [conversationListQuerySchema, messagesSinceQuerySchema, conversationListItemSchema, conversationListResponseSchema, conversationDetailResponseSchema.shape.data]) {
   documentMembers(schema);

@@ -2,7 +2,7 @@ import { CONVERSATION_PAGE_DEFAULT, type ConversationListItem, type Conversation
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { listWorkspaceConversations, type ConversationListFilter } from "./conversation-list-repository.js";
-import { decodeCursor, encodeCursor } from "./page-cursor.js";
+import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";
 
 /**
  * GET /console/conversations: a page of the operator's workspace's conversations, newest activity

@@ -2,7 +2,7 @@ import { NOTIFICATION_PAGE_DEFAULT, type ConsoleNotification } from "@frontdesk/
 import { countUnreadInbox, listInboxPage, type InboxNotification } from "../inbox/inbox-repository.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { decodeCursor, encodeCursor } from "./page-cursor.js";
+import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";
 
 export const presentConsoleNotification = (notification: InboxNotification): ConsoleNotification => ({
   id: notification.id,

@@ -8,7 +8,7 @@ import {
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../openapi/route-responses.js";
 import { consoleReadErrors, consoleSecurity, consoleWriteErrors } from "./console-responses.js";
-import { documentMembers } from "./conversation-read-schemas.js";
+import { documentMembers } from "../openapi/document-members.js";
 
 documentMembers(notificationListQuerySchema);
 documentMembers(notificationListResponseSchema);

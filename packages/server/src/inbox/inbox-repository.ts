@@ -1,4 +1,4 @@
-import { microsecondsOf, timestampFromMicroseconds } from "../console/page-cursor.js";
+import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso, isoOrNull } from "../db/timestamps.js";

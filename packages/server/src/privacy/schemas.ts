@@ -2,7 +2,7 @@ import { exportedConversationSchema, visitorExportResponseSchema, visitorExportS
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { bodyErrors, errorResponse, errors, jsonResponse, noContentResponse, sessionSecurity } from "../openapi/route-responses.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
-import { documentMembers } from "../console/conversation-read-schemas.js";
+import { documentMembers } from "../openapi/document-members.js";
 
 documentMembers(visitorExportSchema);
 documentMembers(exportedConversationSchema);

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
-import { documentMembers } from "../console/conversation-read-schemas.js";
+import { documentMembers } from "../openapi/document-members.js";
 
 documentMembers(webhookEndpointSchema);
 documentMembers(webhookDeliverySchema);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
 import { consoleReadErrors, consoleSecurity } from "../console-responses.js";
-import { documentMembers } from "../conversation-read-schemas.js";
+import { documentMembers } from "../../openapi/document-members.js";
 
 export const ANALYTICS_MAX_DAYS = 366;
 export const ANALYTICS_DEFAULT_DAYS = 30;

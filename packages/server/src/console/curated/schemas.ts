@@ -4,7 +4,7 @@ import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse, noContentResponse } from "../../openapi/route-responses.js";
 import { analyticsQuerySchema } from "../analytics/schemas.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
-import { documentMembers } from "../conversation-read-schemas.js";
+import { documentMembers } from "../../openapi/document-members.js";
 
 export const CURATED_LIST_MAX = 500;
 export const KNOWLEDGE_GAPS_MAX = 50;

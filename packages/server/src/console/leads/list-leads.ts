@@ -1,6 +1,6 @@
 import type { Services } from "../../services.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { decodeCursor, encodeCursor } from "../page-cursor.js";
+import { decodeCursor, encodeCursor } from "../../paging/page-cursor.js";
 import { listWorkspaceLeads, type LeadListFilter } from "./lead-list-repository.js";
 import { LEAD_PAGE_DEFAULT } from "./schemas.js";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
-import { documentMembers } from "../conversation-read-schemas.js";
+import { documentMembers } from "../../openapi/document-members.js";
 
 export const workspaceOperatorSchema = z.object({
   id: z.string(),

@@ -4,7 +4,7 @@ import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
 import { API_TOKEN_ABILITIES } from "../../tenants/create-api-token.js";
 import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
-import { documentMembers } from "../conversation-read-schemas.js";
+import { documentMembers } from "../../openapi/document-members.js";
 
 export const apiTokenSchema = z.object({
   id: z.string().describe("The token's id (`tok_…`): not the secret."),

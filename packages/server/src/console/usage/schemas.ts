@@ -2,7 +2,7 @@ import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { jsonResponse } from "../../openapi/route-responses.js";
 import { consoleReadErrors, consoleSecurity } from "../console-responses.js";
-import { documentMembers } from "../conversation-read-schemas.js";
+import { documentMembers } from "../../openapi/document-members.js";
 
 export const workspaceUsageSchema = z.object({
   workspace: z.object({ id: z.string(), name: z.string() }),
