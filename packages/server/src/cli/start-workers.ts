@@ -8,6 +8,7 @@ import { SourceUpdatePublisher } from "../console/knowledge/source-update-publis
 import { registerRetentionWorker } from "../privacy/register-retention-worker.js";
 import { registerResyncScheduler } from "../sources/register-resync-scheduler.js";
 import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js";
+import { wordpressSourceKind } from "../wordpress/wordpress-source-kind.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
@@ -25,7 +26,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
     },
     services.config.workers.concurrency,
-    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks },
+    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind] },
   );
   // The other workers' attempts are counted in /metrics too (ingestion's handlers count their own).
   const observed = { ...services, jobs: observedJobQueue(services.jobs, metrics) };

@@ -1,7 +1,7 @@
 import type { JobAttempt } from "../jobs/job-queue.js";
 import { findDocument, markDocumentFailed } from "./document-repository.js";
 import { toIngestFailure } from "./ingest-failure.js";
-import type { IngestJobContext } from "./index-source-job.js";
+import type { IngestJobContext } from "./ingest-job-context.js";
 import { refreshPage } from "./refresh-page.js";
 import { refreshSitemapProgress } from "./refresh-sitemap-progress.js";
 

@@ -1,6 +1,5 @@
-import type { Logger } from "pino";
-import type { Database } from "../db/database.js";
-import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
+import type { JobAttempt } from "../jobs/job-queue.js";
+import type { IngestJobContext } from "./ingest-job-context.js";
 import {
   findSource,
   findSourceText,
@@ -16,22 +15,7 @@ import type { IngestProgressLog } from "./ingest-progress-log.js";
 import { refreshPage } from "./refresh-page.js";
 import { refreshSitemapProgress, type SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
 import { settleSource } from "./settle-source.js";
-import { resyncWordpressSource } from "../wordpress/resync-wordpress-source.js";
 
-export interface IngestJobContext {
-  db: Database;
-  jobs: JobQueue;
-  pipeline: IngestPipeline;
-  logger: Logger;
-  /** The `info` lines of a source's indexing: start, a sitemap's progress, end. */
-  progress: IngestProgressLog;
-  /** When this process last counted each sitemap's pages (absent: counted after every page). */
-  sitemapCounts?: SitemapCountsThrottle;
-  /** An agent's chunks changed (this process's caches of its knowledge are stale). */
-  onKnowledgeChanged?: (agentId: string) => void;
-  /** A source's state or progress changed, committed (the Knowledge screen is told); `progress` when the caller knows whether it still syncs. */
-  onSourceChanged?: (sourceId: string, progress?: { syncing: boolean }) => void;
-}
 
 /** The URL a text source's document is cited by. */
 export function textDocumentUrl(source: SourceRecord): string {
@@ -101,8 +85,10 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
   context.progress.sourceStarted(source);
   context.onSourceChanged?.(source.id);
   try {
-    if (source.kind === "wordpress") {
-      await resyncWordpressSource(context, source);
+    // A kind that plugs into ingestion (the WordPress sync) owns its whole sync.
+    const plugin = context.sourceKinds?.get(source.kind);
+    if (plugin) {
+      await plugin.sync(context, source);
       return;
     }
     if (source.kind === "sitemap") {

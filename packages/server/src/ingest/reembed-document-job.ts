@@ -1,7 +1,7 @@
 import { storedVector, unitVectorIntegers } from "../db/vector-literal.js";
 import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { bumpKnowledgeRevision } from "./knowledge-revision-repository.js";
-import type { IngestJobContext } from "./index-source-job.js";
+import type { IngestJobContext } from "./ingest-job-context.js";
 import { embedMeasured } from "./measured-embedding.js";
 
 /** Job `reembed-document`: replaces the vectors of a document made by another embedder, from the stored chunk text. */

@@ -1,23 +1,25 @@
 import { measuredJobHandler } from "../jobs/measured-job-handler.js";
 import { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
 import { runIndexPageJob } from "./index-page-job.js";
-import { runIndexSourceJob, type IngestJobContext } from "./index-source-job.js";
+import type { IngestJobContext, SourceKindPlugin } from "./ingest-job-context.js";
+import { runIndexSourceJob } from "./index-source-job.js";
 import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progress-log.js";
 import { PlannerStatistics } from "./planner-statistics.js";
 import { VectorIndexUpkeep } from "./vector-index-upkeep.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
-import { runIndexWordpressPostsJob } from "../wordpress/index-wordpress-posts-job.js";
 
 export interface IngestWorkersOptions {
   /** The cadence of a sitemap's progress lines. */
   progress?: IngestProgressLogOptions;
   /** An agent's vectors enter the HNSW index once it has this many chunks (FRONTDESK_VECTOR_INDEX_MIN_CHUNKS; see index-agent-vectors.ts). */
   vectorIndexMinChunks: number;
+  /** Source kinds that plug into ingestion (the composition root passes the WordPress sync's). */
+  sourceKinds?: readonly SourceKindPlugin[];
 }
 
 /** Starts the indexing workers of this process; close() stops their background upkeep (after the queue stopped). */
 export async function registerIngestWorkers(
-  base: Omit<IngestJobContext, "progress">,
+  base: Omit<IngestJobContext, "progress" | "sourceKinds">,
   concurrency: number,
   options: IngestWorkersOptions,
 ): Promise<{ close(): Promise<void> }> {
@@ -33,6 +35,7 @@ export async function registerIngestWorkers(
     ...base,
     progress: new IngestProgressLog(base.logger, options.progress),
     sitemapCounts: new SitemapCountsThrottle(),
+    sourceKinds: new Map((options.sourceKinds ?? []).map((plugin) => [plugin.kind, plugin])),
     onKnowledgeChanged: (agentId) => {
       base.onKnowledgeChanged?.(agentId);
       planner.knowledgeChanged();
@@ -42,7 +45,7 @@ export async function registerIngestWorkers(
   const { jobs, pipeline } = context;
   await jobs.work("index-source", concurrency, measuredJobHandler(pipeline.metrics, "index-source", (payload, attempt) => runIndexSourceJob(context, payload.sourceId, attempt)));
   await jobs.work("index-page", concurrency, measuredJobHandler(pipeline.metrics, "index-page", (payload, attempt) => runIndexPageJob(context, payload, attempt)));
-  await jobs.work("index-wordpress-posts", concurrency, measuredJobHandler(pipeline.metrics, "index-wordpress-posts", (payload, attempt) => runIndexWordpressPostsJob(context, payload, attempt)));
+  for (const plugin of options.sourceKinds ?? []) await plugin.registerWorkers(context, concurrency);
   await jobs.work("reembed-document", 1, measuredJobHandler(pipeline.metrics, "reembed-document", (payload) => runReembedDocumentJob(context, payload.documentId)));
   return {
     async close() {

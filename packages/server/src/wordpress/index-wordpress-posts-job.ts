@@ -4,7 +4,7 @@ import type { DocumentChunk } from "../ingest/chunk/document-chunk.js";
 import { sha256Hex } from "../ingest/content-hash.js";
 import { markDocumentFailed, type DocumentCounts } from "../ingest/document-repository.js";
 import { isEmptyExtraction } from "../ingest/extract/extracted-document.js";
-import type { IngestJobContext } from "../ingest/index-source-job.js";
+import type { IngestJobContext } from "../ingest/ingest-job-context.js";
 import { IngestFailure, toIngestFailure } from "../ingest/ingest-failure.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { embedMeasured } from "../ingest/measured-embedding.js";

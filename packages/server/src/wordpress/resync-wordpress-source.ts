@@ -1,5 +1,5 @@
 import { WORDPRESS_BATCH_MAX_POSTS } from "@frontdesk/contracts";
-import type { IngestJobContext } from "../ingest/index-source-job.js";
+import type { IngestJobContext } from "../ingest/ingest-job-context.js";
 import type { SourceRecord } from "../sources/source-repository.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";
 import { listPostDocumentIds, requeueAllPostDocuments } from "./post-index-repository.js";

@@ -24,6 +24,7 @@ import { registerIngestMetrics } from "../../src/observability/ingest-metrics.js
 import type { IngestWorkersOptions } from "../../src/ingest/register-ingest-workers.js";
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 import { SourceUpdatePublisher } from "../../src/console/knowledge/source-update-publisher.js";
+import { wordpressSourceKind } from "../../src/wordpress/wordpress-source-kind.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 /** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
@@ -97,7 +98,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,
-      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, ...(options.progress ? { progress: options.progress } : {}) },
+      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], ...(options.progress ? { progress: options.progress } : {}) },
     );
   }
   return {

@@ -5,7 +5,7 @@ import type { Embedder } from "../../src/embeddings/embedder.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createIngestPipeline, type IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
 import { IngestProgressLog } from "../../src/ingest/ingest-progress-log.js";
-import type { IngestJobContext } from "../../src/ingest/index-source-job.js";
+import type { IngestJobContext } from "../../src/ingest/ingest-job-context.js";
 import { runIndexWordpressPostsJob } from "../../src/wordpress/index-wordpress-posts-job.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, type Tenant } from "../support/seed.js";
 import { compiledWorkerUrl, createTestApp, type TestApp } from "../support/test-app.js";
