@@ -1,6 +1,7 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { isoOrNull } from "../db/timestamps.js";
+import { lockedVisitorOf } from "../widget/visitor-lock.js";
 
 /** What the state machine reads and writes of a conversation. */
 export interface ConversationState {
@@ -54,12 +55,23 @@ export async function findConversationState(db: Queryable, workspaceId: string, 
 /**
  * Locks the conversation's row for the rest of the transaction and reads its state: the "compare"
  * of every transition's compare-and-set (a concurrent transition waits here, then reads the state
- * the first one committed). Null when it does not exist in the workspace.
+ * the first one committed). Null when it does not exist in the workspace (or its visitor was erased).
+ *
+ * Its visitor's row is locked first, FOR KEY SHARE, in the same statement (widget/visitor-lock.ts):
+ * a transition updates the row it locked a second time (its system message takes the next seq),
+ * and Postgres checks the foreign keys of a row updated again in its transaction, the visitor's
+ * among them; locked only then, the visitor would come after the conversation, against erasure's order.
  */
 export async function lockConversationState(tx: Queryable, workspaceId: string, conversationId: string): Promise<ConversationState | null> {
   // Lock, then read in a statement of its own: a locking read that waited re-reads only the locked
   // row, not the joined assignee (Postgres' EvalPlanQual), so the winner's name would be missed.
-  const locked = await tx.query(`SELECT 1 FROM conversations WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, [conversationId, workspaceId]);
+  // The conversation's row is locked only once the join has the visitor's, locked in the CTE.
+  const locked = await tx.query(
+    `WITH session_visitor AS (${lockedVisitorOf("$1")})
+     SELECT 1 FROM conversations c JOIN session_visitor ON session_visitor.id = c.visitor_id
+     WHERE c.id = $1 AND c.workspace_id = $2 FOR UPDATE OF c`,
+    [conversationId, workspaceId],
+  );
   if (locked.rows.length === 0) return null;
   return findConversationState(tx, workspaceId, conversationId);
 }

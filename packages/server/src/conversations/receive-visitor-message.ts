@@ -1,7 +1,7 @@
 import { insertVisitorQuestion, type StoredQuestion } from "../answering/message-repository.js";
-import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
+import { sessionEnded } from "../widget/visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 
@@ -19,7 +19,7 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
   if (!stored) {
     const outcome = await services.db.transaction(async (tx) => {
       const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
-      if (!before) throw new AppError("invalid_token", "The session token is not valid.");
+      if (!before) throw sessionEnded();
       const reopened: CommittedTransition | null =
         before.status === "closed"
           ? await applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened)

@@ -1,10 +1,10 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
-import { AppError } from "../http/app-error.js";
 import { notifyWorkspaceOperators } from "../inbox/inbox-repository.js";
 import type { Services } from "../services.js";
 import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
 import { humanRequestedEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
+import { sessionEnded } from "../widget/visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
 import { lockConversationState, updateHumanRequestReason } from "./conversation-state-repository.js";
 import { operatorsOnline } from "./operators-online.js";
@@ -28,7 +28,7 @@ export async function requestHuman(services: Services, session: WidgetSession, r
   const { conversation } = session;
   const outcome = await services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
-    if (!before) throw new AppError("invalid_token", "The session token is not valid.");
+    if (!before) throw sessionEnded();
     if (before.status === "awaiting_human" || before.status === "human") {
       if (before.status === "awaiting_human" && reason !== null) await updateHumanRequestReason(tx, before.id, reason);
       return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason }, committed: null };

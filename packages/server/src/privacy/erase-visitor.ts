@@ -1,5 +1,6 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
+import { retryOnConcurrencyFailure } from "../db/retry-on-concurrency-failure.js";
 import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
 import { waitForAttemptsToStop } from "../webhooks/forget-webhook-events.js";
 import { deleteVisitorData, lockVisitorOfWorkspace, recordErasure } from "./erasure-repository.js";
@@ -28,12 +29,14 @@ export interface Erasure {
 
 /**
  * The one erasure of a visitor, for the widget's DELETE /me, the console and the CLI: in one
- * transaction, the visitor's row is locked, everything of theirs with the agent is deleted
- * (erasure-repository.ts says what), and the audit record is written. Null when the workspace has
+ * transaction, the visitor's row is locked, then their conversations (the lock order every write of
+ * a visitor's session follows, widget/visitor-lock.ts), everything of theirs with the agent is
+ * deleted (erasure-repository.ts says what), and the audit record is written. A transaction that
+ * Postgres ends for a concurrent one's sake (40P01, 40001) is run again. Null when the workspace has
  * no such visitor (never had, or already erased: the two cannot be told apart, by design).
  */
 export async function eraseVisitor(dependencies: EraseVisitorDependencies, request: EraseVisitorRequest): Promise<Erasure | null> {
-  const outcome = await dependencies.db.transaction(async (tx) => {
+  const outcome = await retryOnConcurrencyFailure(() => dependencies.db.transaction(async (tx) => {
     const visitor = await lockVisitorOfWorkspace(tx, request.workspaceId, request.visitorId, request.agentId);
     if (!visitor) return null;
     const { counts, conversations, webhookAttemptsUnderWay } = await deleteVisitorData(tx, visitor);
@@ -46,7 +49,7 @@ export async function eraseVisitor(dependencies: EraseVisitorDependencies, reque
       counts,
     });
     return { erasure: { erasureId, counts }, conversations, webhookAttemptsUnderWay };
-  });
+  }));
   if (!outcome) return null;
   // Nothing of the visitor leaves once erasure has answered: webhook attempts under way stop first.
   await waitForAttemptsToStop(dependencies.db, outcome.webhookAttemptsUnderWay);

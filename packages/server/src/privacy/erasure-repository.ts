@@ -185,12 +185,14 @@ export async function purgeStaleConversationBatch(
   await forgetWebhookEventsAbout(tx, options.workspaceId, { visitorIds: [], conversationIds: stale.map((row) => row.id) });
   await tx.query(`DELETE FROM conversations c WHERE c.workspace_id = $1 AND c.id = ANY(${batch})`, scope);
 
-  // The visitors of the batch who have no conversation left.
+  // The visitors of the batch who have no conversation left. SKIP LOCKED: the purge holds conversations
+  // here, and waiting on a visitor that a write of theirs holds (widget/visitor-lock.ts) would invert
+  // erasure's order; a visitor busy writing keeps their row (their next init starts a new conversation with it).
   const { rows: orphans } = await tx.query<{ id: string; agent_id: string }>(
     `SELECT v.id, v.agent_id FROM visitors v JOIN agents a ON a.id = v.agent_id
      WHERE a.workspace_id = $1 AND v.id = ANY(${batch})
        AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.visitor_id = v.id)
-     FOR UPDATE OF v`,
+     FOR UPDATE OF v SKIP LOCKED`,
     [options.workspaceId, visitorIds],
   );
   let visitors = 0;

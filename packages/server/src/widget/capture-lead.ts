@@ -4,15 +4,19 @@ import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
 import { leadEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { upsertLead } from "./lead-repository.js";
+import { lockSessionVisitor, sessionEnded } from "./visitor-lock.js";
 
 /**
  * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail, then tells
  * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat). Its
- * webhook event (`lead.created` / `lead.updated`) is queued in the lead's transaction.
+ * webhook event (`lead.created` / `lead.updated`) is queued in the lead's transaction. 401 once the
+ * visitor is erased.
  */
 export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
   const { conversation } = session;
   const captured = await services.db.transaction(async (tx) => {
+    // The visitor first, as erasure locks them (visitor-lock.ts): the lead's foreign keys lock the conversation, then the visitor.
+    if (!(await lockSessionVisitor(tx, conversation.id))) throw sessionEnded();
     const stored = await upsertLead(tx, {
       workspaceId: conversation.workspaceId,
       agentId: conversation.agentId,

@@ -1,6 +1,7 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
+import { lockedVisitorOf } from "./visitor-lock.js";
 
 export interface ConversationRecord {
   id: string;
@@ -72,26 +73,33 @@ export async function findConversation(db: Queryable, conversationId: string): P
   return rows[0] ? toConversation(rows[0]) : null;
 }
 
+/**
+ * Stores the visitor's rating, after locking the visitor's row (visitor-lock.ts). Null when the
+ * conversation or its visitor is gone (erased, purged): nothing is written.
+ */
 export async function rateConversation(
   db: Queryable,
   conversationId: string,
   rating: "good" | "bad",
   comment: string | null,
-): Promise<ConversationRecord> {
+): Promise<ConversationRecord | null> {
   const { rows } = await db.query<ConversationRow>(
-    `UPDATE conversations SET satisfaction_rating = $2, satisfaction_comment = $3, satisfaction_at = now(),
+    `WITH session_visitor AS (${lockedVisitorOf("$1")})
+     UPDATE conversations c SET satisfaction_rating = $2, satisfaction_comment = $3, satisfaction_at = now(),
        last_activity_at = now()
-     WHERE id = $1 RETURNING *`,
+     FROM session_visitor WHERE c.id = $1 AND c.visitor_id = session_visitor.id RETURNING c.*`,
     [conversationId, rating, comment],
   );
-  return toConversation(rows[0]!);
+  return rows[0] ? toConversation(rows[0]) : null;
 }
 
-export async function stampCoupon(db: Queryable, conversationId: string, code: string): Promise<ConversationRecord> {
+/** Stamps the coupon the visitor applied, after locking the visitor's row (visitor-lock.ts). Null when the conversation or its visitor is gone. */
+export async function stampCoupon(db: Queryable, conversationId: string, code: string): Promise<ConversationRecord | null> {
   const { rows } = await db.query<ConversationRow>(
-    `UPDATE conversations SET coupon_code = $2, coupon_applied_at = now(), last_activity_at = now()
-     WHERE id = $1 RETURNING *`,
+    `WITH session_visitor AS (${lockedVisitorOf("$1")})
+     UPDATE conversations c SET coupon_code = $2, coupon_applied_at = now(), last_activity_at = now()
+     FROM session_visitor WHERE c.id = $1 AND c.visitor_id = session_visitor.id RETURNING c.*`,
     [conversationId, code],
   );
-  return toConversation(rows[0]!);
+  return rows[0] ? toConversation(rows[0]) : null;
 }

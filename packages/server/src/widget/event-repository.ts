@@ -1,20 +1,28 @@
 import type { Queryable } from "../db/database.js";
+import { lockedVisitorOf } from "./visitor-lock.js";
 
 export interface EventInput {
   workspaceId: string;
   agentId: string;
+  /** The event's visitor is the conversation's. */
   conversationId: string;
-  visitorId: string;
   event: string;
   ruleId: string | null;
   metadata: Record<string, unknown>;
 }
 
-export async function insertEvent(db: Queryable, event: EventInput): Promise<string> {
+/**
+ * Stores one event of the visitor's, after locking the visitor's row (visitor-lock.ts: the event's
+ * foreign keys would otherwise lock the conversation, then the visitor, against erasure's order).
+ * Null when the visitor or the conversation is gone: nothing is stored.
+ */
+export async function insertEvent(db: Queryable, event: EventInput): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO events (workspace_id, agent_id, conversation_id, visitor_id, event, rule_id, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING id::text AS id`,
-    [event.workspaceId, event.agentId, event.conversationId, event.visitorId, event.event, event.ruleId, JSON.stringify(event.metadata)],
+    `WITH session_visitor AS (${lockedVisitorOf("$3")})
+     INSERT INTO events (workspace_id, agent_id, conversation_id, visitor_id, event, rule_id, metadata)
+     SELECT $1::text, $2::text, $3::text, session_visitor.id, $4::text, $5::text, $6::jsonb FROM session_visitor
+     RETURNING id::text AS id`,
+    [event.workspaceId, event.agentId, event.conversationId, event.event, event.ruleId, JSON.stringify(event.metadata)],
   );
-  return rows[0]!.id;
+  return rows[0]?.id ?? null;
 }

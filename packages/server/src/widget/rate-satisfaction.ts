@@ -3,6 +3,7 @@ import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
 import { satisfactionRatedEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { rateConversation } from "./conversation-repository.js";
+import { sessionEnded } from "./visitor-lock.js";
 
 /** POST /satisfaction: the visitor's CSAT rating; the latest one wins. Its `satisfaction.rated` webhook event is queued with it (no live channel carries ratings). */
 export async function rateSatisfaction(
@@ -12,6 +13,7 @@ export async function rateSatisfaction(
 ) {
   const conversation = await services.db.transaction(async (tx) => {
     const rated = await rateConversation(tx, session.conversation.id, input.rating, input.comment);
+    if (!rated) throw sessionEnded();
     const satisfaction = rated.satisfaction!;
     await queueWebhookEvent(tx, services.jobs, satisfactionRatedEvent(session.conversation, { rating: satisfaction.rating, comment: satisfaction.comment, at: satisfaction.ratedAt }));
     return rated;
