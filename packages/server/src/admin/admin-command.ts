@@ -1,7 +1,7 @@
 import { agentSettingSchemas, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
-import { OPERATOR_ROLES } from "../tenants/operator-repository.js";
+import { OPERATOR_ROLES } from "../tenants/operators.js";
 
 const id = z.string().min(1).max(64);
 

@@ -1,10 +1,10 @@
 import type { ConversationMessage } from "@frontdesk/contracts";
-import type { InboxNotification } from "../inbox/inbox-repository.js";
+import type { InboxNotification } from "../inbox/notifications.js";
 import type { Agent } from "../tenants/agent.js";
-import type { ApiToken } from "../tenants/api-token-repository.js";
-import type { Operator } from "../tenants/operator-repository.js";
-import type { Workspace } from "../tenants/workspace-repository.js";
-import type { ConversationRecord } from "../widget/conversation-repository.js";
+import type { ApiToken } from "../tenants/api-tokens.js";
+import type { Operator } from "../tenants/operators.js";
+import type { Workspace } from "../tenants/workspaces.js";
+import type { ConversationRecord } from "../widget/widget-conversations.js";
 
 /** The admin CLI speaks the API's snake_case. */
 

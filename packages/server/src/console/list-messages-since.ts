@@ -2,7 +2,7 @@ import { MESSAGES_PAGE_DEFAULT, type messagesSinceResponseSchema } from "@frontd
 import type { z } from "zod";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { listMessagesAfterSeq } from "../conversations/message-listing-repository.js";
+import { listMessagesAfterSeq } from "../conversations/message-listing.js";
 import { findConsoleConversation } from "./conversation-detail-repository.js";
 import { conversationNotFound } from "./show-conversation.js";
 

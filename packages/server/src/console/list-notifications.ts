@@ -1,5 +1,5 @@
 import { NOTIFICATION_PAGE_DEFAULT, type ConsoleNotification } from "@frontdesk/contracts";
-import { countUnreadInbox, listInboxPage, type InboxNotification } from "../inbox/inbox-repository.js";
+import { countUnreadInbox, listInboxPage, type InboxNotification } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";

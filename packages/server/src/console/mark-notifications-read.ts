@@ -1,4 +1,4 @@
-import { countUnreadInbox, markInboxRead } from "../inbox/inbox-repository.js";
+import { countUnreadInbox, markInboxRead } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 

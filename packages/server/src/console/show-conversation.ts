@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { conversationDetailSchema } from "@frontdesk/contracts";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findVisitorLead } from "../widget/lead-repository.js";
+import { findVisitorLead } from "../widget/leads.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { findConsoleConversation, listLatestConsoleMessages } from "./conversation-detail-repository.js";
 

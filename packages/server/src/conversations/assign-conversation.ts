@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findOperator } from "../tenants/operator-repository.js";
+import { findOperator } from "../tenants/operators.js";
 import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";

@@ -1,6 +1,6 @@
 import type { Citation } from "@frontdesk/contracts";
-import { insertMessage } from "../answering/message-repository.js";
-import { markConversationRead } from "../console/conversation-detail-repository.js";
+import { insertMessage } from "../answering/messages.js";
+import { markConversationRead } from "../console/conversation-details.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { lockConversationState } from "./conversation-state-repository.js";

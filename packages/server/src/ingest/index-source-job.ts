@@ -6,7 +6,7 @@ import {
   patchSourceConfig,
   type SourceOutcome,
   type SourceRecord,
-} from "../sources/source-repository.js";
+} from "../sources/sources.js";
 import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";

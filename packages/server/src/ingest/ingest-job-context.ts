@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import type { SourceRecord } from "../sources/source-repository.js";
+import type { SourceRecord } from "../sources/sources.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import type { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";

@@ -1,6 +1,6 @@
 import type { Database } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import type { SourceOutcome } from "../sources/source-repository.js";
+import type { SourceOutcome } from "../sources/sources.js";
 import { hasPendingDocuments, type DocumentCounts } from "./document-repository.js";
 import { refreshSourceProgress, type SourceProgress } from "./refresh-source-progress.js";
 

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { lockSource, patchSourceConfig, type SourceOutcome } from "../sources/source-repository.js";
+import { lockSource, patchSourceConfig, type SourceOutcome } from "../sources/sources.js";
 import { countSourceDocuments, type DocumentCounts } from "./document-repository.js";
 import { settleSource } from "./settle-source.js";
 

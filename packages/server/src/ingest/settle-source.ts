@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { setSourceOutcome, type SourceOutcome } from "../sources/source-repository.js";
+import { setSourceOutcome, type SourceOutcome } from "../sources/sources.js";
 import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
 import { sourceSettledEvent } from "../webhooks/webhook-events.js";
 import type { DocumentCounts } from "./document-repository.js";

@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import type { Services } from "../services.js";
+import type { Registry } from "prom-client";
+import type { Database } from "../db/database.js";
 import { registerJobQueueMetrics } from "./job-queue-metrics.js";
 
 export interface MetricsListener {
@@ -14,7 +15,7 @@ export interface MetricsListener {
  * `GET /metrics` for a process without the HTTP API (`worker`): its job, page, embedding and
  * process metrics, and the queue gauges read from the shared store. Nothing else is served.
  */
-export async function listenForMetrics(services: Services, host: string, port: number, logger: Logger): Promise<MetricsListener> {
+export async function listenForMetrics(services: { metrics: Registry; db: Database }, host: string, port: number, logger: Logger): Promise<MetricsListener> {
   const registry = services.metrics;
   registerJobQueueMetrics(registry, services.db, (error) => logger.warn({ err: error }, "job queue metrics unavailable"));
   const server = createServer((request, response) => {

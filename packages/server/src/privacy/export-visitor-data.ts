@@ -1,7 +1,7 @@
 import type { VisitorExport } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
-import { type LeadRow, toLead } from "../widget/lead-repository.js";
+import { type LeadRow, toLead } from "../widget/leads.js";
 
 type ExportedConversation = VisitorExport["conversations"][number];
 type ExportedMessage = ExportedConversation["messages"][number];

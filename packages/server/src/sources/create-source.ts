@@ -1,7 +1,7 @@
 import type { CreateSourceBody, SourceSchedule } from "@frontdesk/contracts";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findWorkspaceAgent } from "../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../tenants/agents.js";
 import { sha256Hex } from "../ingest/content-hash.js";
 import { newId } from "../db/ids.js";
 import { nextSyncAt } from "./source-schedule.js";

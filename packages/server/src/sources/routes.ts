@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { authenticateApiToken } from "../auth/authenticate-api-token.js";
+import { authenticateApiToken } from "../tenants/authenticate-api-token.js";
 import { AppError } from "../http/app-error.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
-import type { ApiToken } from "../tenants/api-token-repository.js";
+import type { ApiToken } from "../tenants/api-tokens.js";
 import { createSource } from "./create-source.js";
 import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema } from "./schemas.js";
 import { deleteSource } from "./delete-source.js";

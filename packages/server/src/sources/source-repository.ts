@@ -1,6 +1,6 @@
 import type { Source, SourceSchedule } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
-import { upsertRevisionsOf } from "../ingest/knowledge-revision-repository.js";
+import { upsertRevisionsOf } from "../ingest/documents.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 export type SourceKind = Source["kind"];

@@ -1,9 +1,9 @@
 import { AppError } from "../http/app-error.js";
 import type { Queryable } from "../db/database.js";
-import { useApiToken, type ApiToken } from "../tenants/api-token-repository.js";
-import type { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
-import { hashApiToken, looksLikeApiToken } from "./api-token-secret.js";
-import { bearerToken } from "./session-token.js";
+import { useApiToken, type ApiToken } from "./api-token-repository.js";
+import type { API_TOKEN_ABILITIES } from "./create-api-token.js";
+import { hashApiToken, looksLikeApiToken } from "../auth/api-token-secret.js";
+import { bearerToken } from "../auth/session-token.js";
 
 export type ApiTokenAbility = (typeof API_TOKEN_ABILITIES)[number];
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Lead } from "@frontdesk/contracts";
-import type { ConversationState } from "../conversations/conversation-state-repository.js";
-import type { SettledSource } from "../sources/source-repository.js";
+import type { ConversationState } from "../conversations/conversation-states.js";
+import type { SettledSource } from "../sources/sources.js";
 import type { WebhookEventDraft } from "./queue-webhook-event.js";
 
 /**

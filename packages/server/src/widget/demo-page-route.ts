@@ -3,7 +3,7 @@ import { agentIdSchema } from "@frontdesk/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../http/app-error.js";
-import { findAgent } from "../tenants/agent-repository.js";
+import { findAgent } from "../tenants/agents.js";
 
 // The widget opens on load, a 380 px panel 20 px from the right edge (it fills the screen below 641 px):
 // beside it, the page keeps its text in the room left of the panel.

@@ -1,5 +1,5 @@
 import type { Services } from "../services.js";
-import { findAgentWithQuota } from "../tenants/agent-repository.js";
+import { findAgentWithQuota } from "../tenants/agents.js";
 import type { CachedAgent } from "./session-cache.js";
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findWorkspaceAgent } from "../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../tenants/agents.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";
 import { deletePost } from "./wordpress-post-repository.js";
 

@@ -3,7 +3,7 @@ import { CONCURRENCY_SQL_STATES, sqlStateOf } from "../db/sql-state.js";
 import { AppError } from "../http/app-error.js";
 import { sha256Hex } from "../ingest/content-hash.js";
 import type { Services } from "../services.js";
-import { findWorkspaceAgent } from "../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../tenants/agents.js";
 import { isOriginAllowed } from "../tenants/origin-policy.js";
 import { checkPosts, type CheckedPost } from "./check-posts.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";

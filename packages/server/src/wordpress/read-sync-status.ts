@@ -1,7 +1,7 @@
 import { WORDPRESS_FAILED_POSTS_LIMIT, type WordpressSyncStatus } from "@frontdesk/contracts";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findWorkspaceAgent } from "../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../tenants/agents.js";
 import { countPosts, findWordpressSource, listFailedPosts } from "./wordpress-post-repository.js";
 
 /** GET /wp/status: the agent's posts by state, the last push and the last settled indexing, and the posts that failed. */

@@ -1,6 +1,6 @@
 import { WORDPRESS_BATCH_MAX_POSTS } from "@frontdesk/contracts";
 import type { IngestJobContext } from "../ingest/ingest-job-context.js";
-import type { SourceRecord } from "../sources/source-repository.js";
+import type { SourceRecord } from "../sources/sources.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";
 import { listPostDocumentIds, requeueAllPostDocuments } from "./post-index-repository.js";
 

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { authenticateApiToken } from "../auth/authenticate-api-token.js";
+import { authenticateApiToken } from "../tenants/authenticate-api-token.js";
 import { SourceUpdatePublisher } from "../console/knowledge/source-update-publisher.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
-import type { ApiToken } from "../tenants/api-token-repository.js";
+import type { ApiToken } from "../tenants/api-tokens.js";
 import { deleteWordpressPost } from "./delete-post.js";
 import { pushPosts } from "./push-posts.js";
 import { readSyncStatus } from "./read-sync-status.js";

@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { isoOrNull } from "../db/timestamps.js";
-import { upsertRevisionsOf } from "../ingest/knowledge-revision-repository.js";
+import { upsertRevisionsOf } from "../ingest/documents.js";
 
 /**
  * The SQL of WordPress sync: the `wordpress_posts` table (migration 0018) and the agent's one

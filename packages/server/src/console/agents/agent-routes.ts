@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { listWorkspaceAgents } from "../../tenants/agent-repository.js";
+import { listWorkspaceAgents } from "../../tenants/agents.js";
 import { adminGuard } from "../admin-guard.js";
 import { operatorGuard, operatorOf } from "../authenticate-operator.js";
 import {

@@ -2,7 +2,7 @@ import type { CreateConsoleAgentBody, UpdateConsoleAgentBody } from "@frontdesk/
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
 import type { Agent } from "../../tenants/agent.js";
-import { findWorkspaceAgent, setAgentPublished } from "../../tenants/agent-repository.js";
+import { findWorkspaceAgent, setAgentPublished } from "../../tenants/agents.js";
 import { createAgent } from "../../tenants/create-agent.js";
 import { updateAgent } from "../../tenants/update-agent.js";
 import type { SignedInOperator } from "../authenticate-operator.js";

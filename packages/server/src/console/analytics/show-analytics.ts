@@ -1,6 +1,6 @@
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { findWorkspaceAgent } from "../../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../../tenants/agents.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply, type AnalyticsScope } from "./analytics-repository.js";
 import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, TOP_QUESTIONS } from "./schemas.js";

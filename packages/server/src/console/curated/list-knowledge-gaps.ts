@@ -1,6 +1,6 @@
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { findWorkspaceAgent } from "../../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../../tenants/agents.js";
 import { analyticsPeriod } from "../analytics/show-analytics.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { CURATED_ANSWER_THRESHOLD, matchCuratedAnswers } from "./find-curated-answer.js";

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { findWorkspaceAgent } from "../../tenants/agent-repository.js";
+import { findWorkspaceAgent } from "../../tenants/agents.js";
 import { adminGuard } from "../admin-guard.js";
 import { operatorGuard, operatorOf } from "../authenticate-operator.js";
 import { createCuratedAnswer } from "./create-curated-answer.js";

@@ -1,8 +1,8 @@
 import type { ConsoleSource, ConsoleSourceDetail } from "@frontdesk/contracts";
-import { countDocumentsBySource, listFailedPages, type DocumentCounts } from "../../ingest/document-repository.js";
+import { countDocumentsBySource, listFailedPages, type DocumentCounts } from "../../ingest/documents.js";
 import type { Services } from "../../services.js";
 import { sourceNotFound } from "../../sources/resync-source.js";
-import { findWorkspaceSource, listAgentSources, listWorkspaceSources, type SourceRecord } from "../../sources/source-repository.js";
+import { findWorkspaceSource, listAgentSources, listWorkspaceSources, type SourceRecord } from "../../sources/sources.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { requireWorkspaceAgent } from "../agents/change-console-agent.js";
 

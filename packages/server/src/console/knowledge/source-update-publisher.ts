@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/database.js";
-import { countDocumentsBySource } from "../../ingest/document-repository.js";
+import { countDocumentsBySource } from "../../ingest/documents.js";
 import type { EventBus } from "../../realtime/event-bus.js";
-import { findSource, type SourceRecord } from "../../sources/source-repository.js";
+import { findSource, type SourceRecord } from "../../sources/sources.js";
 
 /** While a source syncs, its progress is announced at most this often; its settling always is. */
 export const SOURCE_PROGRESS_INTERVAL_MS = 250;

@@ -1,6 +1,6 @@
 import type { Queryable, SqlValue } from "../../db/database.js";
 import type { Lead } from "@frontdesk/contracts";
-import { toLead, type LeadRow } from "../../widget/lead-repository.js";
+import { toLead, type LeadRow } from "../../widget/leads.js";
 import { microsecondsOf, timestampFromMicroseconds } from "../../paging/page-cursor.js";
 
 /** A lead as the widget API shows it, with its agent's name. */

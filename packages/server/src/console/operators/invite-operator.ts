@@ -1,7 +1,7 @@
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { insertOperator, type OperatorRole } from "../../tenants/operator-repository.js";
+import { insertOperator, type OperatorRole } from "../../tenants/operators.js";
 import { operatorEvent } from "../../tenants/settings-events.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { issueSetPasswordLink } from "../issue-set-password-link.js";

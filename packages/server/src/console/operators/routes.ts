@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
-import { listWorkspaceOperators } from "../../tenants/operator-repository.js";
+import { listWorkspaceOperators } from "../../tenants/operators.js";
 import { operatorGuard, operatorOf, requireAdmin } from "../authenticate-operator.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME } from "../session-cookie.js";
 import { inviteOperator, reissuePasswordLink } from "./invite-operator.js";

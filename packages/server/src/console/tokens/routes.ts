@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { presentToken } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
-import { listWorkspaceApiTokens, revokeApiToken } from "../../tenants/api-token-repository.js";
+import { listWorkspaceApiTokens, revokeApiToken } from "../../tenants/api-tokens.js";
 import { createApiToken } from "../../tenants/create-api-token.js";
 import { tokenEvent } from "../../tenants/settings-events.js";
 import { operatorGuard, operatorOf, requireAdmin } from "../authenticate-operator.js";

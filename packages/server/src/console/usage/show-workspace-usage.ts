@@ -1,5 +1,5 @@
 import type { Services } from "../../services.js";
-import { findWorkspace } from "../../tenants/workspace-repository.js";
+import { findWorkspace } from "../../tenants/workspaces.js";
 import { quotaMonth } from "../../widget/start-session.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { listMonthlyConversationCounts } from "./workspace-usage-repository.js";

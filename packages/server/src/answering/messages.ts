@@ -1,0 +1,5 @@
+/**
+ * Messages as other domains write them (an operator's reply, a system message): `messages` is
+ * owned by answering/, whose repository alone holds its SQL.
+ */
+export { insertMessage } from "./message-repository.js";

@@ -1,0 +1,4 @@
+/**
+ * A conversation's handoff state, as other domains read it.
+ */
+export type { ConversationState } from "./conversation-state-repository.js";

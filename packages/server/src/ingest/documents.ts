@@ -1,0 +1,8 @@
+/**
+ * Documents and knowledge revisions as other domains reach them (the console's Knowledge screen,
+ * the WordPress sync, sources): `documents`, `chunks` and `knowledge_revisions` are owned by
+ * ingest/.
+ */
+export { countDocumentsBySource, listFailedPages } from "./document-repository.js";
+export type { DocumentCounts } from "./document-repository.js";
+export { upsertRevisionsOf } from "./knowledge-revision-repository.js";

@@ -1,0 +1,7 @@
+/**
+ * Sources as other domains reach them (ingestion's progress and outcome, the console's Knowledge
+ * screen, the WordPress sync, the CLI): `sources` and `source_texts` are owned by sources/, whose
+ * repository alone holds their SQL.
+ */
+export { findSource, findSourceText, findWorkspaceSource, listAgentSources, listWorkspaceSources, lockSource, patchSourceConfig, setSourceOutcome } from "./source-repository.js";
+export type { SettledSource, SourceOutcome, SourceRecord } from "./source-repository.js";

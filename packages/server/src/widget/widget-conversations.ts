@@ -1,0 +1,4 @@
+/**
+ * A visitor's conversation as the widget's session reads it, for other domains.
+ */
+export type { ConversationRecord } from "./conversation-repository.js";
