@@ -3,7 +3,7 @@ import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { recordVisitorPage } from "../widget/session-repository.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
-import { textSearchConfigFor } from "../ingest/text-search-config.js";
+import { textSearchConfigFor } from "../language/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
 import { insertBotReply } from "./message-repository.js";
@@ -11,7 +11,7 @@ import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
 import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
-import { asksForPerson, saysYes } from "./generate/person-request.js";
+import { asksForPerson, saysYes } from "./intent/person-request.js";
 
 const HISTORY_TURNS = 8;
 

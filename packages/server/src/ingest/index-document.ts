@@ -7,7 +7,7 @@ import { isEmptyExtraction } from "./extract/extracted-document.js";
 import { IngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { embedMeasured } from "./measured-embedding.js";
-import { textSearchConfigFor } from "./text-search-config.js";
+import { textSearchConfigFor } from "../language/text-search-config.js";
 
 export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
 

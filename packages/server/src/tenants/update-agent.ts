@@ -5,7 +5,7 @@ import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
 import { findAgentForUpdate, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
 import { restemAgentChunks } from "../ingest/document-repository.js";
-import { textSearchConfigFor } from "../ingest/text-search-config.js";
+import { textSearchConfigFor } from "../language/text-search-config.js";
 
 /**
  * A change to an agent's settings. An absent field is left as it is; `null` clears an optional

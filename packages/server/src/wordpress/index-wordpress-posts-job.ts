@@ -9,7 +9,7 @@ import { IngestFailure, toIngestFailure } from "../ingest/ingest-failure.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { embedMeasured } from "../ingest/measured-embedding.js";
 import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/replace-chunks-of-documents.js";
-import { textSearchConfigFor } from "../ingest/text-search-config.js";
+import { textSearchConfigFor } from "../language/text-search-config.js";
 import { refreshSourceProgress } from "../ingest/refresh-source-progress.js";
 import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
 import { findSource, type SourceOutcome } from "../sources/source-repository.js";

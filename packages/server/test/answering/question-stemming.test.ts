@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
-import { detectLanguage } from "../../src/answering/generate/detect-language.js";
+import { detectLanguage } from "../../src/language/detect-language.js";
 import { documentIdOf, pushKnowledge } from "../support/knowledge.js";
 import { adminOf, bearer, SITE_ORIGIN, startSession } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";

@@ -1,5 +1,5 @@
 import type { AnswerRequest, ConversationTurn, Passage } from "./answer-generator.js";
-import { detectLanguage } from "./detect-language.js";
+import { detectLanguage } from "../../language/detect-language.js";
 
 export interface PromptMessage {
   role: "user" | "assistant";

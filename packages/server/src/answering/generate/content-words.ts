@@ -1,22 +1,8 @@
 import { generalEnglishRarity, MIN_WORD_WEIGHT } from "../confidence/general-english-rarity.js";
 import { otherSpellingOf } from "../retrieve/spelling-variants.js";
-import { primaryLanguage } from "./low-confidence-reply.js";
+import { findLanguagePack, primaryLanguage } from "../../language/language-packs.js";
+import { en } from "../../language/packs/en.js";
 
-/** Function words of English questions and answers; they say nothing about what is asked. */
-const ENGLISH_STOPWORDS = new Set(
-  (
-    "a an the and or but if then so of to in on at by for with from as into onto over under about after before " +
-    "is are was were be been being am do does did doing done have has had having will would shall should can could may might must " +
-    "i me my mine we our ours us you your yours he him his she her hers it its they them their theirs " +
-    "what which who whom whose when where why how this that these those there here " +
-    "not no yes all any some each every more most other such only own same than too very just also again once " +
-    "up down out off both few nor now get gets got please tell know want need like hi hello hey thanks thank " +
-    "s t d ll m re ve don doesn isn aren wasn won"
-  ).split(" "),
-);
-
-/** Below this length a word of a language without a stopword list is taken for a function word. */
-const FALLBACK_MIN_LENGTH = 4;
 const STEM_LENGTH = 6;
 
 /** Whether a language tag is English ("en", "en-GB"). */
@@ -44,18 +30,43 @@ export function stem(word: string): string {
   return base.slice(0, STEM_LENGTH);
 }
 
+/** Below this length a word of a language without a pack is taken for a function word. */
+const FALLBACK_MIN_LENGTH = 4;
+
+interface ContentWordRules {
+  /** The language's function words as `words` reads them, with English's: English words stand on many sites whatever their language. */
+  stopWords: ReadonlySet<string>;
+  minLength: number;
+}
+
+const rulesOf = new Map<string, ContentWordRules>();
+
+function contentWordRules(language: string): ContentWordRules {
+  let rules = rulesOf.get(language);
+  if (rules === undefined) {
+    const pack = findLanguagePack(language);
+    rules = {
+      stopWords: new Set([...en.stopWords, ...(pack?.stopWords ?? [])].flatMap((word) => words(word))),
+      minLength: pack?.minContentWordLength ?? FALLBACK_MIN_LENGTH,
+    };
+    rulesOf.set(language, rules);
+  }
+  return rules;
+}
+
 /**
- * The stems of the words of `text` that carry meaning. English drops its stopwords; other
- * languages have no list here, so they also drop every word shorter than four letters, which
- * removes most of their articles, pronouns and prepositions. Numbers always count.
+ * The stems of the words of `text` that carry meaning: without the language's stop words (see its
+ * pack) and English's, and without words shorter than the pack's `minContentWordLength` (four
+ * letters for a language with no stop-word list or no pack, which removes most of its articles,
+ * pronouns and prepositions). Numbers always count.
  */
 export function contentStems(text: string, language: string): Set<string> {
-  const english = isEnglish(language);
+  const { stopWords, minLength } = contentWordRules(language);
   const stems = new Set<string>();
   for (const word of words(text)) {
-    if (ENGLISH_STOPWORDS.has(word)) continue;
+    if (stopWords.has(word)) continue;
     const numeric = /^\p{N}+$/u.test(word);
-    if (!numeric && word.length < (english ? 2 : FALLBACK_MIN_LENGTH)) continue;
+    if (!numeric && word.length < minLength) continue;
     stems.add(numeric ? word : stem(word));
   }
   return stems;

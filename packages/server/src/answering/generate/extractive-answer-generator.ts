@@ -1,9 +1,9 @@
 import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
 import { antecedentOf, isFollowUp } from "../retrieve/follow-up.js";
-import { detectLanguage } from "./detect-language.js";
+import { detectLanguage } from "../../language/detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
-import { smallTalkReply } from "./small-talk.js";
+import { smallTalkReply } from "../intent/small-talk.js";
 import { LIST_MARKER } from "./split-sentences.js";
 import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
 import { rowWithHeader } from "./table-rows.js";

@@ -1,5 +1,5 @@
 import type { Passage } from "./answer-generator.js";
-import { ASKING_WORDS, askedKindOf, holdsKind, type AskedKind } from "./asked-kind.js";
+import { askedKindOf, askingWords, holdsKind, type AskedKind } from "./asked-kind.js";
 import { isFurniture, withoutBoilerplate } from "./boilerplate.js";
 import { contentStems, questionStemWeights, words } from "./content-words.js";
 import { continuationOf, unitOf, type QuotableSentence, type SentenceUnit } from "./sentence-units.js";
@@ -121,7 +121,7 @@ interface KindAsked {
 
 /** The stems of the words asking for that kind ("long" in "how long"). */
 function askingStems(kind: AskedKind, language: string): Set<string> {
-  return contentStems(ASKING_WORDS[kind].join(" "), language);
+  return contentStems(askingWords(kind, language).join(" "), language);
 }
 
 /**
@@ -146,13 +146,13 @@ function kindsAsked(message: string, language: string): KindAsked[] {
  * the warranty in general beats the row that says how long it lasts. One sentence only: a table's
  * other rows do not come along with the one that answers.
  */
-function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked, wanted: ReadonlyMap<string, number>): void {
+function scoreAskedKind(sentences: readonly QuotableSentence[], asked: KindAsked, wanted: ReadonlyMap<string, number>, language: string): void {
   if (wanted.size === 0) return;
   const read = sentences.filter(isScored);
   const best = read.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || sentence.score > top.score ? sentence : top), undefined);
-  if (best === undefined || best.score === 0 || holdsKind(best.text, asked.kind)) return;
+  if (best === undefined || best.score === 0 || holdsKind(best.text, asked.kind, language)) return;
   const shared = (sentence: QuotableSentence): number => [...asked.stems].filter((stem) => sentence.stems.has(stem)).length;
-  const stating = read.filter((sentence) => shared(sentence) > 0 && holdsKind(sentence.text, asked.kind));
+  const stating = read.filter((sentence) => shared(sentence) > 0 && holdsKind(sentence.text, asked.kind, language));
   // The one holding most of the question's words ("a full charge takes four hours" for "how long does a full battery charge take"), then the best scored.
   const closer = (a: QuotableSentence, b: QuotableSentence): boolean => shared(a) > shared(b) || (shared(a) === shared(b) && a.score > b.score);
   const chosen = stating.reduce<QuotableSentence | undefined>((top, sentence) => (top === undefined || closer(sentence, top) ? sentence : top), undefined);
@@ -274,7 +274,7 @@ export function selectSentences(
   if (main === undefined) return [];
   const own = candidates.filter((candidate) => candidate.documentId === main.documentId);
   const ownSentences = sentences.flat().filter((sentence) => sentence.documentId === main.documentId);
-  for (const kind of asked) scoreAskedKind(ownSentences, kind, weights);
+  for (const kind of asked) scoreAskedKind(ownSentences, kind, weights, language);
   const best = Math.max(...own.map((candidate) => candidate.score));
   // A list under a heading too short to be a sentence ("Online") is quoted for its best item only when that is the best answer.
   const underBriefHeading = (candidate: QuotableSentence) => quotable(candidate)?.members[0]?.brief === true;
@@ -294,9 +294,9 @@ export function selectSentences(
     const unit = unitOf(passage, candidate.position, reply.room, language, best / 2);
     if (unit === null) continue;
     const text = unit.members.map((member) => member.text).join(" ");
-    if (kindStated !== null && !holdsKind(text, kindStated)) continue;
+    if (kindStated !== null && !holdsKind(text, kindStated, language)) continue;
     if (!reply.add(unit) || reply.units.length > 1) continue;
-    if (onlyKind !== null && holdsKind(text, onlyKind)) kindStated = onlyKind;
+    if (onlyKind !== null && holdsKind(text, onlyKind, language)) kindStated = onlyKind;
     // The best sentence is read on to the end of its paragraph line, as a person quoting it would.
     const next = continuationOf(passage, candidate.position);
     if (next !== null && best > 0) reply.add({ members: [next], sentences: 1 });

@@ -1,4 +1,4 @@
-import { primaryLanguage } from "./low-confidence-reply.js";
+import { languagePackFor } from "../../language/language-packs.js";
 import { LIST_MARKER } from "./split-sentences.js";
 import type { ChosenSentence } from "./select-sentences.js";
 
@@ -26,17 +26,6 @@ export interface SentenceUnit {
   /** How many sentences the unit counts for: a lead-in with its list, or a header with its row, count as one. */
   sentences: number;
 }
-
-/** Words opening a sentence that only makes sense after the one before it ("It takes 3 days.", "However, …"). */
-const BACK_REFERENCES: Record<string, RegExp> = {
-  en: /^(?:it|its|it's|this|that|these|those|they|their|them|he|she|such|however|but|so|also|otherwise|instead|then|if so|if not|in that case|in this case)\b/iu,
-  fr: /^(?:il|elle|ils|elles|cela|ceci|ce|c'|ces|cette|mais|sinon|donc|ensuite|dans ce cas)\b/iu,
-  de: /^(?:es|dies|diese|dieser|dieses|er|aber|sonst|dann|dafür|deshalb|in diesem fall)\b/iu,
-  es: /^(?:esto|eso|esta|este|estos|estas|ello|pero|sin embargo|entonces|además|en ese caso)\b/iu,
-  nl: /^(?:dit|dat|deze|zij|hij|maar|anders|dan|daarom|in dat geval)\b/iu,
-  pt: /^(?:isso|isto|esta|este|estes|estas|ele|ela|eles|elas|mas|porém|então|nesse caso)\b/iu,
-  it: /^(?:questo|questa|questi|queste|ciò|esso|essa|ma|però|quindi|inoltre|in questo caso)\b/iu,
-};
 
 /** Ends like a sentence (in the widget's languages). */
 const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
@@ -127,8 +116,7 @@ function withAntecedent(sentences: readonly QuotableSentence[], index: number, u
   const opening = sentences[index];
   const previous = sentences[index - 1];
   if (unit === null || opening === undefined || unit.members[0] !== opening) return unit;
-  const backReference = BACK_REFERENCES[primaryLanguage(language)] ?? BACK_REFERENCES.en!;
-  if (!backReference.test(opening.text) || previous?.kind !== "sentence" || previous.block !== opening.block) return unit;
+  if (!languagePackFor(language).backReference.test(opening.text) || previous?.kind !== "sentence" || previous.block !== opening.block) return unit;
   if (previous.text.length + lengthOf(unit.members) > budget) return unit;
   return { members: [previous, ...unit.members], sentences: unit.sentences + 1 };
 }

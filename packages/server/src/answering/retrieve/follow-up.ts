@@ -1,10 +1,11 @@
+import { LANGUAGE_PACKS } from "../../language/language-packs.js";
 import { contentStems } from "../generate/content-words.js";
-import { isSmallTalk } from "../generate/small-talk.js";
+import { isSmallTalk } from "../intent/small-talk.js";
 
-/** Words that open a message continuing the previous one: "and to Germany?", "what about tents?". */
-const CONTINUATION = /^\s*(?:and|but|also|or|so|then|ok|okay|what about|how about|what if|same for|et|und|y|en|e|ma|mais|aber|pero|maar|mas)\b/iu;
-/** Pronouns that point back at the previous message: "is it free?", "how long does that take?". */
-const POINTING_BACK = /\b(?:it|its|that|this|those|these|they|them)\b/iu;
+/** Words that open a message continuing the previous one, in any language known here: "and to Germany?", "what about tents?". */
+const CONTINUATIONS = LANGUAGE_PACKS.flatMap((pack) => (pack.continuation === null ? [] : [pack.continuation]));
+/** Pronouns that point back at the previous message, in any language known here: "is it free?", "how long does that take?". */
+const POINTING_BACK = LANGUAGE_PACKS.flatMap((pack) => (pack.pointingBack === null ? [] : [pack.pointingBack]));
 /** A message with at most this many content words of its own cannot stand alone. */
 const ELLIPTICAL_CONTENT_WORDS = 1;
 /** A message that continues or points back is read with the previous one up to this many content words. */
@@ -37,11 +38,11 @@ export function needsPrevious(message: string, language: string): boolean {
 export function followUpReading(message: string, language: string): "alone" | "with the previous" | "only with the previous" {
   if (isSmallTalk(message)) return "alone";
   const contentWords = contentStems(message, language).size;
-  const continues = CONTINUATION.test(message);
+  const continues = CONTINUATIONS.some((continuation) => continuation.test(message));
   if (contentWords === 0 || (contentWords <= ELLIPTICAL_CONTENT_WORDS && continues)) return "only with the previous";
   if (contentWords <= ELLIPTICAL_CONTENT_WORDS) return "with the previous";
   if (contentWords > SHORT_CONTENT_WORDS) return "alone";
-  const pointsBack = POINTING_BACK.test(message);
+  const pointsBack = POINTING_BACK.some((pointing) => pointing.test(message));
   // "and how long does it take?" both continues and points back: alone, "take" matches any page.
   if (continues && pointsBack) return "only with the previous";
   return continues || pointsBack ? "with the previous" : "alone";

@@ -2,7 +2,7 @@ import type { TryQuestionBody, TryQuestionResponse } from "@frontdesk/contracts"
 import { confidenceScore } from "../../answering/confidence/retrieval-confidence.js";
 import { collectAnswer } from "../../answering/generate/collect-answer.js";
 import { retrieveHybrid } from "../../answering/retrieve/retrieve-hybrid.js";
-import { textSearchConfigFor } from "../../ingest/text-search-config.js";
+import { textSearchConfigFor } from "../../language/text-search-config.js";
 import type { Services } from "../../services.js";
 import { requireWorkspaceAgent } from "../agents/change-console-agent.js";
 import type { SignedInOperator } from "../authenticate-operator.js";

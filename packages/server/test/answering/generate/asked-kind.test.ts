@@ -40,22 +40,22 @@ describe("askedKindOf", () => {
 describe("holdsKind", () => {
   it("happy: durations in figures, in words, as a range, and the usual phrases", () => {
     for (const text of ["E-bike battery | 2 years or 500 full charge cycles", "within 14 days", "3 to 5 working days", "It takes two weeks.", "ready within an hour", "a 30-day return window", "Lifetime, for the original owner", "next-day delivery"]) {
-      expect(holdsKind(text, "duration"), text).toBe(true);
+      expect(holdsKind(text, "duration", "en"), text).toBe(true);
     }
-    for (const text of ["500 full charge cycles", "less than 70% of its capacity", "Saturday delivery costs £14.95"]) expect(holdsKind(text, "duration"), text).toBe(false);
+    for (const text of ["500 full charge cycles", "less than 70% of its capacity", "Saturday delivery costs £14.95"]) expect(holdsKind(text, "duration", "en"), text).toBe(false);
   });
 
   it("happy: amounts of money, shares and free", () => {
     for (const text of ["Saturday delivery costs £14.95", "$20 off", "save between 25% and 39%", "It's free on every order.", "There is no charge for collection.", "50p a bag"]) {
-      expect(holdsKind(text, "amount"), text).toBe(true);
+      expect(holdsKind(text, "amount", "en"), text).toBe(true);
     }
-    for (const text of ["within 14 days", "Carbon frames | 5 years", "Freedom to ride"]) expect(holdsKind(text, "amount"), text).toBe(false);
+    for (const text of ["within 14 days", "Carbon frames | 5 years", "Freedom to ride"]) expect(holdsKind(text, "amount", "en"), text).toBe(false);
   });
 
   it("happy: clock times, days of the week and holidays", () => {
     for (const text of ["Monday | 9:00–18:00", "open 9am to 5:30pm", "closed on Sundays", "weekends only", "On bank holidays all shops open 10:00–16:00."]) {
-      expect(holdsKind(text, "time"), text).toBe(true);
+      expect(holdsKind(text, "time", "en"), text).toBe(true);
     }
-    for (const text of ["Carbon frames | 5 years", "It costs £100."]) expect(holdsKind(text, "time"), text).toBe(false);
+    for (const text of ["Carbon frames | 5 years", "It costs £100."]) expect(holdsKind(text, "time", "en"), text).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Passage } from "../../../src/answering/generate/answer-generator.js";
 import { withoutBoilerplate } from "../../../src/answering/generate/boilerplate.js";
-import { detectLanguage } from "../../../src/answering/generate/detect-language.js";
+import { detectLanguage } from "../../../src/language/detect-language.js";
 import { lowConfidenceReply } from "../../../src/answering/generate/low-confidence-reply.js";
 import { selectSentences } from "../../../src/answering/generate/select-sentences.js";
 import { splitPassage } from "../../../src/answering/generate/split-sentences.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage } from "../../../src/answering/generate/detect-language.js";
+import { detectLanguage } from "../../src/language/detect-language.js";
 
 /** Short questions a visitor types into the widget, in its seven languages (none of them tuned on: the detector was written against other questions). */
 const SHORT_QUESTIONS: Record<string, string[]> = {

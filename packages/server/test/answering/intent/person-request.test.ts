@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { asksForPerson, saysYes } from "../../../src/answering/generate/person-request.js";
+import { asksForPerson, saysYes } from "../../../src/answering/intent/person-request.js";
 
 describe("a request for a person", () => {
   test.each([

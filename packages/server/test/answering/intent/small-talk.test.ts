@@ -2,8 +2,8 @@ import { describe, expect, test } from "vitest";
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
 import { lowConfidenceReply } from "../../../src/answering/generate/low-confidence-reply.js";
-import { smallTalkReply } from "../../../src/answering/generate/small-talk.js";
-import { answerRequest } from "./answer-request.js";
+import { smallTalkReply } from "../../../src/answering/intent/small-talk.js";
+import { answerRequest } from "../generate/answer-request.js";
 
 const agent = { language: "en", name: "Ada" };
 

@@ -1,0 +1,80 @@
+import type { LanguagePack } from "../language-pack.js";
+
+const NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|sixty|ninety)";
+const NUMBER = `(?:\\d+(?:[.,]\\d+)?|${NUMBER_WORD}|a|an)`;
+const TIME_UNIT = "(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)";
+
+export const en: LanguagePack = {
+  code: "en",
+  textSearchConfig: "english",
+  stopWords: (
+    "a an the and or but if then so of to in on at by for with from as into onto over under about after before " +
+    "is are was were be been being am do does did doing done have has had having will would shall should can could may might must " +
+    "i me my mine we our ours us you your yours he him his she her hers it its they them their theirs " +
+    "what which who whom whose when where why how this that these those there here " +
+    "not no yes all any some each every more most other such only own same than too very just also again once " +
+    "up down out off both few nor now get gets got please tell know want need like hi hello hey thanks thank " +
+    "s t d ll m re ve don doesn isn aren wasn won"
+  ).split(" "),
+  minContentWordLength: 2,
+  smallTalk: {
+    phrases: {
+      greeting: ["hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "hi there", "hello there", "hey there", "greetings"],
+      thanks: ["thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "thanks so much", "many thanks", "great thanks", "ok thanks", "okay thanks", "perfect thanks", "thanks for your help", "thank you for your help"],
+      goodbye: ["bye", "goodbye", "bye bye", "see you", "see you later", "see ya", "have a nice day", "good night"],
+      acknowledgement: ["ok", "okay", "ok cool", "okay cool", "great", "cool", "got it", "perfect", "alright", "all right", "yes", "yeah", "yep", "no", "nope", "no thanks", "no thank you", "i see", "understood", "fine", "sounds good", "awesome", "nice"],
+    },
+    replies: {
+      greeting: "Hello! How can I help you today?",
+      thanks: "You're welcome! Is there anything else I can help you with?",
+      goodbye: "Goodbye, and thanks for stopping by!",
+      acknowledgement: "Is there anything else I can help you with?",
+    },
+    addressees: ["again", "all", "everyone", "team", "guys", "folks", "friend", "bot"],
+  },
+  personRequest: {
+    articles: ["a", "an", "one", "some", "the"],
+    adjectives: ["real", "live", "actual"],
+    nouns: ["human(?: being)?", "person", "people", "someone", "somebody", "agent", "operator", "representative", "rep", "advisor", "adviser", "member of (?:staff|the team)", "staff"],
+    patterns: (person) => [
+      // "talk to a human", "speak with someone", "chat to a real person", "connect me to an agent"
+      new RegExp(`\\b(?:talk|speak|chat|connect me|put me through|transfer me)\\s+(?:to|with)\\s+${person}\\b`, "iu"),
+      // "a real person please", "live agent", "human please", "agent"
+      new RegExp(`^\\s*(?:(?:i want|i need|i'd like|i would like|can i have|can i get|get me)\\s+)?${person}(?:\\s+please)?\\s*[.!?]*\\s*$`, "iu"),
+      new RegExp(`\\b(?:real|live|actual)\\s+(?:human|person|agent|operator)\\b`, "iu"),
+    ],
+  },
+  yes: ["yes", "yes please", "yeah", "yep", "yup", "sure", "ok", "okay", "ok please", "please", "please do", "yes i would", "yes i would like that", "go ahead", "that would be great"],
+  unsureReplies: {
+    nothing_found: "I'm not sure about that — I couldn't find it on this site. Would you like me to connect you with a person?",
+    doubtful_match: "I'm not sure about that — I found pages that may be related, but none that clearly answers it. Would you like me to connect you with a person?",
+  },
+  backReference: /^(?:it|its|it's|this|that|these|those|they|their|them|he|she|such|however|but|so|also|otherwise|instead|then|if so|if not|in that case|in this case)\b/iu,
+  continuation: /^\s*(?:and|but|also|or|so|then|ok|okay|what about|how about|what if|same for)\b/iu,
+  pointingBack: /\b(?:it|its|that|this|those|these|they|them)\b/iu,
+  detection: {
+    functionWords: ["the", "is", "are", "do", "does", "you", "your", "i", "my", "what", "how", "can", "to", "of", "and", "for", "it", "in", "have", "when", "where", "much", "with", "this", "be"],
+    helpDeskWords: ["opening", "hours", "shipping", "delivery", "deliver", "refund", "return", "warranty", "order", "price", "payment", "cancel", "account", "password", "please", "there", "any", "store", "shop", "open", "cost", "free", "help", "thanks"],
+    spelling: /(?:^th|ing$|ight|ould$|^wh|w)/u,
+    letters: null,
+  },
+  askedKinds: {
+    asks: [
+      ["duration", /\bhow (?:long|soon|quickly)\b|\bhow many (?:working |business )?(?:minutes|hours|days|weeks|months|years)\b/iu],
+      ["time", /\bwhat time\b|\bopening (?:hours|times)\b|\bwhen (?:are|is|do|does) (?:you|they|it|the \w+) (?:open|close|closed)\b|\bwhat days?\b/iu],
+      [
+        "amount",
+        /\bhow much (?:is|are|does|do|did|will|would|for|to|extra|more)\b|\bwhat(?:'s| is| are| would be| will be)? (?:the )?(?:price|cost|fee|charge)s?\b|\b(?:does|do|would|will) (?:it|they|that|this) cost\b|\bis there (?:a|any) (?:fee|charge|cost)\b|\b(?:do|does|will|would|must) (?:i|we|you|they|he|she) (?:have|need) to pay\b|\bpay anything\b|\b(?:price|cost|fee|charge)s?\s*\?\s*$/iu,
+      ],
+    ],
+    askingWords: { duration: ["long", "soon", "quickly"], amount: ["much"], time: ["time"] },
+    holds: {
+      duration: new RegExp(
+        `\\b${NUMBER}(?:\\s*(?:-|–|to|or)\\s*${NUMBER})?[\\s-]*(?:working |business |full |calendar )?${TIME_UNIT}\\b|\\blifetime\\b|\\b(?:next|same)[\\s-](?:working[\\s-])?day\\b`,
+        "iu",
+      ),
+      amount: /[£$€¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:p|pence|euros?|dollars?|pounds?|%)(?!\w)|\bfree\b|\bno (?:extra )?charge\b|\bat no (?:extra )?cost\b/iu,
+      time: /\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweek(?:days?|ends?)\b|\bbank holidays?\b|\bnoon\b|\bmidnight\b/iu,
+    },
+  },
+};

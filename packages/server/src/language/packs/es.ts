@@ -1,0 +1,45 @@
+import type { LanguagePack } from "../language-pack.js";
+
+export const es: LanguagePack = {
+  code: "es",
+  textSearchConfig: "spanish",
+  stopWords: [],
+  minContentWordLength: 4,
+  smallTalk: {
+    phrases: {
+      greeting: ["hola", "buenos días", "buenas tardes", "buenas noches", "buenas"],
+      thanks: ["gracias", "muchas gracias", "mil gracias"],
+      goodbye: ["adiós", "adios", "hasta luego", "hasta pronto", "chao"],
+      acknowledgement: ["vale", "ok", "sí", "si", "no", "perfecto", "genial", "entendido", "no gracias"],
+    },
+    replies: {
+      greeting: "¡Hola! ¿En qué puedo ayudarle?",
+      thanks: "¡De nada! ¿Puedo ayudarle en algo más?",
+      goodbye: "¡Adiós, y gracias por su visita!",
+      acknowledgement: "¿Puedo ayudarle en algo más?",
+    },
+    addressees: [],
+  },
+  personRequest: {
+    articles: ["un", "uno", "una", "alguien"],
+    adjectives: [],
+    nouns: ["humano", "persona", "asesor(?:a)?", "operador(?:a)?"],
+    // "hablar con una persona" (and "com", as a Portuguese speaker may write it)
+    patterns: (person) => [new RegExp(`\\bhablar\\s+(?:con|com)\\s+${person}\\b`, "iu")],
+  },
+  yes: ["sí", "si", "sí por favor", "si por favor", "claro", "vale"],
+  unsureReplies: {
+    nothing_found: "No estoy seguro de eso: no lo he encontrado en este sitio. ¿Quiere que le ponga en contacto con una persona?",
+    doubtful_match:
+      "No estoy seguro de eso: he encontrado páginas que podrían estar relacionadas, pero ninguna lo responde con claridad. ¿Quiere que le ponga en contacto con una persona?",
+  },
+  backReference: /^(?:esto|eso|esta|este|estos|estas|ello|pero|sin embargo|entonces|además|en ese caso)\b/iu,
+  continuation: /^\s*(?:y|pero)\b/iu,
+  pointingBack: null,
+  detection: {
+    functionWords: ["el", "la", "los", "las", "es", "usted", "su", "yo", "mi", "qué", "que", "cómo", "como", "puedo", "para", "de", "del", "y", "un", "una", "con", "no", "cuánto", "cuando", "dónde", "por", "se", "hay", "en", "lo"],
+    helpDeskWords: ["horario", "apertura", "envío", "envi", "entreg", "reembolso", "devol", "garantía", "pedido", "precio", "pago", "cancel", "cuenta", "contraseña", "favor", "tienda", "gratis", "gracias", "hola", "domingo", "hay", "puedo", "tienen"],
+    spelling: /(?:ción$|ñ|^¿|dad$|mos$|ll)/u,
+    letters: /[ñ¿¡]/u,
+  },
+};

@@ -1,0 +1,45 @@
+import type { LanguagePack } from "../language-pack.js";
+
+export const pt: LanguagePack = {
+  code: "pt",
+  textSearchConfig: "portuguese",
+  stopWords: [],
+  minContentWordLength: 4,
+  smallTalk: {
+    phrases: {
+      greeting: ["olá", "ola", "oi", "bom dia", "boa tarde", "boa noite"],
+      thanks: ["obrigado", "obrigada", "muito obrigado", "muito obrigada", "valeu"],
+      goodbye: ["tchau", "até logo", "até mais"],
+      acknowledgement: ["ok", "sim", "não", "perfeito", "ótimo", "entendi", "não obrigado", "não obrigada"],
+    },
+    replies: {
+      greeting: "Olá! Como posso ajudar?",
+      thanks: "De nada! Posso ajudar em mais alguma coisa?",
+      goodbye: "Tchau, e obrigado pela visita!",
+      acknowledgement: "Posso ajudar em mais alguma coisa?",
+    },
+    addressees: [],
+  },
+  personRequest: {
+    articles: ["um", "uma", "alguém"],
+    adjectives: ["verdadeir[ao]"],
+    nouns: ["pessoa", "atendente", "humano", "operador(?:a)?"],
+    // "falar com um atendente" (and "con", as a Spanish speaker may write it)
+    patterns: (person) => [new RegExp(`\\bfalar\\s+(?:com|con)\\s+${person}\\b`, "iu")],
+  },
+  yes: ["sim", "sim por favor", "claro que sim", "pode ser"],
+  unsureReplies: {
+    nothing_found: "Não tenho certeza sobre isso — não encontrei essa informação neste site. Quer que eu coloque você em contato com uma pessoa?",
+    doubtful_match:
+      "Não tenho certeza sobre isso — encontrei páginas que podem estar relacionadas, mas nenhuma responde claramente. Quer que eu coloque você em contato com uma pessoa?",
+  },
+  backReference: /^(?:isso|isto|esta|este|estes|estas|ele|ela|eles|elas|mas|porém|então|nesse caso)\b/iu,
+  continuation: /^\s*(?:e|mas)\b/iu,
+  pointingBack: null,
+  detection: {
+    functionWords: ["o", "a", "os", "as", "é", "você", "seu", "sua", "eu", "meu", "minha", "que", "como", "posso", "para", "de", "do", "da", "e", "um", "uma", "com", "não", "quanto", "quando", "onde", "em", "no", "na", "tem"],
+    helpDeskWords: ["horário", "funcionamento", "envio", "envia", "entreg", "reembolso", "devol", "garantia", "pedido", "preço", "pagamento", "cancel", "conta", "senha", "favor", "loja", "grátis", "obrigad", "olá", "domingo", "vocês", "há", "barraca"],
+    spelling: /(?:ção$|ções$|ão$|õe|lh|nh|ç)/u,
+    letters: /[ãõç]/u,
+  },
+};
