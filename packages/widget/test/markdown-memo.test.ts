@@ -1,7 +1,7 @@
 import { parseHTML } from "linkedom";
 import { h, render } from "preact";
 import { describe, expect, it, vi } from "vitest";
-import type { ChatMessage } from "../src/app/chat-session.js";
+import type { ChatMessage } from "../src/app/chat-message.js";
 import { en } from "../src/app/ui-strings.js";
 
 /** Every source the markdown parser was given, in order. */

@@ -4,7 +4,7 @@ import { h, render } from "preact";
 import { describe, expect, it, vi } from "vitest";
 import { systemMessages } from "../../server/src/conversations/apply-transition.js";
 import { Message } from "../src/app/chat-panel.js";
-import type { ChatMessage } from "../src/app/chat-session.js";
+import type { ChatMessage } from "../src/app/chat-message.js";
 import { systemText } from "../src/app/system-messages.js";
 import { resolveUiLanguage, SPOKEN_LANGUAGES } from "../src/app/ui-language.js";
 import { en } from "../src/app/ui-strings.js";

@@ -1,6 +1,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ChatMessage, ChatSession, ChatState } from "./chat-session.js";
+import type { ChatMessage } from "./chat-message.js";
+import type { ChatSession, ChatState } from "./chat-session.js";
 import { safeHref } from "./markdown.js";
 import { MarkdownView } from "./markdown-view.js";
 import { systemText } from "./system-messages.js";

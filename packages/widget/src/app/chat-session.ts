@@ -1,30 +1,11 @@
-import type { Branding, SystemMessageCode, WidgetAgent } from "@frontdesk/contracts";
+import type { Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
-import { WidgetApiClient, type CitationChip, type InitData } from "./widget-api-client.js";
+import { WidgetApiClient, type InitData } from "./widget-api-client.js";
 import { WidgetApiError } from "./widget-request.js";
 import { en, type UiStrings } from "./ui-strings.js";
 import { forgetAnonId, readAnonId, writeAnonId } from "./visitor-storage.js";
-import { chatMessageOf, HandoffController, NO_HANDOFF, type HandoffState } from "./handoff/handoff-controller.js";
-
-export type ChatRole = "visitor" | "bot" | "operator" | "system";
-
-export interface ChatMessage {
-  key: string;
-  /** The stored message's id, once known (dedupes what the realtime channel and the catch-up send). */
-  id?: string;
-  /** The operator who wrote it (or who joined: a system message), by name. */
-  author?: string | null;
-  role: ChatRole;
-  content: string;
-  /** A system message's stable code (system-messages.ts shows it in the visitor's language). */
-  code?: SystemMessageCode | null;
-  citations: CitationChip[];
-  /** The answer is still arriving. */
-  streaming: boolean;
-  lowConfidence: boolean;
-  /** The visitor's message the service refused (so did not keep): waiting out Retry-After, then it may be sent again. */
-  unsent?: "waiting" | "retry";
-}
+import { chatMessageOf, type ChatMessage } from "./chat-message.js";
+import { HandoffController, NO_HANDOFF, type HandoffState } from "./handoff/handoff-controller.js";
 
 export interface ChatState {
   open: boolean;

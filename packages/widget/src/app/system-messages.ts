@@ -1,4 +1,4 @@
-import type { ChatMessage } from "./chat-session.js";
+import type { ChatMessage } from "./chat-message.js";
 import type { UiStrings } from "./ui-strings.js";
 
 /**

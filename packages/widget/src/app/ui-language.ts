@@ -9,10 +9,7 @@ import { he } from "./languages/he.js";
 import { it } from "./languages/it.js";
 import { nl } from "./languages/nl.js";
 import { pt } from "./languages/pt.js";
-import { en, type UiStrings } from "./ui-strings.js";
-
-/** One language's words: the English table's keys (a missing one falls back to English). */
-export type Translation = Partial<UiStrings>;
+import { en, type Translation, type UiStrings } from "./ui-strings.js";
 
 export const TRANSLATIONS: Readonly<Record<string, Translation>> = { en, fr, de, es, nl, pt, it, ar, he };
 export const SPOKEN_LANGUAGES = Object.keys(TRANSLATIONS);

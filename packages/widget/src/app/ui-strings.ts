@@ -35,3 +35,6 @@ export const en = {
   conversation_reopened: "Conversation reopened",
 };
 export type UiStrings = typeof en;
+
+/** One language's words: the English table's keys (a missing one falls back to English). */
+export type Translation = Partial<UiStrings>;

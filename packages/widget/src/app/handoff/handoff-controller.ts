@@ -1,5 +1,5 @@
 import type { ConversationMessage, ConversationStatus } from "@frontdesk/contracts";
-import type { ChatMessage } from "../chat-session.js";
+import { chatMessageOf, type ChatMessage } from "../chat-message.js";
 import type { InitData } from "../widget-api-client.js";
 import { WidgetApiError } from "../widget-request.js";
 import { HandoffApi, type VisitorConversation } from "./handoff-api.js";
@@ -41,18 +41,6 @@ export interface HandoffHost {
 const TYPING_EVERY_MS = 2000;
 /** An operator's typing indicator fades if no `typing: false` comes (a closed console tab). */
 const TYPING_SHOWN_MS = 8000;
-
-export const chatMessageOf = (message: ConversationMessage, key: string): ChatMessage => ({
-  key,
-  id: message.id,
-  role: message.role,
-  content: message.content,
-  code: message.code,
-  citations: message.citations,
-  author: message.author?.name ?? null,
-  streaming: false,
-  lowConfidence: false,
-});
 
 /**
  * The human handoff of one conversation: asking for a person, the state and the operator's messages

@@ -1,4 +1,4 @@
-import type { Translation } from "../ui-language.js";
+import type { Translation } from "../ui-strings.js";
 
 export const nl: Translation = {
   launcher: "Chat openen",

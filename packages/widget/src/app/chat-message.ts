@@ -1,0 +1,35 @@
+import type { ConversationMessage, SystemMessageCode } from "@frontdesk/contracts";
+import type { CitationChip } from "./widget-api-client.js";
+
+export type ChatRole = "visitor" | "bot" | "operator" | "system";
+
+export interface ChatMessage {
+  key: string;
+  /** The stored message's id, once known (dedupes what the realtime channel and the catch-up send). */
+  id?: string;
+  /** The operator who wrote it (or who joined: a system message), by name. */
+  author?: string | null;
+  role: ChatRole;
+  content: string;
+  /** A system message's stable code (system-messages.ts shows it in the visitor's language). */
+  code?: SystemMessageCode | null;
+  citations: CitationChip[];
+  /** The answer is still arriving. */
+  streaming: boolean;
+  lowConfidence: boolean;
+  /** The visitor's message the service refused (so did not keep): waiting out Retry-After, then it may be sent again. */
+  unsent?: "waiting" | "retry";
+}
+
+/** A stored message of the conversation as the chat shows it. */
+export const chatMessageOf = (message: ConversationMessage, key: string): ChatMessage => ({
+  key,
+  id: message.id,
+  role: message.role,
+  content: message.content,
+  code: message.code,
+  citations: message.citations,
+  author: message.author?.name ?? null,
+  streaming: false,
+  lowConfidence: false,
+});
