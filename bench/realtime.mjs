@@ -2,7 +2,7 @@
 // Realtime benchmark: `npm run bench:realtime` (see docs/benchmarks.md, section "Realtime").
 //
 // Starts `frontdesk serve` (embedded PGlite in a temp data dir, hashing embeddings, a known
-// FRONTDESK_REALTIME_APP_SECRET, FRONTDESK_REALTIME_MAX_CONNECTIONS raised) and forks the load
+// FRONTDESK_REALTIME_APP_SECRET, FRONTDESK_REALTIME_MAX_CONNECTIONS and _PER_IP raised) and forks the load
 // client (bench/realtime-client.mjs) into its own process: raw `ws` sockets speaking the Pusher
 // protocol, each subscribed to a public channel. This process publishes through the Pusher HTTP API
 // (POST /apps/{app_id}/events, signed by the `pusher` library) with the publish time in the data;
@@ -198,6 +198,8 @@ async function main() {
     FRONTDESK_REALTIME_APP_KEY: APP.key,
     FRONTDESK_REALTIME_APP_SECRET: APP.secret,
     FRONTDESK_REALTIME_MAX_CONNECTIONS: String(settings.idle + 2 * settings.subscribers + 1000),
+    // Every load client connects from loopback: one address.
+    FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP: String(settings.idle + 2 * settings.subscribers + 1000),
   };
   const profileDir = settings.cpuProfile ? join(resultsDir, "profiles") : undefined;
   if (profileDir) await mkdir(profileDir, { recursive: true });

@@ -13,7 +13,7 @@ import { createApiToken } from "../tenants/create-api-token.js";
 import { deleteOperator, findOperator, insertOperator, listWorkspaceOperators } from "../tenants/operator-repository.js";
 import { issueSetPasswordLink } from "../console/issue-set-password-link.js";
 import { setOperatorPassword } from "../console/set-password.js";
-import { operatorEvent, tokenEvent } from "../tenants/settings-events.js";
+import { operatorEvent, signedOutEvent, tokenEvent } from "../tenants/settings-events.js";
 import { updateAgent } from "../tenants/update-agent.js";
 import { findWorkspace, insertWorkspace, listWorkspaces } from "../tenants/workspace-repository.js";
 import { findConversation } from "../widget/conversation-repository.js";
@@ -104,8 +104,10 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     }
     case "operator.set-password": {
       const operator = await findOperator(db, command.operatorId);
-      if (!operator || !(await setOperatorPassword(db, operator.id, command.password, now()))) throw notFound("operator", command.operatorId);
+      const endedSessionIds = operator ? await setOperatorPassword(db, operator.id, command.password, now()) : null;
+      if (!operator || !endedSessionIds) throw notFound("operator", command.operatorId);
       context.publish?.(operatorEvent("operator.updated", operator, now()));
+      context.publish?.(signedOutEvent(operator.workspaceId, operator.id, endedSessionIds));
       return { ...presentOperator({ ...operator, hasPassword: true }), sessions_ended: true };
     }
     case "operator.remove": {

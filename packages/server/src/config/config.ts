@@ -6,6 +6,7 @@ import type { ConfidenceThresholds } from "../answering/retrieve/retrieval-calib
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { crossFieldProblems } from "./cross-field-rules.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
+import { trustedProxiesOf } from "./trusted-proxies.js";
 import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 import { webhookConfigFor, type WebhookConfig } from "./webhooks.js";
 
@@ -89,7 +90,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     http: {
       host: env.HOST,
       port: env.PORT,
-      trustedProxies: env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean),
+      trustedProxies: trustedProxiesOf(env),
       sseHeartbeatMs: env.SSE_HEARTBEAT_SECONDS * 1000,
       timeouts: {
         headersMs: Math.round(env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),

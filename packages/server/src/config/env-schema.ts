@@ -76,6 +76,8 @@ export const envSchema = z.object({
   REALTIME_MAX_CHANNELS_PER_EVENT: positiveInt.default(100),
   REALTIME_MAX_BATCH_EVENTS: positiveInt.default(10),
   REALTIME_MAX_CONNECTIONS: positiveInt.default(10_000),
+  REALTIME_MAX_CONNECTIONS_PER_IP: positiveInt.default(200),
+  REALTIME_MAX_CHANNELS_PER_CONNECTION: positiveInt.default(100),
   REALTIME_MAX_SEND_BUFFER_BYTES: positiveInt.default(1_048_576),
   BRANDING_LABEL: z.string().default("Powered by Frontdesk"),
   BRANDING_URL: urlWithProtocols(["http:", "https:"]).default("https://github.com/frontdesk/frontdesk"),

@@ -1,4 +1,5 @@
 import type { Env } from "./env-schema.js";
+import { trustedProxiesOf } from "./trusted-proxies.js";
 
 /** What the realtime server refuses, and when it disconnects. */
 export interface RealtimeLimits {
@@ -11,6 +12,10 @@ export interface RealtimeLimits {
   eventsPerBatch: number;
   /** Open sockets per process; one more is told 4100 (over capacity) and closed. */
   maxConnections: number;
+  /** Open sockets per client address (on every process, with Redis); one more is told 4100 and closed. */
+  connectionsPerAddress: number;
+  /** Channels one socket may be subscribed to at once; one more is refused (`pusher:subscription_error`, 429). */
+  channelsPerConnection: number;
   /** Bytes queued for a client that does not read; past them it is disconnected. */
   sendBufferBytes: number;
 }
@@ -33,6 +38,8 @@ export interface RealtimeConfig {
   activityTimeoutSeconds: number;
   pongTimeoutSeconds: number;
   limits: RealtimeLimits;
+  /** FRONTDESK_TRUSTED_PROXIES: whose `X-Forwarded-For` names a WebSocket client's address, as for HTTP requests. */
+  trustedProxies: string[];
 }
 
 /**
@@ -63,8 +70,11 @@ export function realtimeConfigFor(env: Env, publicUrl: string): RealtimeConfig {
       channelsPerEvent: env.REALTIME_MAX_CHANNELS_PER_EVENT,
       eventsPerBatch: env.REALTIME_MAX_BATCH_EVENTS,
       maxConnections: env.REALTIME_MAX_CONNECTIONS,
+      connectionsPerAddress: env.REALTIME_MAX_CONNECTIONS_PER_IP,
+      channelsPerConnection: env.REALTIME_MAX_CHANNELS_PER_CONNECTION,
       sendBufferBytes: env.REALTIME_MAX_SEND_BUFFER_BYTES,
     },
+    trustedProxies: trustedProxiesOf(env),
   };
 }
 

@@ -1,4 +1,5 @@
 import { isIP, isIPv4 } from "node:net";
+import type { Env } from "./env-schema.js";
 
 /** The names Fastify's trustProxy (proxy-addr) takes for whole ranges. */
 const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -26,4 +27,9 @@ function isContiguousNetmask(mask: string): boolean {
   const value = mask.split(".").reduce((sum, octet) => sum * 256 + Number(octet), 0);
   const hostBits = 0xffffffff - value;
   return (hostBits & (hostBits + 1)) === 0;
+}
+
+/** FRONTDESK_TRUSTED_PROXIES as a list (empty: no proxy is believed). */
+export function trustedProxiesOf(env: Pick<Env, "TRUSTED_PROXIES">): string[] {
+  return env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean);
 }

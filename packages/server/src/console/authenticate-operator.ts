@@ -18,6 +18,8 @@ export interface SignedInOperator {
 declare module "fastify" {
   interface FastifyRequest {
     signedInOperator?: SignedInOperator;
+    /** The console session the guard found (what the realtime grants of this request are tied to). */
+    operatorSessionId?: string;
   }
 }
 
@@ -65,6 +67,7 @@ export async function authenticateOperator(services: Services, request: FastifyR
   if (!session) throw new AppError("unauthenticated", "The session has ended (signed out, expired, or the password changed); sign in again.");
   if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) await touchOperatorSession(services.db, session.sessionId, now);
   request.signedInOperator = session.operator;
+  request.operatorSessionId = session.sessionId;
   return session.operator;
 }
 
@@ -84,4 +87,10 @@ export function operatorGuard(services: Services) {
 export function operatorOf(request: FastifyRequest): SignedInOperator {
   if (!request.signedInOperator) throw new Error("operator guard did not run");
   return request.signedInOperator;
+}
+
+/** The console session the guard authenticated the operator by. */
+export function operatorSessionOf(request: FastifyRequest): string {
+  if (!request.operatorSessionId) throw new Error("operator guard did not run");
+  return request.operatorSessionId;
 }

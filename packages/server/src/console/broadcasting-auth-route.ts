@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse } from "../openapi/route-responses.js";
-import { operatorGuard, operatorOf } from "./authenticate-operator.js";
+import { operatorGuard, operatorOf, operatorSessionOf } from "./authenticate-operator.js";
 import { authorizeOperatorChannel } from "./authorize-operator-channel.js";
 import { consoleErrorResponses, consoleSecurity } from "./console-responses.js";
 
@@ -59,6 +59,10 @@ export const operatorBroadcastingAuthRoute: FastifyPluginAsyncZod = async (app) 
     },
     preValidation: operatorGuard(app.services),
     handler: async (request) =>
-      authorizeOperatorChannel(app.services, operatorOf(request), { socketId: request.body.socket_id, channelName: request.body.channel_name }),
+      authorizeOperatorChannel(
+        app.services,
+        { operator: operatorOf(request), sessionId: operatorSessionOf(request) },
+        { socketId: request.body.socket_id, channelName: request.body.channel_name },
+      ),
   });
 };

@@ -28,17 +28,18 @@ export async function findOperatorCredentials(db: Queryable, email: string): Pro
 
 /**
  * Stores the operator's new password hash and ends what the old password allowed: every session
- * and every unused set-password link. False when there is no such operator.
+ * and every unused set-password link. Returns the ids of the sessions that ended; null when there
+ * is no such operator.
  */
-export async function replaceOperatorPassword(db: Queryable, operatorId: string, passwordHash: string, now: Date): Promise<boolean> {
+export async function replaceOperatorPassword(db: Queryable, operatorId: string, passwordHash: string, now: Date): Promise<string[] | null> {
   const { rows } = await db.query<{ id: string }>(
     `UPDATE operators SET password_hash = $2, password_changed_at = $3 WHERE id = $1 RETURNING id`,
     [operatorId, passwordHash, now],
   );
-  if (!rows[0]) return false;
-  await deleteOperatorSessions(db, operatorId);
+  if (!rows[0]) return null;
+  const endedSessionIds = await deleteOperatorSessions(db, operatorId);
   await db.query(`DELETE FROM operator_password_tokens WHERE operator_id = $1 AND used_at IS NULL`, [operatorId]);
-  return true;
+  return endedSessionIds;
 }
 
 /** A new set-password token of the operator; earlier unused ones stop working. */

@@ -59,13 +59,30 @@ export async function touchOperatorSession(db: Queryable, sessionId: string, now
   await db.query(`UPDATE operator_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2`, [sessionId, now]);
 }
 
-/** Ends one session (sign-out). */
-export async function deleteOperatorSession(db: Queryable, tokenHash: string): Promise<void> {
-  await db.query(`DELETE FROM operator_sessions WHERE token_hash = $1`, [tokenHash]);
+/** Ends one session (sign-out); returns which it was (null when there was none), for what it was granted. */
+export async function deleteOperatorSession(db: Queryable, tokenHash: string): Promise<{ id: string; operatorId: string; workspaceId: string } | null> {
+  const { rows } = await db.query<{ id: string; operator_id: string; workspace_id: string }>(
+    `DELETE FROM operator_sessions s USING operators o WHERE s.token_hash = $1 AND o.id = s.operator_id RETURNING s.id, s.operator_id, o.workspace_id`,
+    [tokenHash],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, operatorId: row.operator_id, workspaceId: row.workspace_id } : null;
 }
 
-/** Ends every session of the operator (password changed); returns how many ended. */
-export async function deleteOperatorSessions(db: Queryable, operatorId: string): Promise<number> {
+/** Ends every session of the operator (password changed, sign out everywhere); returns the ids of those that ended. */
+export async function deleteOperatorSessions(db: Queryable, operatorId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(`DELETE FROM operator_sessions WHERE operator_id = $1 RETURNING id`, [operatorId]);
-  return rows.length;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The role of the operator of a session still live at `now`, or null: read again after a realtime
+ * grant is recorded, so that a session ended (or a role changed) meanwhile is not signed for.
+ */
+export async function liveOperatorSessionRole(db: Queryable, sessionId: string, now: Date): Promise<OperatorRole | null> {
+  const { rows } = await db.query<{ role: OperatorRole }>(
+    `SELECT o.role FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.id = $1 AND s.expires_at > $2 AND s.last_seen_at > $3`,
+    [sessionId, now, new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS)],
+  );
+  return rows[0]?.role ?? null;
 }

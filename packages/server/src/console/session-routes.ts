@@ -11,7 +11,7 @@ import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions 
 import { setPasswordWithToken } from "./set-password.js";
 import { signIn } from "./sign-in.js";
 import { findOperator } from "../tenants/operator-repository.js";
-import { operatorEvent } from "../tenants/settings-events.js";
+import { operatorEvent, signedOutEvent } from "../tenants/settings-events.js";
 
 const originError = errorResponse("`csrf_origin_mismatch`: the request must carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.");
 
@@ -64,7 +64,9 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     preValidation: async (request) => requireSameOrigin(services, request),
     handler: async (request, reply) => {
       const secret = sessionSecretOf(request);
-      if (secret !== undefined) await deleteOperatorSession(services.db, hashConsoleSecret(secret));
+      const ended = secret === undefined ? null : await deleteOperatorSession(services.db, hashConsoleSecret(secret));
+      // This session's realtime subscriptions end with it.
+      if (ended) services.bus.publish(signedOutEvent(ended.workspaceId, ended.operatorId, [ended.id]));
       reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
       return reply.code(204).send(null);
     },
@@ -107,11 +109,12 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     preValidation: async (request) => requireSameOrigin(services, request),
     handler: async (request, reply) => {
       await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip]);
-      const operatorId = await setPasswordWithToken(services.db, request.body, services.now());
+      const { operatorId, endedSessionIds } = await setPasswordWithToken(services.db, request.body, services.now());
       const operator = await findOperator(services.db, operatorId);
       if (!operator) throw new Error("the operator of a consumed set-password token is gone");
-      // The Settings page's operators list shows whether a password is set.
+      // The Settings page's operators list shows whether a password is set; the ended sessions' sockets lose their channels.
       services.bus.publish(operatorEvent("operator.updated", operator, services.now()));
+      services.bus.publish(signedOutEvent(operator.workspaceId, operator.id, endedSessionIds));
       return { data: presentSignedInOperator(operator) };
     },
   });

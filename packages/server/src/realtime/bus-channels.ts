@@ -1,11 +1,13 @@
 import type { ApiTokenEvent, LeadEvent, OperatorEvent } from "@frontdesk/contracts";
 import type { CuratedAnswerEvent } from "@frontdesk/contracts";
 import type { ConversationDeletedEvent } from "@frontdesk/contracts";
+import type { Revocation } from "./channels/channel-grants.js";
 import type { BusEvent } from "./event-bus.js";
 
 /**
  * Our realtime contract, in one place: which channel, event name and payload each bus event
- * becomes. The only file of realtime/ that knows conversations, workspaces and operators.
+ * becomes, and which subscriptions it ends. The only file of realtime/ that knows conversations,
+ * workspaces and operators.
  */
 
 /** The visitor holding the conversation's session token, and the operators of its workspace. */
@@ -19,6 +21,42 @@ export const operatorsPresenceChannel = (workspaceId: string) => `presence-opera
  * user_info: {name, role}}`; members whisper `client-typing` `{typing}` to each other. Never a visitor's.
  */
 export const conversationOperatorsChannel = (conversationId: string) => `presence-conversation-operators.${conversationId}`;
+
+/**
+ * Whom a signed subscription is granted to (channel-grants.ts), as the principals its rights
+ * depend on: revoking any one of them ends it, on every process.
+ */
+export const grantPrincipals = {
+  /** Every subscription signed for the operator (removed: all of them end). */
+  operator: (operatorId: string) => `operator:${operatorId}`,
+  /** Every subscription signed through one console session (ended: sign-out, sign out everywhere, a password change). */
+  operatorSession: (sessionId: string) => `operator-session:${sessionId}`,
+  /** A presence subscription whose signed `user_info` carries the operator's role (changed: it ends, to be signed again). */
+  operatorAsRole: (operatorId: string, role: "admin" | "agent") => `operator-role:${operatorId}:${role}`,
+  /** Every subscription to a conversation's channels, visitor's and operators' (deleted: erased or purged). */
+  conversation: (conversationId: string) => `conversation:${conversationId}`,
+};
+
+const OPERATOR_ROLES = ["admin", "agent"] as const;
+
+/** The subscriptions a bus event ends, and what their sockets are told; null when it ends none. */
+export function revocationOf(event: BusEvent): Revocation | null {
+  switch (event.type) {
+    case "operator.removed":
+      return { principals: [grantPrincipals.operator(event.operatorId)], reason: "The operator was removed." };
+    case "operator.signed_out":
+      return { principals: event.sessionIds.map(grantPrincipals.operatorSession), reason: "The console session has ended: sign in again." };
+    case "operator.updated": {
+      // A role change (a password change also says operator.updated, its sessions' end says operator.signed_out).
+      const stale = OPERATOR_ROLES.filter((role) => role !== event.role).map((role) => grantPrincipals.operatorAsRole(event.operatorId, role));
+      return { principals: stale, reason: "The operator's role changed: subscribe again." };
+    }
+    case "conversation.deleted":
+      return { principals: [grantPrincipals.conversation(event.conversationId)], reason: "The conversation was deleted." };
+    default:
+      return null;
+  }
+}
 
 export interface Broadcast {
   channel: string;
@@ -126,6 +164,9 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
       const payload: OperatorEvent = { operator_id: event.operatorId, role: event.role, at: event.at };
       return [{ channel: workspaceChannel(event.workspaceId), event: event.type, payload }];
     }
+    case "operator.signed_out":
+      // The Settings page hears of a password change by operator.updated; a sign-out is nobody else's news.
+      return [];
     case "message.created": {
       // `author`: the operator who wrote it, or who joined (system `operator_joined`) ({id, name}); else null.
       // `code`: a system message's stable code, else null. `curated_answer_id`: the curated answer a bot reply was served from, else null.

@@ -69,6 +69,13 @@ export type BusEvent =
       at: string;
     }
   | {
+      /** Console sessions ended (a sign-out; every session of the operator: sign out everywhere, a password change): what they were granted ends. */
+      type: "operator.signed_out";
+      workspaceId: string;
+      operatorId: string;
+      sessionIds: string[];
+    }
+  | {
       type: "message.created";
       workspaceId: string;
       agentId: string;

@@ -14,6 +14,8 @@ export class EventHandler {
   constructor(
     private readonly subscriptions: ChannelSubscriptions,
     private readonly clientEvents: ClientEvents,
+    /** Channels one socket may be subscribed to at once; one more is refused (`pusher:subscription_error`, 429). */
+    private readonly channelsPerConnection: number,
   ) {}
 
   async handle(connection: Connection, text: string): Promise<void> {
@@ -24,6 +26,10 @@ export class EventHandler {
       case "pong":
         return;
       case "subscribe":
+        if (!connection.channels.has(message.data.channel) && connection.channels.size >= this.channelsPerConnection) {
+          const error = `A connection may be subscribed to ${this.channelsPerConnection} channels at most: unsubscribe from one first.`;
+          return connection.send(serverFrames.subscriptionError(message.data.channel, 429, error, "LimitReached"));
+        }
         await this.subscriptions.subscribe(connection, message.data);
         if (this.subscriptions.isSubscribed(message.data.channel, connection.socketId)) connection.channels.add(message.data.channel);
         return;
@@ -35,6 +41,18 @@ export class EventHandler {
       case "invalid":
         return connection.send(serverFrames.error(PusherErrorCode.messageRejected, message.reason));
     }
+  }
+
+  /**
+   * The socket's rights to `channel` were revoked: it is told (`pusher:subscription_error`, 403,
+   * which pusher-js emits on the channel) and unsubscribed, here and in the shared counts.
+   */
+  async revoke(connection: Connection, channel: string, reason: string): Promise<void> {
+    if (!connection.channels.delete(channel)) return;
+    // unsubscribe takes the socket off the channel before its first await: nothing published after reaches it.
+    const leaving = this.subscriptions.unsubscribe(connection.socketId, channel);
+    connection.send(serverFrames.subscriptionError(channel, 403, reason));
+    await leaving;
   }
 
   /** The socket closed: it leaves every channel it was on. */

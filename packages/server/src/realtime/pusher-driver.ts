@@ -63,7 +63,7 @@ function causeOf(error: unknown, timeoutMs: number): string {
  * `timeoutMs`. When a request fails, its events and those queued behind it in its lane are dropped (clients fetch what they
  * missed by `seq`), and the failure is logged once until a request succeeds again. Who is present
  * is asked of the server each time (`GET /channels/{name}/users`, or `?info=user_count` for a count);
- * while it does not answer, nobody is.
+ * while it does not answer, nobody is. Subscriptions are not revoked: rights are checked when they are signed only.
  */
 export function createPusherDriver(options: PusherDriverOptions): Realtime {
   const { apiUrl, timeoutMs, credentials, logger } = options;
@@ -148,6 +148,10 @@ export function createPusherDriver(options: PusherDriverOptions): Realtime {
         drain(lane);
       }
     },
+    // The Pusher HTTP API has no way to end one socket's subscription (its terminate_connections
+    // works on users signed in with pusher:signin, which the service does not use): nothing recorded, nothing revoked.
+    async grant() {},
+    async revoke() {},
     async presenceMembers(channel) {
       if (kindOfChannel(channel) !== "presence" || channelNameProblem(channel, CHANNEL_NAME_LENGTH)) {
         throw new AppError("bad_request", "Only presence channels have members.");

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { RealtimeConfig } from "../config/realtime.js";
-import type { FanOutAdapter } from "./adapters/fan-out-adapter.js";
+import { AppError } from "../http/app-error.js";
+import type { FanOutAdapter, LocalSubscribers, RightsMessage } from "./adapters/fan-out-adapter.js";
 import { createLocalFanOutAdapter } from "./adapters/local-fan-out-adapter.js";
+import { ChannelGrants, type ChannelGrant, type Revocation } from "./channels/channel-grants.js";
 import { createLocalChannelOccupancy, type ChannelOccupancy } from "./channels/channel-occupancy.js";
 import { ChannelSubscriptions } from "./channels/channel-subscriptions.js";
 import type { ChannelCredentials } from "./channels/channel-signature.js";
@@ -13,7 +15,12 @@ import { createLocalPresenceStore } from "./presence/local-presence-store.js";
 import type { PresenceAnnouncer, PresenceMember, PresenceStore } from "./presence/presence-store.js";
 import { PusherErrorCode } from "./protocol/pusher-error-codes.js";
 import { serverFrames } from "./protocol/server-frames.js";
+import { clientAddressOf } from "./transport/client-address.js";
+import { createLocalConnectionQuota, type ConnectionQuota } from "./transport/connection-quota.js";
 import { WebSocketTransport } from "./transport/websocket-transport.js";
+
+/** Grants one socket may hold (revoked ones included), per channel it may subscribe to; past them it is asked to reconnect (4200). */
+const GRANTS_PER_CHANNEL_LIMIT = 10;
 
 export interface PublishInput {
   channels: string[];
@@ -31,6 +38,13 @@ export interface RealtimeServer {
   /** Takes a WebSocket upgrade on `/app/{key}`; false for any other path. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   publish(input: PublishInput): Promise<void>;
+  /**
+   * Records, on the process holding the socket (this one, or another through the adapter), that the
+   * subscription the service signs is held by `principals`; resolves once it is on its way there.
+   */
+  grant(grant: ChannelGrant): Promise<void>;
+  /** Ends on every process the subscriptions granted to any of the principals (`pusher:subscription_error` 403, unsubscribed). */
+  revoke(revocation: Revocation): Promise<void>;
   /** Subscriptions per occupied channel whose name begins with `prefix` (on every live process, with Redis). */
   subscriptionCounts(prefix?: string): Promise<Map<string, number>>;
   /** One channel's subscriptions, counted alone. */
@@ -54,7 +68,9 @@ export interface RealtimeSharing {
 
 export interface RealtimeServerParts {
   /** The fan-out across processes; the in-process adapter by default. */
-  adapter?: (local: LocalChannels) => FanOutAdapter;
+  adapter?: (local: LocalSubscribers) => FanOutAdapter;
+  /** Sockets per client address; this process's own count by default. */
+  quota?: (maxPerAddress: number) => ConnectionQuota;
   /** Presence membership, announcing through the adapter the members it adds or removes by itself; the in-process store by default. */
   presence?: (announce: PresenceAnnouncer) => PresenceStore;
   /** Subscription counts; this process's own by default. */
@@ -67,15 +83,18 @@ export interface RealtimeServerParts {
 export function createRealtimeServer(config: RealtimeConfig, appSecret: string, parts: RealtimeServerParts = {}): RealtimeServer {
   const credentials = { appId: config.appId, appKey: config.appKey, appSecret };
   const local = new LocalChannels();
-  const adapter = (parts.adapter ?? createLocalFanOutAdapter)(local);
+  const grants = new ChannelGrants(GRANTS_PER_CHANNEL_LIMIT * config.limits.channelsPerConnection);
+  // Set once the transport exists; the adapter only calls it when a message arrives.
+  let applyRights: (message: RightsMessage) => void = () => undefined;
+  const adapter = (parts.adapter ?? createLocalFanOutAdapter)({ deliver: (message) => local.deliver(message), applyRights: (message) => applyRights(message) });
   const announce: PresenceAnnouncer = {
     memberAdded: (channel, member) => adapter.publish({ channel, frame: serverFrames.memberAdded(channel, member) }),
     memberRemoved: (channel, userId) => adapter.publish({ channel, frame: serverFrames.memberRemoved(channel, userId) }),
   };
   const presence = parts.presence ? parts.presence(announce) : createLocalPresenceStore();
   const occupancy = (parts.occupancy ?? createLocalChannelOccupancy)(local);
-  const subscriptions = new ChannelSubscriptions({ credentials, channelNameLength: config.limits.channelNameLength, local, adapter, presence, occupancy });
-  const handler = new EventHandler(subscriptions, new ClientEvents(subscriptions, adapter));
+  const subscriptions = new ChannelSubscriptions({ credentials, channelNameLength: config.limits.channelNameLength, local, adapter, presence, occupancy, grants });
+  const handler = new EventHandler(subscriptions, new ClientEvents(subscriptions, adapter), config.limits.channelsPerConnection);
   const transport = new WebSocketTransport(
     {
       appKey: config.appKey,
@@ -84,13 +103,29 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
       sendBufferBytes: config.limits.sendBufferBytes,
       activityTimeoutSeconds: config.activityTimeoutSeconds,
       pongTimeoutSeconds: config.pongTimeoutSeconds,
+      clientAddress: clientAddressOf(config.trustedProxies),
+      quota: (parts.quota ?? createLocalConnectionQuota)(config.limits.connectionsPerAddress),
     },
     {
       message: (connection, text) => handler.handle(connection, text),
-      closed: (connection) => handler.closed(connection),
+      async closed(connection) {
+        await handler.closed(connection);
+        grants.forgetSocket(connection.socketId);
+      },
       failed: (error) => parts.onError?.(error),
     },
   );
+  /** A grant is kept only where its socket is; one too many asks the socket to reconnect, which voids every signature it was given. */
+  const recordGrant = (grant: ChannelGrant) => {
+    if (!transport.has(grant.socketId) || grants.record(grant)) return;
+    transport.closeSocket(grant.socketId, PusherErrorCode.reconnectNow, "Too many channel authorisations on this connection: reconnect");
+  };
+  applyRights = (message) => {
+    if (message.kind === "grant") return recordGrant(message);
+    for (const { socketId, channel } of grants.revoke(message.principals)) {
+      transport.runOn(socketId, (connection) => handler.revoke(connection, channel, message.reason));
+    }
+  };
 
   let closing: Promise<void> | null = null;
   return {
@@ -101,6 +136,17 @@ export function createRealtimeServer(config: RealtimeConfig, appSecret: string, 
       for (const channel of input.channels) {
         await adapter.publish({ channel, frame: serverFrames.event(channel, input.event, input.data), exceptSocketId: input.exceptSocketId });
       }
+    },
+    async grant(grant) {
+      // Most authorisations are asked of the process holding the socket: nothing to share then.
+      if (transport.has(grant.socketId)) return recordGrant(grant);
+      const { socketId, channel, channelData, principals } = grant;
+      const shared = await adapter.publishRights({ kind: "grant", socketId, channel, ...(channelData === undefined ? {} : { channelData }), principals });
+      // A signature whose grant reached no process could never be revoked: none is given.
+      if (!shared) throw new AppError("service_unavailable", "The realtime server cannot record this subscription now (the socket is on another process, which cannot be reached): retry.");
+    },
+    async revoke({ principals, reason }) {
+      if (!(await adapter.publishRights({ kind: "revoke", principals, reason }))) throw new Error("the revocation reached this process's sockets only: Redis is unreachable");
     },
     subscriptionCounts: (prefix) => occupancy.subscriptionCounts(prefix),
     subscriptionCount: (channel) => occupancy.subscriptionCount(channel),

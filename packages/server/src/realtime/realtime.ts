@@ -1,3 +1,4 @@
+import type { ChannelGrant, Revocation } from "./channels/channel-grants.js";
 import type { ChannelCredentials } from "./channels/channel-signature.js";
 import type { PresenceMember } from "./presence/presence-store.js";
 import type { PublishInput, RealtimeServer, RealtimeSharing } from "./realtime-server.js";
@@ -13,6 +14,15 @@ export interface Realtime {
   readonly credentials: ChannelCredentials & { appId: string };
   /** Sends an event to a channel's subscribers. Never rejects because a server is unreachable. */
   publish(input: PublishInput): Promise<void>;
+  /**
+   * Records that the subscription about to be signed is held by `principals` (the service's names
+   * for the session, operator or conversation it depends on), so that revoking one ends it; resolves
+   * once the grant is recorded or on its way to the process holding the socket. Nothing with an
+   * external server: the Pusher HTTP API cannot end a subscription.
+   */
+  grant(grant: ChannelGrant): Promise<void>;
+  /** Ends, within moments and on every process, the subscriptions granted to any of the principals (nothing with an external server). */
+  revoke(revocation: Revocation): Promise<void>;
   /** Who is on a presence channel, one member per user (nobody, logged, while an external server does not answer). */
   presenceMembers(channel: string): Promise<PresenceMember[]>;
   /** How many users are on a presence channel, counted without listing them (0, logged, while an external server does not answer). */
@@ -33,6 +43,8 @@ export function embeddedRealtime(server: RealtimeServer): Realtime {
     driver: "embedded",
     credentials: server.credentials,
     publish: (input) => server.publish(input),
+    grant: (grant) => server.grant(grant),
+    revoke: (revocation) => server.revoke(revocation),
     presenceMembers: (channel) => server.presenceMembers(channel),
     presenceUserCount: async (channel) => (await server.userCounts([channel])).get(channel) ?? 0,
     sharing: () => server.sharing(),

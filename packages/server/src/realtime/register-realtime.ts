@@ -2,13 +2,13 @@ import type { FastifyInstance } from "fastify";
 import { AppError } from "../http/app-error.js";
 import { rawErrorResponse } from "../http/framework-errors.js";
 import { registerRealtimeMetrics } from "../observability/realtime-metrics.js";
-import { broadcastsOf } from "./bus-channels.js";
+import { broadcastsOf, revocationOf } from "./bus-channels.js";
 import { pusherApiRoutes } from "./http/routes.js";
 import type { RealtimeServer } from "./realtime-server.js";
 
 /**
  * The service's realtime layer: every bus event is published as bus-channels.ts maps it, through
- * whichever driver is configured. With the embedded server this process also serves the
+ * whichever driver is configured, and the subscriptions it ends are revoked. With the embedded server this process also serves the
  * WebSockets (`/app/{key}`) and the Pusher HTTP API (`/apps/{id}`) on its own port; with an
  * external server it serves neither, and an upgrade is told where to go instead.
  */
@@ -16,11 +16,17 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const { realtime, bus, metrics, now } = app.services;
   registerRealtimeMetrics(metrics, () => realtime.connectionCount);
   const stopBroadcasting = bus.subscribe((event) => {
-    for (const { channel, event: name, payload } of broadcastsOf(event)) {
+    const published = broadcastsOf(event).map(({ channel, event: name, payload }) =>
       realtime.publish({ channels: [channel], event: name, data: JSON.stringify(payload) }).catch((error: unknown) => {
         app.log.error({ err: error, channel, event: name }, "realtime broadcast failed");
-      });
-    }
+      }),
+    );
+    const revocation = revocationOf(event);
+    if (!revocation || revocation.principals.length === 0) return;
+    // After the event's own broadcasts (a deleted conversation's `conversation.deleted` reaches its subscribers first).
+    void Promise.all(published)
+      .then(() => realtime.revoke(revocation))
+      .catch((error: unknown) => app.log.error({ err: error, event: event.type }, "realtime revocation failed"));
   });
   app.addHook("preClose", async () => {
     stopBroadcasting();

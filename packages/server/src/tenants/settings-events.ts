@@ -22,3 +22,11 @@ export const operatorEvent = (type: "operator.invited" | "operator.updated" | "o
   role: operator.role,
   at: at.toISOString(),
 });
+
+/** The console sessions that ended (their realtime subscriptions end with them); ids only. */
+export const signedOutEvent = (workspaceId: string, operatorId: string, sessionIds: string[]): BusEvent => ({
+  type: "operator.signed_out",
+  workspaceId,
+  operatorId,
+  sessionIds,
+});

@@ -42,14 +42,29 @@ describe("realtime configuration", () => {
       channelsPerEvent: 100,
       eventsPerBatch: 10,
       maxConnections: 10_000,
+      connectionsPerAddress: 200,
+      channelsPerConnection: 100,
       sendBufferBytes: 1_048_576,
     });
+    expect(realtime.trustedProxies).toEqual([]);
+  });
+
+  it("happy: the per-IP and per-connection limits are set by FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP and _MAX_CHANNELS_PER_CONNECTION; WebSocket clients' addresses honour FRONTDESK_TRUSTED_PROXIES", () => {
+    const { realtime } = loadConfig({
+      FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP: "20",
+      FRONTDESK_REALTIME_MAX_CHANNELS_PER_CONNECTION: "5",
+      FRONTDESK_TRUSTED_PROXIES: "10.0.0.0/8, loopback",
+    });
+    expect(realtime.limits).toMatchObject({ connectionsPerAddress: 20, channelsPerConnection: 5 });
+    expect(realtime.trustedProxies).toEqual(["10.0.0.0/8", "loopback"]);
   });
 
   it.each([
     ["FRONTDESK_REALTIME_APP_SECRET", "short"],
     ["FRONTDESK_REALTIME_APP_KEY", "has space"],
     ["FRONTDESK_REALTIME_MAX_CONNECTIONS", "0"],
+    ["FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP", "0"],
+    ["FRONTDESK_REALTIME_MAX_CHANNELS_PER_CONNECTION", "many"],
     ["FRONTDESK_REALTIME_PORT", "0"],
     ["FRONTDESK_REALTIME_SCHEME", "ftp"],
     ["FRONTDESK_REALTIME_ACTIVITY_TIMEOUT_SECONDS", "-1"],

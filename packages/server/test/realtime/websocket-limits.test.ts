@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListeningTestApp, rawClient, socketIdOf, until, type ListeningTestApp, type RawClient } from "../support/realtime-clients.js";
 import { bareWebSocket, maskedTextFrame } from "../support/raw-websocket.js";
+import { describeNeeding } from "../support/test-legs.js";
 
 /** The limits are set small here so that each can be reached in a test. */
 const LIMITS = {
@@ -11,6 +13,7 @@ const LIMITS = {
   FRONTDESK_REALTIME_MAX_MESSAGE_BYTES: "1024",
   FRONTDESK_REALTIME_MAX_SEND_BUFFER_BYTES: "65536",
   FRONTDESK_REALTIME_MAX_CHANNEL_NAME_LENGTH: "40",
+  FRONTDESK_REALTIME_MAX_CHANNELS_PER_CONNECTION: "3",
 };
 
 describe("the WebSocket side of the realtime server: protocol errors and limits (raw clients)", () => {
@@ -106,6 +109,31 @@ describe("the WebSocket side of the realtime server: protocol errors and limits 
     await closeAll();
   });
 
+  it("error: past the channels one connection may hold, a subscription is refused (pusher:subscription_error 429, LimitReached); the socket stays, and leaving a channel makes room", async () => {
+    const raw = client();
+    await raw.next("pusher:connection_established");
+    const subscribe = async (channel: string) => {
+      const before = raw.frames.length;
+      raw.send({ event: "pusher:subscribe", data: { channel } });
+      await until(() => raw.frames.slice(before).some((frame) => frame.channel === channel));
+      return raw.frames.slice(before).find((frame) => frame.channel === channel);
+    };
+    for (const channel of ["one", "two", "three"]) expect(await subscribe(channel)).toMatchObject({ event: "pusher_internal:subscription_succeeded" });
+    // The same channel again is no new one.
+    expect(await subscribe("two")).toMatchObject({ event: "pusher_internal:subscription_succeeded" });
+    expect(await subscribe("four")).toEqual({
+      event: "pusher:subscription_error",
+      channel: "four",
+      data: { type: "LimitReached", error: "A connection may be subscribed to 3 channels at most: unsubscribe from one first.", status: 429 },
+    });
+    expect(raw.socket.readyState).toBe(WebSocket.OPEN);
+    const counted = async (channel: string) => (await (await t.pusherServer.get({ path: `/channels/${channel}`, params: { info: "subscription_count" } })).json()).subscription_count;
+    expect(await counted("four")).toBe(0);
+    raw.send({ event: "pusher:unsubscribe", data: { channel: "one" } });
+    expect(await subscribe("four")).toMatchObject({ event: "pusher_internal:subscription_succeeded" });
+    await closeAll();
+  });
+
   it("security: a client event on a public channel is refused with 4301 and reaches no one", async () => {
     const [sender, listener] = [client(), client()];
     for (const raw of [sender, listener]) {
@@ -137,5 +165,100 @@ describe("the WebSocket side of the realtime server: protocol errors and limits 
     expect(t.services.realtime.connectionCount).toBe(0);
     clearInterval(keepAlive);
     slow.destroy();
+  });
+});
+
+/** Two addresses behind the trusted proxy (127.0.0.2), and the untrusted loopback (127.0.0.1), each held to 2 sockets. */
+const PER_ADDRESS = {
+  FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP: "2",
+  FRONTDESK_TRUSTED_PROXIES: "127.0.0.2",
+};
+
+describe("the per-address connection limit (raw clients through a trusted proxy, and not)", () => {
+  let t: ListeningTestApp;
+  const open: RawClient[] = [];
+  /** A client connecting from `peer`, saying (as a proxy does) that it forwards `forwardedFor`. */
+  const client = (peer: string, forwardedFor?: string) => {
+    const raw = rawClient(`ws://127.0.0.1:${t.port}/app/frontdesk?protocol=7`, {
+      answerPings: true,
+      localAddress: peer,
+      ...(forwardedFor ? { headers: { "x-forwarded-for": forwardedFor } } : {}),
+    });
+    open.push(raw);
+    return raw;
+  };
+  const closeAll = async () => {
+    const closing = open.splice(0);
+    for (const raw of closing) raw.socket.close();
+    await Promise.all(closing.map((raw) => raw.closed));
+    await until(() => t.services.realtime.connectionCount === 0);
+  };
+
+  beforeAll(async () => {
+    t = await createListeningTestApp("pglite", PER_ADDRESS);
+  });
+  afterAll(async () => {
+    await closeAll();
+    await t.close();
+  });
+
+  it("error: a third socket of one client address (named by the trusted proxy) is told 4100 and closed; another address is admitted; a freed slot admits again", async () => {
+    const first = [client("127.0.0.2", "203.0.113.7"), client("127.0.0.2", "203.0.113.7")];
+    await Promise.all(first.map((raw) => raw.next("pusher:connection_established")));
+    const third = client("127.0.0.2", "203.0.113.7");
+    expect(await third.next("pusher:error")).toEqual({ event: "pusher:error", data: { code: 4100, message: "Over capacity: too many connections from this address" } });
+    expect(await third.closed).toEqual({ code: 4100, reason: "Over capacity: too many connections from this address" });
+    expect(third.frames.map((frame) => frame.event)).toEqual(["pusher:error"]);
+    await client("127.0.0.2", "198.51.100.9").next("pusher:connection_established");
+
+    first[0]?.socket.close();
+    await until(() => t.services.realtime.connectionCount === 2);
+    await client("127.0.0.2", "203.0.113.7").next("pusher:connection_established");
+    await closeAll();
+  });
+
+  it("security: X-Forwarded-For from a peer that is not a trusted proxy is not believed: the peer's own address is counted", async () => {
+    const admitted = [client("127.0.0.1", "203.0.113.1"), client("127.0.0.1", "203.0.113.2")];
+    await Promise.all(admitted.map((raw) => raw.next("pusher:connection_established")));
+    const refused = client("127.0.0.1", "203.0.113.3");
+    expect((await refused.closed).code).toBe(4100);
+    await closeAll();
+  });
+});
+
+describeNeeding("redis")("the per-address connection limit over two realtime nodes sharing Redis", () => {
+  const nodes: ListeningTestApp[] = [];
+  const open: RawClient[] = [];
+  const client = (node: ListeningTestApp) => {
+    const raw = rawClient(`ws://127.0.0.1:${node.port}/app/frontdesk?protocol=7`, { answerPings: true, headers: { "x-forwarded-for": "192.0.2.44" } });
+    open.push(raw);
+    return raw;
+  };
+
+  beforeAll(async () => {
+    const shared = {
+      ...PER_ADDRESS,
+      FRONTDESK_TRUSTED_PROXIES: "loopback",
+      FRONTDESK_REDIS_URL: process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      FRONTDESK_REDIS_PREFIX: `frontdesk-test-${randomUUID()}:`,
+    };
+    nodes.push(await createListeningTestApp("pglite", shared), await createListeningTestApp("pglite", shared));
+    await until(() => nodes.every((node) => node.services.realtime.sharing().shared), 10_000);
+  });
+  afterAll(async () => {
+    for (const raw of open.splice(0)) raw.socket.close();
+    await Promise.all(nodes.map((node) => node.close()));
+  });
+
+  it("error: an address with a socket on each node is refused a third on either (4100); when one closes, the other node admits it", async () => {
+    const [a, b] = nodes as [ListeningTestApp, ListeningTestApp];
+    const onA = client(a);
+    await onA.next("pusher:connection_established");
+    await client(b).next("pusher:connection_established");
+    for (const node of [a, b]) expect((await client(node).closed).code).toBe(4100);
+
+    onA.socket.close();
+    await until(() => a.services.realtime.connectionCount === 0);
+    await client(b).next("pusher:connection_established");
   });
 });

@@ -112,8 +112,8 @@ export interface RawClient {
   send(message: unknown): void;
 }
 
-export function rawClient(url: string, options: { answerPings?: boolean } = {}): RawClient {
-  const socket = new WebSocket(url);
+export function rawClient(url: string, options: { answerPings?: boolean; headers?: Record<string, string>; localAddress?: string } = {}): RawClient {
+  const socket = new WebSocket(url, { ...(options.headers ? { headers: options.headers } : {}), ...(options.localAddress ? { localAddress: options.localAddress } : {}) });
   const frames: RawClient["frames"] = [];
   const waiters: (() => void)[] = [];
   socket.on("message", (data) => {

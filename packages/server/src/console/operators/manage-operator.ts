@@ -4,7 +4,7 @@ import type { Services } from "../../services.js";
 import { deleteOperator, type Operator, type OperatorRole } from "../../tenants/operator-repository.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { deleteOperatorSessions } from "../operator-session-repository.js";
-import { operatorEvent } from "../../tenants/settings-events.js";
+import { operatorEvent, signedOutEvent } from "../../tenants/settings-events.js";
 import { findWorkspaceOperator, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
 
 const notFound = (operatorId: string) => new AppError("operator_not_found", `No operator ${operatorId} in this workspace.`);
@@ -64,5 +64,8 @@ export async function signOutEverywhere(services: Services, actor: SignedInOpera
     if (actor.role !== "admin") throw new AppError("forbidden", "Only an admin may sign out another operator.");
     if (!(await findWorkspaceOperator(services.db, actor.workspaceId, operatorId))) throw notFound(operatorId);
   }
-  return { operator_id: operatorId, sessions_ended: await deleteOperatorSessions(services.db, operatorId) };
+  const ended = await deleteOperatorSessions(services.db, operatorId);
+  // The ended sessions' realtime subscriptions end with them, on every process.
+  services.bus.publish(signedOutEvent(actor.workspaceId, operatorId, ended));
+  return { operator_id: operatorId, sessions_ended: ended.length };
 }

@@ -6,6 +6,10 @@ export function createLocalFanOutAdapter(local: LocalSubscribers): FanOutAdapter
     async publish(message) {
       local.deliver(message);
     },
+    async publishRights(message) {
+      local.applyRights(message);
+      return true;
+    },
     status: () => ({ up: true }),
     async close() {},
   };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { z } from "zod";
-import type { ChannelMessage, FanOutAdapter, LocalSubscribers } from "./fan-out-adapter.js";
+import type { ChannelMessage, FanOutAdapter, LocalSubscribers, RightsMessage } from "./fan-out-adapter.js";
 import { watchRedisHealth, type RedisHealthMessages } from "../../ratelimit/redis-health.js";
 
 /** A Redis that stalls must not stall a publish: past this the message reaches this process only. */
@@ -16,13 +16,17 @@ export interface RedisFanOutOptions {
   logger?: Logger | undefined;
 }
 
-/** What travels on the Redis channel: a channel message, and the process that published it. */
-const envelopeSchema = z.object({
-  origin: z.string(),
-  channel: z.string(),
-  frame: z.string(),
-  exceptSocketId: z.string().optional(),
-});
+/** What travels on the Redis channel: a channel message or channel rights, and the process that published it. */
+const envelopeSchema = z.union([
+  z.object({ origin: z.string(), channel: z.string(), frame: z.string(), exceptSocketId: z.string().optional() }),
+  z.object({
+    origin: z.string(),
+    rights: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("grant"), socketId: z.string(), channel: z.string(), channelData: z.string().optional(), principals: z.array(z.string()) }),
+      z.object({ kind: z.literal("revoke"), principals: z.array(z.string()), reason: z.string() }),
+    ]),
+  }),
+]);
 
 /** The Redis pub/sub channel every process of a deployment (one prefix) publishes its events on. */
 export function redisEventsChannel(prefix: string): string {
@@ -43,7 +47,8 @@ const RESUBSCRIBE_DELAY_MS = 1_000;
  * Shares channel messages between processes through Redis pub/sub. A process delivers what it
  * publishes to its own subscribers at once, and ignores its own message when Redis echoes it back,
  * so every process delivers each message exactly once. The socket to leave out travels with the
- * message: whichever process holds that socket skips it. While Redis is unreachable (either
+ * message: whichever process holds that socket skips it. Channel rights (grants and revocations)
+ * travel the same way, in the same order as the events. While Redis is unreachable (either
  * connection down, or the subscription not in place) messages reach this process's subscribers
  * only, which is logged once and reported by `status`; ioredis reconnects, and the adapter
  * subscribes again after every reconnection (and retries a refused SUBSCRIBE).
@@ -101,26 +106,37 @@ export function redisFanOutAdapter(options: RedisFanOutOptions): (local: LocalSu
         return;
       }
       if (envelope.origin === origin) return;
+      if ("rights" in envelope) return local.applyRights(envelope.rights);
       local.deliver({ channel: envelope.channel, frame: envelope.frame, exceptSocketId: envelope.exceptSocketId });
     });
     void publisher.connect().catch(() => undefined);
     void subscriber.connect().catch(() => undefined);
 
+    /** Sends an envelope (`origin` first) to the other processes; while Redis is unreachable it reaches none (false), which is counted. */
+    const share = async (envelope: { origin: string } & Record<string, unknown>): Promise<boolean> => {
+      if (publisher.status !== "ready") {
+        health.fallbacks.count += 1;
+        return false;
+      }
+      try {
+        await publisher.publish(channel, JSON.stringify(envelope));
+        health.succeeded();
+        return true;
+      } catch (error) {
+        health.fallbacks.count += 1;
+        health.failed(error);
+        return false;
+      }
+    };
+
     return {
       async publish(message: ChannelMessage) {
         local.deliver(message);
-        if (publisher.status !== "ready") {
-          health.fallbacks.count += 1;
-          return;
-        }
-        const envelope = { origin, channel: message.channel, frame: message.frame, ...(message.exceptSocketId ? { exceptSocketId: message.exceptSocketId } : {}) };
-        try {
-          await publisher.publish(channel, JSON.stringify(envelope));
-          health.succeeded();
-        } catch (error) {
-          health.fallbacks.count += 1;
-          health.failed(error);
-        }
+        await share({ origin, channel: message.channel, frame: message.frame, ...(message.exceptSocketId ? { exceptSocketId: message.exceptSocketId } : {}) });
+      },
+      async publishRights(message: RightsMessage) {
+        local.applyRights(message);
+        return share({ origin, rights: message });
       },
       status: () => health.status(),
       async close() {

@@ -12,7 +12,7 @@ import { runScript, scripts } from "./redis-realtime-scripts.js";
 export function createRedisChannelOccupancy(node: RedisRealtimeNode, local: LocalChannels): ChannelOccupancy {
   const count = async (channel: string, delta: 1 | -1) => {
     try {
-      await node.call(scripts.countSubscription, [node.keys.nodes, node.keys.nodeSubscriptions(node.id)], [node.id, channel, delta], false);
+      await node.call(scripts.countOnNode, [node.keys.nodes, node.keys.nodeSubscriptions(node.id)], [node.id, channel, delta], false);
     } catch (error) {
       if (!(error instanceof RedisUnavailableError)) throw error;
     }
@@ -21,7 +21,7 @@ export function createRedisChannelOccupancy(node: RedisRealtimeNode, local: Loca
   node.onResync(async () => {
     const pairs: (string | number)[] = [];
     for (const [channel, subscribers] of local.subscriptionCounts()) pairs.push(channel, subscribers);
-    await node.call(scripts.replaceSubscriptions, [node.keys.nodes, node.keys.nodeSubscriptions(node.id)], [node.id, ...pairs]);
+    await node.call(scripts.replaceNodeCounts, [node.keys.nodes, node.keys.nodeSubscriptions(node.id)], [node.id, ...pairs]);
   });
 
   return {

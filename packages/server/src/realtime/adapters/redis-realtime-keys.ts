@@ -6,6 +6,7 @@
  *   last heartbeat (Redis's own clock, in milliseconds);
  * - `<prefix>realtime:node:{id}:presence`: a process's presence sockets, `channel\nsocket_id` → user id;
  * - `<prefix>realtime:node:{id}:subscriptions`: a process's subscriptions, channel → count;
+ * - `<prefix>realtime:node:{id}:connections`: a process's sockets, client address → count;
  * - `<prefix>realtime:presence:{channel}:sockets`: user id → how many sockets (on every process) it has on the channel;
  * - `<prefix>realtime:presence:{channel}:info`: user id → its `user_info` (JSON), as its first socket gave it;
  * - `<prefix>realtime:presence:{channel}:order`: user id, scored by when it joined.
@@ -30,6 +31,10 @@ export class RedisRealtimeKeys {
 
   nodeSubscriptions(nodeId: string): string {
     return `${this.base}node:${nodeId}:subscriptions`;
+  }
+
+  nodeConnections(nodeId: string): string {
+    return `${this.base}node:${nodeId}:connections`;
   }
 
   /** The keys of one presence channel: reference counts, user info, join order. */

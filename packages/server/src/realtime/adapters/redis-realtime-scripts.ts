@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 
 /**
- * The Lua scripts that keep presence and subscription counts in Redis (key layout:
+ * The Lua scripts that keep presence, subscription and connection counts in Redis (key layout:
  * redis-realtime-keys.ts). Each runs atomically, so two processes never interleave halves of an
  * update, and exactly one process wins a sweep. Every write first checks that its process is still
  * registered: a process swept while alive (its heartbeats lost) is told so (-1) and registers again
@@ -51,7 +51,7 @@ local function removeNode(base, node)
       table.insert(removed, userId)
     end
   end
-  redis.call('DEL', presenceKey, base .. 'node:' .. node .. ':subscriptions')
+  redis.call('DEL', presenceKey, base .. 'node:' .. node .. ':subscriptions', base .. 'node:' .. node .. ':connections')
   redis.call('ZREM', base .. 'nodes', node)
   return removed
 end
@@ -135,15 +135,18 @@ for _, userId in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
 end
 return result`),
 
-  /** KEYS: nodes, node subscriptions. ARGV: node id, channel, +1 or -1. The process's new count, or -1 unregistered. */
-  countSubscription: script(`
+  /**
+   * KEYS: nodes, a node's counts (its subscriptions per channel, or its sockets per address). ARGV:
+   * node id, field (channel or address), +1 or -1. The process's new count, or -1 unregistered.
+   */
+  countOnNode: script(`
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
 local count = redis.call('HINCRBY', KEYS[2], ARGV[2], tonumber(ARGV[3]))
 if count <= 0 then redis.call('HDEL', KEYS[2], ARGV[2]) end
 return count`),
 
-  /** KEYS: nodes, node subscriptions. ARGV: node id, then channel, count, … Replaces the process's counts; -1 unregistered. */
-  replaceSubscriptions: script(`
+  /** KEYS: nodes, a node's counts (as countOnNode). ARGV: node id, then field, count, … Replaces the process's counts; -1 unregistered. */
+  replaceNodeCounts: script(`
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
 redis.call('DEL', KEYS[2])
 for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
@@ -183,6 +186,21 @@ for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[2
   end
 end
 return total`),
+
+  /**
+   * A socket from a client address, admitted while the address holds fewer than the limit on every
+   * live process. KEYS: nodes, node connections. ARGV: node id, base, expiry (ms), address, limit.
+   * 1 admitted (counted on this node), 0 refused, -1 unregistered (nothing counted).
+   */
+  admitConnection: script(`${NOW}
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
+local total = 0
+for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[3]), '+inf')) do
+  total = total + tonumber(redis.call('HGET', ARGV[2] .. 'node:' .. node .. ':connections', ARGV[4]) or 0)
+end
+if total >= tonumber(ARGV[5]) then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[4], 1)
+return 1`),
 
   /** KEYS: the join-order key of each presence channel. How many users each has, counted (ZCARD), not listed. */
   userCounts: script(`

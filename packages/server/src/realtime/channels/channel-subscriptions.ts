@@ -2,6 +2,7 @@ import type { FanOutAdapter } from "../adapters/fan-out-adapter.js";
 import type { SubscribeData } from "../protocol/client-messages.js";
 import { serverFrames } from "../protocol/server-frames.js";
 import type { PresenceStore } from "../presence/presence-store.js";
+import type { ChannelGrants } from "./channel-grants.js";
 import { channelNameProblem, kindOfChannel } from "./channel-name.js";
 import type { ChannelOccupancy } from "./channel-occupancy.js";
 import { isSubscriptionSigned, type ChannelCredentials } from "./channel-signature.js";
@@ -15,12 +16,14 @@ export interface ChannelSubscriptionsOptions {
   adapter: FanOutAdapter;
   presence: PresenceStore;
   occupancy: ChannelOccupancy;
+  /** The grants of this process's sockets: a signed subscription whose grant was revoked is refused. */
+  grants: ChannelGrants;
 }
 
 /**
  * Joining and leaving channels, by kind: public channels admit anyone; private ones a signed
- * subscription; presence ones a signed subscription whose `channel_data` names the user, whose
- * arrival and departure the other members hear about once per user, not once per socket.
+ * subscription (unless its grant was revoked); presence ones the same, whose `channel_data` names
+ * the user, whose arrival and departure the other members hear about once per user, not once per socket.
  */
 export class ChannelSubscriptions {
   /** The user each of this process's presence subscriptions joined as (`channel\nsocket id` → user id), for its client events. */
@@ -42,6 +45,8 @@ export class ChannelSubscriptions {
     if (!isSubscriptionSigned(credentials, data.auth, subscriber.socketId, channel, channelData)) {
       return subscriber.send(serverFrames.subscriptionError(channel, 401, "The subscription's signature is not valid for this socket and channel."));
     }
+    const refusal = this.options.grants.refusal(subscriber.socketId, channel, channelData);
+    if (refusal) return subscriber.send(serverFrames.subscriptionError(channel, 403, refusal));
     if (kind === "private") {
       await this.add(channel, subscriber);
       return subscriber.send(serverFrames.subscriptionSucceeded(channel));

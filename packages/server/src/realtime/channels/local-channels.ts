@@ -1,4 +1,4 @@
-import type { ChannelMessage, LocalSubscribers } from "../adapters/fan-out-adapter.js";
+import type { ChannelMessage } from "../adapters/fan-out-adapter.js";
 
 /** Something that receives frames: a connection, as the channels see it. */
 export interface Subscriber {
@@ -7,7 +7,7 @@ export interface Subscriber {
 }
 
 /** The subscriptions of this process: channel → its subscribers, by socket id. */
-export class LocalChannels implements LocalSubscribers {
+export class LocalChannels {
   private readonly channels = new Map<string, Map<string, Subscriber>>();
 
   /** Whether the subscriber is new to the channel. */

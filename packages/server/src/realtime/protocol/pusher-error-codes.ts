@@ -10,9 +10,9 @@ export const PusherErrorCode = {
   unsupportedProtocol: 4007,
   /** No `protocol` query parameter. */
   noProtocolVersion: 4008,
-  /** Over this process's connection limit: back off and retry. */
+  /** Over this process's connection limit, or its client address's (on every process, with Redis): back off and retry. */
   overCapacity: 4100,
-  /** The server is going away (shutdown): reconnect at once, to another process. */
+  /** The server is going away (shutdown), or the socket holds too many grants: reconnect at once (elsewhere, with a new socket id). */
   reconnectNow: 4200,
   /** The client did not answer a ping in time. */
   pongNotReceived: 4201,

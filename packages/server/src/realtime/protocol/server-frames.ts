@@ -15,8 +15,9 @@ export const serverFrames = {
   pong: () => frame("pusher:pong", "{}"),
   subscriptionSucceeded: (channel: string, presence?: PresenceMember[]) =>
     frame("pusher_internal:subscription_succeeded", JSON.stringify(presence ? presenceData(presence) : {}), channel),
-  subscriptionError: (channel: string, status: number, error: string) =>
-    frame("pusher:subscription_error", { type: "AuthError", error, status }, channel),
+  /** pusher-js emits it on the channel; `type` is `AuthError` (refused, or its rights revoked) or `LimitReached`. */
+  subscriptionError: (channel: string, status: number, error: string, type: "AuthError" | "LimitReached" = "AuthError") =>
+    frame("pusher:subscription_error", { type, error, status }, channel),
   memberAdded: (channel: string, member: PresenceMember) =>
     frame("pusher_internal:member_added", JSON.stringify({ user_id: member.userId, user_info: member.userInfo }), channel),
   memberRemoved: (channel: string, userId: string) => frame("pusher_internal:member_removed", JSON.stringify({ user_id: userId }), channel),

@@ -7,6 +7,7 @@ import type { Connection } from "../connection.js";
 import { PusherErrorCode } from "../protocol/pusher-error-codes.js";
 import { serverFrames } from "../protocol/server-frames.js";
 import { startActivityMonitor, type ActivityTimeouts } from "./activity-monitor.js";
+import type { ConnectionQuota } from "./connection-quota.js";
 import { SocketConnection } from "./socket-connection.js";
 
 /** The Pusher protocol versions whose framing we speak (pusher-js sends 7). */
@@ -18,6 +19,10 @@ export interface WebSocketTransportOptions extends ActivityTimeouts {
   clientMessageBytes: number;
   maxConnections: number;
   sendBufferBytes: number;
+  /** The address a client connects from: the socket's peer, or the client a trusted proxy names (client-address.ts). */
+  clientAddress(request: IncomingMessage): string;
+  /** Sockets per client address; one over it is told 4100 (back off) and closed. */
+  quota: ConnectionQuota;
 }
 
 export interface ConnectionHandlers {
@@ -33,7 +38,8 @@ export interface ConnectionHandlers {
  */
 export class WebSocketTransport {
   private readonly server: WebSocketServer;
-  private readonly connections = new Set<SocketConnection>();
+  /** The open sockets, by socket id. */
+  private readonly connections = new Map<string, SocketConnection>();
   /** One per accepted socket, settled once it has closed and its departure (the handlers' `closed`) has run. */
   private readonly lifetimes = new Set<Promise<void>>();
   private readonly monitor: { stop(): void };
@@ -46,11 +52,37 @@ export class WebSocketTransport {
     this.server = new WebSocketServer({ noServer: true, maxPayload: options.clientMessageBytes, perMessageDeflate: false, clientTracking: false });
     // With a listener, ws leaves its handshake refusals (bad method, key, version …) to us: our shape, not its HTML.
     this.server.on("wsClientError", (error: Error, socket: Duplex, request: IncomingMessage) => socket.end(rawErrorResponse(handshakeRefusal(error, request))));
-    this.monitor = startActivityMonitor(() => this.connections, options);
+    this.monitor = startActivityMonitor(() => this.connections.values(), options);
   }
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Whether the socket is open on this process. */
+  has(socketId: string): boolean {
+    return this.connections.has(socketId);
+  }
+
+  /**
+   * Runs `task` on the socket after the messages (and tasks) it was given before, as its own
+   * messages are run; nothing when the socket is not open here.
+   */
+  runOn(socketId: string, task: (connection: Connection) => Promise<void>): void {
+    const connection = this.connections.get(socketId);
+    if (!connection) return;
+    connection.queue = connection.queue.then(() => task(connection)).catch((error: unknown) => {
+      this.handlers.failed(error);
+      connection.terminate();
+    });
+  }
+
+  /** Closes one socket with a Pusher close code. */
+  closeSocket(socketId: string, code: number, reason: string): void {
+    const connection = this.connections.get(socketId);
+    if (!connection) return;
+    connection.send(serverFrames.error(code, reason));
+    connection.close(code, reason);
   }
 
   /** Takes the upgrade when its path is `/app/{key}`; false leaves it to others. */
@@ -63,13 +95,14 @@ export class WebSocketTransport {
       return true;
     }
     const appKey = decodedOrNull(match[1] ?? "");
+    const address = this.options.clientAddress(request);
     // A key that is not valid percent-encoding names no app: refused with 4001 like any unknown key
     // (decodeURIComponent throws, and a throw here is uncaught: it would stop the whole service).
-    this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, appKey ?? "", url.searchParams));
+    this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws, appKey ?? "", url.searchParams, address));
     return true;
   }
 
-  private accept(ws: WebSocket, appKey: string, query: URLSearchParams): void {
+  private accept(ws: WebSocket, appKey: string, query: URLSearchParams, address: string): void {
     // An upgrade that completes once closing has begun is not kept: close waits for every socket it keeps.
     const refusal = this.closed ? { code: PusherErrorCode.reconnectNow, message: "Server shutting down" } : this.refusalOf(appKey, query.get("protocol"));
     if (refusal) {
@@ -77,9 +110,20 @@ export class WebSocketTransport {
       ws.close(refusal.code, refusal.message);
       return;
     }
-    const connection = new SocketConnection(ws, this.options.sendBufferBytes, (slow) => this.connections.delete(slow));
-    this.connections.add(connection);
+    const connection = new SocketConnection(ws, this.options.sendBufferBytes, (slow) => this.connections.delete(slow.socketId));
+    this.connections.set(connection.socketId, connection);
     let open = true;
+    // Counted against its address first (on every process, with Redis): its messages wait for the answer.
+    let admitted = false;
+    connection.queue = this.options.quota.admit(address).then((admit) => {
+      admitted = admit;
+      if (!open) return;
+      if (!admit) return this.closeSocket(connection.socketId, PusherErrorCode.overCapacity, "Over capacity: too many connections from this address");
+      connection.send(serverFrames.connectionEstablished(connection.socketId, Math.max(1, Math.round(this.options.activityTimeoutSeconds))));
+    }).catch((error: unknown) => {
+      this.handlers.failed(error);
+      connection.terminate();
+    });
     let finished!: () => void;
     const lifetime = new Promise<void>((resolve) => (finished = resolve)).finally(() => this.lifetimes.delete(lifetime));
     this.lifetimes.add(lifetime);
@@ -88,7 +132,7 @@ export class WebSocketTransport {
       if (isBinary) return;
       const text = rawText(data);
       // A message still queued when its socket closes is dropped: its sender is gone, and its departure comes next.
-      connection.queue = connection.queue.then(() => (open ? this.handlers.message(connection, text) : undefined)).catch((error: unknown) => {
+      connection.queue = connection.queue.then(() => (open && admitted ? this.handlers.message(connection, text) : undefined)).catch((error: unknown) => {
         this.handlers.failed(error);
         connection.terminate();
       });
@@ -98,14 +142,15 @@ export class WebSocketTransport {
     ws.on("error", () => undefined);
     ws.on("close", () => {
       open = false;
-      this.connections.delete(connection);
+      this.connections.delete(connection.socketId);
       // The departure waits for the message being handled, and ends the socket's lifetime.
       connection.queue = connection.queue
         .then(() => this.handlers.closed(connection))
         .catch((error: unknown) => this.handlers.failed(error))
+        .then(() => (admitted ? this.options.quota.release(address) : undefined))
+        .catch((error: unknown) => this.handlers.failed(error))
         .finally(finished);
     });
-    connection.send(serverFrames.connectionEstablished(connection.socketId, Math.max(1, Math.round(this.options.activityTimeoutSeconds))));
   }
 
   private refusalOf(appKey: string, protocol: string | null): { code: number; message: string } | null {
@@ -124,11 +169,11 @@ export class WebSocketTransport {
   async close(code: number, reason: string): Promise<void> {
     this.closed = true;
     this.monitor.stop();
-    for (const connection of this.connections) connection.close(code, reason);
+    for (const connection of this.connections.values()) connection.close(code, reason);
     // Clients answer the close frame at once; one that has not within a second is cut off.
     const deadline = Date.now() + 1000;
     while (this.connections.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const connection of this.connections) connection.terminate();
+    for (const connection of this.connections.values()) connection.terminate();
     while (this.lifetimes.size > 0) await Promise.all([...this.lifetimes]);
     this.server.close();
   }
