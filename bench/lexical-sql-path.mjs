@@ -22,7 +22,7 @@ const { runAdminCommand } = await load("admin/run-admin-command.js");
 const { replaceDocumentChunks, upsertDocuments } = await load("ingest/document-repository.js");
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
 const { describeUrlSource } = await load("sources/create-source.js");
-const { searchByText } = await load("answering/retrieve/chunk-search-repository.js");
+const { searchByText } = await load("answering/retrieve/search-by-text.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

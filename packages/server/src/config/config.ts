@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import type { EmbedderConfig } from "../embeddings/create-embedder.js";
-import type { AnswerGeneratorConfig } from "../answering/generate/create-answer-generator.js";
-import type { ConfidenceThresholds } from "../answering/retrieve/retrieval-calibration.js";
+import type { AnswerGeneratorConfig, RetrievalThresholdOverrides } from "./answering.js";
 import { ENV_PREFIX, envSchema, type Env } from "./env-schema.js";
 import { crossFieldProblems } from "./cross-field-rules.js";
 import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
@@ -45,7 +44,7 @@ export interface Config {
   ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number };
   answers: AnswerGeneratorConfig;
   /** Overrides of the calibrated low-confidence thresholds. */
-  retrieval: Partial<ConfidenceThresholds>;
+  retrieval: RetrievalThresholdOverrides;
   /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
   retrievalIndexBudgetBytes: number;
   /**

@@ -1,8 +1,15 @@
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { LexicalIndexCache } from "../answering/retrieve/lexical-index-cache.js";
+
+/** What the metrics read of the in-memory lexical indexes (answering's LexicalIndexCache gives it). */
+export interface LexicalIndexCounts {
+  /** Searches served from a current index (hits) or in SQL (misses), and indexes built, since start. */
+  readonly counts: { readonly hits: number; readonly misses: number; readonly builds: number };
+  /** Approximate memory the indexes hold. */
+  readonly bytes: number;
+}
 
 /** How lexical search was served (in-memory index or SQL) and what the indexes hold, read at scrape time. */
-export function registerRetrievalMetrics(registry: Registry, indexes: LexicalIndexCache): void {
+export function registerRetrievalMetrics(registry: Registry, indexes: LexicalIndexCounts): void {
   const reported = { hits: 0, misses: 0 };
   new Counter({
     name: "frontdesk_lexical_searches_total",

@@ -1,3 +1,5 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import {
   answerErrorMessages,
@@ -10,6 +12,7 @@ import {
 import { buildPrompt, NO_ANSWER_NUMBER, type AnswerPrompt } from "./build-prompt.js";
 import { CitationMarkerStripper } from "./citation-marker-stripper.js";
 import { citeByOverlap } from "./cite-by-overlap.js";
+import type { ModelGeneratorSettings } from "./model-generator-settings.js";
 import { readUntilAborted } from "./read-until-aborted.js";
 
 export interface ModelAnswerGeneratorOptions {
@@ -129,4 +132,22 @@ export class ModelAnswerGenerator implements AnswerGenerator {
     const evident = citeByOverlap(answer, request.passages, request.language);
     return evident === null ? [] : [evident];
   }
+}
+
+/** The model generator of checked settings, streaming in the thread that calls it. */
+export function createModelAnswerGenerator(settings: ModelGeneratorSettings, logger?: AnswerLogger): ModelAnswerGenerator {
+  const model =
+    settings.provider === "openai"
+      ? createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL: settings.baseUrl,
+          ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        }).chatModel(settings.modelId)
+      : createAnthropic({ baseURL: settings.baseUrl, apiKey: settings.apiKey ?? "" }).messages(settings.modelId);
+  return new ModelAnswerGenerator({
+    id: `${settings.provider}:${settings.modelId}`,
+    model,
+    idleTimeoutMs: settings.timeoutMs,
+    logger,
+  });
 }

@@ -1,7 +1,8 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
 import type { LexicalCaches } from "./lexical-caches.js";
-import { searchByText, searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage, type RankedChunk } from "./chunk-search-repository.js";
+import { searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage, type RankedChunk } from "./chunk-search-repository.js";
+import { searchByText } from "./search-by-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
 import { mostProximity, rankedByProximity } from "./term-proximity.js";
 import type { RetrievalCalibration } from "./retrieval-calibration.js";

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { AnswerConfigError } from "../../../src/answering/generate/answer-config-error.js";
-import { apiBaseUrl, createAnswerGenerator } from "../../../src/answering/generate/create-answer-generator.js";
+import { createAnswerGenerator } from "../../../src/answering/generate/create-answer-generator.js";
+import { apiBaseUrl } from "../../../src/answering/generate/model-generator-settings.js";
 import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
 
 afterEach(() => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { AnswerEvent } from "../../../src/answering/generate/answer-generator.js";
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
-import { createAnswerGenerator, type AnswerGeneratorConfig } from "../../../src/answering/generate/create-answer-generator.js";
+import { createAnswerGenerator } from "../../../src/answering/generate/create-answer-generator.js";
+import type { AnswerGeneratorConfig } from "../../../src/config/answering.js";
 import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
 import { answerRequest } from "./answer-request.js";
 import {

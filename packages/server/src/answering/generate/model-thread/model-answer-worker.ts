@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerOwnThreadPriority } from "../../../event-loop/thread-priority.js";
 import type { AnswerEvent, AnswerLogger } from "../answer-generator.js";
-import { createModelAnswerGenerator } from "../create-answer-generator.js";
+import { createModelAnswerGenerator } from "../model-answer-generator.js";
 import { crossedError, type AnswerProgress, type FromModelWorker, type ModelAnswerWorkerData, type ToModelWorker } from "./model-thread-protocol.js";
 
 /**

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { TurnAdmission } from "../../../event-loop/turn-admission.js";
 import type { AnswerEvent, AnswerGenerator, AnswerLogger, AnswerRequest } from "../answer-generator.js";
-import type { ModelGeneratorSettings } from "../create-answer-generator.js";
+import type { ModelGeneratorSettings } from "../model-generator-settings.js";
 import { restoredError, type AnswerProgress, type FromModelWorker, type ModelAnswerWorkerData, type ToModelWorker } from "./model-thread-protocol.js";
 
 const ANSWERS_DELIVERED_PER_TURN = 64;

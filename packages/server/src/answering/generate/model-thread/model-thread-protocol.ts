@@ -1,5 +1,5 @@
 import type { AnswerEvent, AnswerRequest } from "../answer-generator.js";
-import type { ModelGeneratorSettings } from "../create-answer-generator.js";
+import type { ModelGeneratorSettings } from "../model-generator-settings.js";
 
 /** The worker's `workerData`. */
 export interface ModelAnswerWorkerData {
