@@ -18,6 +18,7 @@ import { createInProcessEventBus } from "./realtime/event-bus.js";
 import { resolveRealtimeSecret } from "./config/realtime-secret.js";
 import { createRealtime } from "./realtime/create-realtime.js";
 import type { Services } from "./services.js";
+import { subscribeDomainEvents } from "./subscribe-domain-events.js";
 import { loadGeneralEnglishRanks } from "./answering/confidence/general-english-rarity.js";
 import { loadFollowUpWords } from "./answering/retrieve/follow-up.js";
 import { loadSpellingVariants } from "./answering/retrieve/spelling-variants.js";
@@ -79,6 +80,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     realtime: createRealtime(config, realtimeSecret, logger.child({ component: "realtime" })),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     jobs,
+    events: subscribeDomainEvents(jobs),
     embedder,
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),

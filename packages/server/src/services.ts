@@ -12,6 +12,7 @@ import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
 import type { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import type { Registry } from "prom-client";
+import type { FrontdeskEvents } from "./events/frontdesk-events.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -23,6 +24,8 @@ export interface Services {
   realtime: Realtime;
   sessionTokens: SessionTokens;
   jobs: JobQueue;
+  /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
+  events: FrontdeskEvents;
   embedder: Embedder;
   answers: AnswerGenerator;
   /** Fusion weights and low-confidence thresholds for vectors of an embedder. */

@@ -20,6 +20,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
     {
       db: services.db,
       jobs: services.jobs,
+      events: services.events,
       pipeline,
       logger: logger.child({ component: "ingest" }),
       onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),

@@ -1,15 +1,13 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
-import { conversationClosedEvent } from "../webhooks/webhook-events.js";
 import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 
 /**
  * Closes the conversation from any open state ("Conversation closed"), by an operator of its
  * workspace or by its visitor. The assignee is kept (who handled it), the human request cleared.
- * Closing a closed conversation changes nothing and stores nothing. The `conversation.closed`
- * webhook event is queued with the close. A visitor message reopens it in `bot`.
+ * Closing a closed conversation changes nothing and stores nothing. `conversation.closed` is raised
+ * with the close. A visitor message reopens it in `bot`.
  */
 export async function closeConversation(
   services: Services,
@@ -25,7 +23,13 @@ export async function closeConversation(
       { status: "closed", assignee: before.assignee, humanRequest: { kind: "clear" }, closedBy: input.by },
       systemMessages.closed,
     );
-    await queueWebhookEvent(tx, services.jobs, conversationClosedEvent(committed.state, committed.systemMessage.createdAt));
+    const closed = committed.state;
+    await services.events.raise(tx, {
+      type: "conversation.closed",
+      conversation: { workspaceId: closed.workspaceId, agentId: closed.agentId, conversationId: closed.id, visitorId: closed.visitorId },
+      assignee: closed.assignee,
+      closedAt: committed.systemMessage.createdAt,
+    });
     return { state: committed.state as ConversationState, committed };
   });
   if (outcome.committed) publishTransition(services, outcome.committed);

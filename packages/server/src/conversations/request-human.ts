@@ -1,8 +1,6 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
-import { notifyWorkspaceOperators } from "../inbox/inbox-repository.js";
+import { notifyWorkspaceOperators } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
-import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
-import { humanRequestedEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "../widget/visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
@@ -20,7 +18,7 @@ export interface HumanRequest {
 /**
  * POST /request-human: `bot` (or `closed`) → `awaiting_human`: the bot stops answering, the request
  * is stamped now, every operator of the workspace gets an inbox notification and operators are told
- * live; the `human.requested` webhook event is queued with the change. While already awaiting a human, the first time is kept and a given reason replaces the
+ * live; `human.requested` is raised with the change. While already awaiting a human, the first time is kept and a given reason replaces the
  * stored one; while an operator has the conversation (`human`), nothing changes. The answer says
  * whether any operator is online, so the widget can offer to leave an e-mail instead of waiting.
  */
@@ -39,7 +37,13 @@ export async function requestHuman(services: Services, session: WidgetSession, r
       { status: "awaiting_human", assignee: null, humanRequest: { kind: "stamp", reason } },
       systemMessages.humanRequested,
     );
-    await queueWebhookEvent(tx, services.jobs, humanRequestedEvent(committed.state));
+    const requested = committed.state;
+    await services.events.raise(tx, {
+      type: "human.requested",
+      conversation: { workspaceId: requested.workspaceId, agentId: requested.agentId, conversationId: requested.id, visitorId: requested.visitorId },
+      reason: requested.humanRequestReason,
+      requestedAt: requested.humanRequestedAt!,
+    });
     const notifications = await notifyWorkspaceOperators(tx, {
       workspaceId: conversation.workspaceId,
       kind: "human_requested",

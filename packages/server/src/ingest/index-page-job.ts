@@ -26,7 +26,7 @@ export async function runIndexPageJob(
     if (failure.transient && !attempt.isLastAttempt) throw failure;
     await markDocumentFailed(db, document.id, failure.detail);
   }
-  const progress = await refreshSitemapProgress(db, context.jobs, payload.sourceId, context.sitemapCounts);
+  const progress = await refreshSitemapProgress(db, context.events, payload.sourceId, context.sitemapCounts);
   context.progress.sitemapProgress(payload.sourceId, progress);
   context.onSourceChanged?.(payload.sourceId, { syncing: progress.state === "pending" });
 }

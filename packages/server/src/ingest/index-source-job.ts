@@ -75,7 +75,7 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
 
 /** Settles a url or text source (its one page's counts in its webhook event). */
 const settle = (context: IngestJobContext, sourceId: string, outcome: SourceOutcome) =>
-  context.db.transaction(async (tx) => settleSource(tx, context.jobs, sourceId, outcome, await countSourceDocuments(tx, sourceId)));
+  context.db.transaction(async (tx) => settleSource(tx, context.events, sourceId, outcome, await countSourceDocuments(tx, sourceId)));
 
 /** Job `index-source`: indexes a url or text source, or starts a sitemap's fan-out. */
 export async function runIndexSourceJob(context: IngestJobContext, sourceId: string, attempt: JobAttempt): Promise<void> {
@@ -93,7 +93,7 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
     }
     if (source.kind === "sitemap") {
       await startSitemapSync(context, source);
-      context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, context.jobs, source.id));
+      context.progress.sitemapProgress(source.id, await refreshSitemapProgress(context.db, context.events, source.id));
       context.onSourceChanged?.(source.id);
       return;
     }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { SourceRecord } from "../sources/sources.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
@@ -10,6 +11,8 @@ import type { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
 export interface IngestJobContext {
   db: Database;
   jobs: JobQueue;
+  /** Raises a change's domain event in its transaction (a source settled). */
+  events: FrontdeskEvents;
   pipeline: IngestPipeline;
   logger: Logger;
   /** The `info` lines of a source's indexing: start, a sitemap's progress, end. */

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { SourceOutcome } from "../sources/sources.js";
 import { hasPendingDocuments, type DocumentCounts } from "./document-repository.js";
 import { refreshSourceProgress, type SourceProgress } from "./refresh-source-progress.js";
@@ -89,9 +89,9 @@ const sitemapOutcome = (counts: DocumentCounts): SourceOutcome =>
  * taken only when it says so while pages are pending; in between, one indexed lookup says whether
  * any is (the last page always counts and settles).
  */
-export async function refreshSitemapProgress(db: Database, jobs: JobQueue, sourceId: string, throttle?: SitemapCountsThrottle): Promise<SitemapProgress> {
+export async function refreshSitemapProgress(db: Database, events: FrontdeskEvents, sourceId: string, throttle?: SitemapCountsThrottle): Promise<SitemapProgress> {
   if (throttle && !throttle.due(sourceId) && (await hasPendingDocuments(db, sourceId))) return { counts: null, state: "pending" };
-  const refreshed = await db.transaction((tx) => refreshSourceProgress(tx, jobs, sourceId, sitemapOutcome));
+  const refreshed = await db.transaction((tx) => refreshSourceProgress(tx, events, sourceId, sitemapOutcome));
   if (refreshed.state === "pending") throttle?.counted(sourceId, refreshed.counts.found);
   else throttle?.forget(sourceId);
   return refreshed;

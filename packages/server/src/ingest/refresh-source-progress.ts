@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import { lockSource, patchSourceConfig, type SourceOutcome } from "../sources/sources.js";
 import { countSourceDocuments, type DocumentCounts } from "./document-repository.js";
 import { settleSource } from "./settle-source.js";
@@ -20,7 +20,7 @@ export interface SourceProgress {
  */
 export async function refreshSourceProgress(
   tx: Queryable,
-  jobs: JobQueue,
+  events: FrontdeskEvents,
   sourceId: string,
   outcomeWhenDone: (counts: DocumentCounts) => SourceOutcome,
 ): Promise<SourceProgress> {
@@ -32,6 +32,6 @@ export async function refreshSourceProgress(
     return { counts, state: "pending" };
   }
   const outcome = outcomeWhenDone(counts);
-  await settleSource(tx, jobs, sourceId, outcome, counts, progress);
+  await settleSource(tx, events, sourceId, outcome, counts, progress);
   return { counts, state: outcome.status };
 }

@@ -1,68 +1,73 @@
 import { createHash } from "node:crypto";
-import type { Lead } from "@frontdesk/contracts";
-import type { ConversationState } from "../conversations/conversation-states.js";
-import type { SettledSource } from "../sources/sources.js";
-import type { WebhookEventDraft } from "./queue-webhook-event.js";
+import type { DomainEventSubscriber } from "../events/domain-events.js";
+import type { ConversationOfEvent, FrontdeskEvent } from "../events/frontdesk-events.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { queueWebhookEvent, type WebhookEventDraft } from "./queue-webhook-event.js";
 
 /**
- * The service's webhook events, each built by the change that makes it, in that change's
- * transaction (queueWebhookEvent). Their data is the README's "Events" table.
+ * The service's webhook events, each the webhook form of a change's domain event, queued in that
+ * change's transaction. Their data is the README's "Events" table.
  */
 
 /** An event id that every process derives alike from what names one occurrence. */
 const fixedEventId = (...parts: string[]) => `evt_${createHash("sha256").update(parts.join("\u0000")).digest("base64url").slice(0, 22)}`;
 
-/** A conversation as its events name it. */
-type ConversationRef = Pick<ConversationState, "id" | "workspaceId" | "agentId">;
+const conversationOf = (conversation: ConversationOfEvent) => ({ conversation_id: conversation.conversationId, agent_id: conversation.agentId });
+const aboutConversation = (conversation: ConversationOfEvent) => ({ visitorId: conversation.visitorId, conversationId: conversation.conversationId });
 
-const conversationOf = (conversation: ConversationRef) => ({ conversation_id: conversation.id, agent_id: conversation.agentId });
-
-/** A visitor left an e-mail not known for the agent (`lead.created`), or a known one again (`lead.updated`). */
-export const leadEvent = (workspaceId: string, lead: Lead, created: boolean): WebhookEventDraft => ({
-  workspaceId,
-  type: created ? "lead.created" : "lead.updated",
-  at: lead.updated_at,
-  data: { lead },
-  subject: { visitorId: lead.visitor_id, conversationId: lead.conversation_id },
-});
-
-export const humanRequestedEvent = (state: ConversationState): WebhookEventDraft => ({
-  workspaceId: state.workspaceId,
-  type: "human.requested",
-  at: state.humanRequestedAt!,
-  subject: { conversationId: state.id },
-  data: { ...conversationOf(state), reason: state.humanRequestReason, requested_at: state.humanRequestedAt },
-});
-
-export const conversationClosedEvent = (state: ConversationState, closedAt: string): WebhookEventDraft => ({
-  workspaceId: state.workspaceId,
-  type: "conversation.closed",
-  at: closedAt,
-  subject: { conversationId: state.id },
-  data: { ...conversationOf(state), assignee: state.assignee, closed_at: closedAt },
-});
-
-export const satisfactionRatedEvent = (conversation: ConversationRef, rating: { rating: "good" | "bad"; comment: string | null; at: string }): WebhookEventDraft => ({
-  workspaceId: conversation.workspaceId,
-  type: "satisfaction.rated",
-  at: rating.at,
-  subject: { conversationId: conversation.id },
-  data: { ...conversationOf(conversation), rating: rating.rating, comment: rating.comment, rated_at: rating.at },
-});
-
-/**
- * A source's sync ended: `source.indexed`, or `source.failed` (a re-sync that failed keeps an
- * indexed source `indexed` with its error: that sync failed). One sync may settle more than once
- * (two page jobs ending together, a WordPress push that changes nothing pending): its id is derived
- * from the sync, so it is queued once.
- */
-export function sourceSettledEvent(source: SettledSource, pages: { found: number; indexed: number; failed: number }): WebhookEventDraft {
-  const type = source.status === "failed" || source.error !== null ? "source.failed" : "source.indexed";
-  return {
-    workspaceId: source.workspaceId,
-    type,
-    at: source.settledAt,
-    id: fixedEventId(type, source.id, source.syncRequestedAt),
-    data: { source_id: source.id, agent_id: source.agentId, status: source.status, pages: { found: pages.found, indexed: pages.indexed, failed: pages.failed }, error: source.error },
-  };
+/** The webhook event of a domain event (every domain event has one today). */
+export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft {
+  switch (event.type) {
+    case "lead.saved":
+      return {
+        workspaceId: event.workspaceId,
+        type: event.created ? "lead.created" : "lead.updated",
+        at: event.lead.updated_at,
+        data: { lead: event.lead },
+        subject: { visitorId: event.lead.visitor_id, conversationId: event.lead.conversation_id },
+      };
+    case "human.requested":
+      return {
+        workspaceId: event.conversation.workspaceId,
+        type: "human.requested",
+        at: event.requestedAt,
+        data: { ...conversationOf(event.conversation), reason: event.reason, requested_at: event.requestedAt },
+        subject: aboutConversation(event.conversation),
+      };
+    case "conversation.closed":
+      return {
+        workspaceId: event.conversation.workspaceId,
+        type: "conversation.closed",
+        at: event.closedAt,
+        data: { ...conversationOf(event.conversation), assignee: event.assignee, closed_at: event.closedAt },
+        subject: aboutConversation(event.conversation),
+      };
+    case "satisfaction.rated":
+      return {
+        workspaceId: event.conversation.workspaceId,
+        type: "satisfaction.rated",
+        at: event.ratedAt,
+        data: { ...conversationOf(event.conversation), rating: event.rating, comment: event.comment, rated_at: event.ratedAt },
+        subject: aboutConversation(event.conversation),
+      };
+    case "source.settled": {
+      // A re-sync that failed keeps an indexed source `indexed` with its error: that sync failed.
+      // One sync may settle more than once (two page jobs ending together, a WordPress push that
+      // changes nothing pending): its id is derived from the sync, so it is queued once.
+      const type = event.status === "failed" || event.error !== null ? "source.failed" : "source.indexed";
+      return {
+        workspaceId: event.workspaceId,
+        type,
+        at: event.settledAt,
+        id: fixedEventId(type, event.sourceId, event.syncRequestedAt),
+        data: { source_id: event.sourceId, agent_id: event.agentId, status: event.status, pages: event.pages, error: event.error },
+      };
+    }
+  }
 }
+
+/** The webhooks' subscriber: each domain event's deliveries queued in its change's transaction. */
+export const queueWebhooksOf =
+  (jobs: JobQueue): DomainEventSubscriber<FrontdeskEvent> =>
+  (tx, event) =>
+    queueWebhookEvent(tx, jobs, webhookEventOf(event));

@@ -1,15 +1,13 @@
 import type { LeadBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
-import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
-import { leadEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { upsertLead } from "./lead-repository.js";
 import { lockSessionVisitor, sessionEnded } from "./visitor-lock.js";
 
 /**
  * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail, then tells
- * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat). Its
- * webhook event (`lead.created` / `lead.updated`) is queued in the lead's transaction. 401 once the
+ * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat).
+ * `lead.saved` is raised in the lead's transaction (its webhook event: `lead.created` / `lead.updated`). 401 once the
  * visitor is erased.
  */
 export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
@@ -27,7 +25,7 @@ export async function captureLead(services: Services, session: WidgetSession, bo
       phone: body.phone ?? null,
       fields: body.fields ?? {},
     });
-    await queueWebhookEvent(tx, services.jobs, leadEvent(conversation.workspaceId, stored.lead, stored.created));
+    await services.events.raise(tx, { type: "lead.saved", workspaceId: conversation.workspaceId, lead: stored.lead, created: stored.created });
     return stored;
   });
   const { lead, created } = captured;

@@ -1,11 +1,9 @@
 import type { Services } from "../services.js";
-import { queueWebhookEvent } from "../webhooks/queue-webhook-event.js";
-import { satisfactionRatedEvent } from "../webhooks/webhook-events.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { rateConversation } from "./conversation-repository.js";
 import { sessionEnded } from "./visitor-lock.js";
 
-/** POST /satisfaction: the visitor's CSAT rating; the latest one wins. Its `satisfaction.rated` webhook event is queued with it (no live channel carries ratings). */
+/** POST /satisfaction: the visitor's CSAT rating; the latest one wins. `satisfaction.rated` is raised with it (no live channel carries ratings). */
 export async function rateSatisfaction(
   services: Services,
   session: WidgetSession,
@@ -15,7 +13,14 @@ export async function rateSatisfaction(
     const rated = await rateConversation(tx, session.conversation.id, input.rating, input.comment);
     if (!rated) throw sessionEnded();
     const satisfaction = rated.satisfaction!;
-    await queueWebhookEvent(tx, services.jobs, satisfactionRatedEvent(session.conversation, { rating: satisfaction.rating, comment: satisfaction.comment, at: satisfaction.ratedAt }));
+    const { workspaceId, agentId, id: conversationId, visitorId } = session.conversation;
+    await services.events.raise(tx, {
+      type: "satisfaction.rated",
+      conversation: { workspaceId, agentId, conversationId, visitorId },
+      rating: satisfaction.rating,
+      comment: satisfaction.comment,
+      ratedAt: satisfaction.ratedAt,
+    });
     return rated;
   });
   const comment = conversation.satisfaction?.comment ?? null;

@@ -14,7 +14,7 @@ export async function deleteWordpressPost(services: Services, workspaceId: strin
   if (!agent) throw new AppError("agent_not_found", "No agent with this id in the token's workspace.");
   return services.db.transaction(async (tx) => {
     const deleted = await deletePost(tx, agent.id, postId);
-    if (deleted) await refreshWordpressProgress(tx, services.jobs, deleted.sourceId);
+    if (deleted) await refreshWordpressProgress(tx, services.events, deleted.sourceId);
     return deleted;
   });
 }

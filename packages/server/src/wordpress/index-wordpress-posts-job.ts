@@ -11,7 +11,8 @@ import { embedMeasured } from "../ingest/measured-embedding.js";
 import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/replace-chunks-of-documents.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 import { refreshSourceProgress } from "../ingest/refresh-source-progress.js";
-import type { JobAttempt, JobQueue } from "../jobs/job-queue.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
+import type { JobAttempt } from "../jobs/job-queue.js";
 import { findSource, type SourceOutcome } from "../sources/source-repository.js";
 import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
@@ -35,11 +36,11 @@ const wordpressOutcome = (counts: DocumentCounts): SourceOutcome =>
  * pending (in the caller's transaction, with its webhook event): `indexed` when a post is (or none
  * is published), `failed` when every one failed.
  */
-export async function refreshWordpressProgress(tx: Queryable, jobs: JobQueue, sourceId: string): Promise<DocumentCounts> {
-  return (await refreshSourceProgress(tx, jobs, sourceId, wordpressOutcome)).counts;
+export async function refreshWordpressProgress(tx: Queryable, events: FrontdeskEvents, sourceId: string): Promise<DocumentCounts> {
+  return (await refreshSourceProgress(tx, events, sourceId, wordpressOutcome)).counts;
 }
 
-const refreshInTransaction = (context: IngestJobContext, sourceId: string) => context.db.transaction((tx) => refreshWordpressProgress(tx, context.jobs, sourceId));
+const refreshInTransaction = (context: IngestJobContext, sourceId: string) => context.db.transaction((tx) => refreshWordpressProgress(tx, context.events, sourceId));
 
 type Prepared = { post: PostToIndex; failure: IngestFailure } | { post: PostToIndex; title: string; textHash: string; chunks: DocumentChunk[] };
 

@@ -125,7 +125,7 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
     const sourceChanged = created || queued.length > 0 || removedDocuments.length > 0;
     if (sourceChanged) {
       await markWordpressPush(tx, source.id, queued.length > 0);
-      await refreshWordpressProgress(tx, services.jobs, source.id);
+      await refreshWordpressProgress(tx, services.events, source.id);
     }
     for (const entry of queued) results[entry.index] = withWarning({ index: entry.index, post_id: entry.post.post_id, result: "queued" }, entry, agent.allowedOrigins);
     for (const entry of unchanged) results[entry.index] = { index: entry.index, post_id: entry.post.post_id, result: "unchanged" };

@@ -16,7 +16,7 @@ export async function resyncWordpressSource(context: IngestJobContext, source: S
     for (let start = 0; start < documentIds.length; start += WORDPRESS_BATCH_MAX_POSTS) {
       await context.jobs.send("index-wordpress-posts", { sourceId: source.id, documentIds: documentIds.slice(start, start + WORDPRESS_BATCH_MAX_POSTS) }, tx);
     }
-    await refreshWordpressProgress(tx, context.jobs, source.id);
+    await refreshWordpressProgress(tx, context.events, source.id);
   });
   context.onSourceChanged?.(source.id);
 }

@@ -18,6 +18,7 @@ import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
 import { deleteWorkspaceSource, insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
 import { describeUrlSource } from "../../src/sources/create-source.js";
+import { createDomainEvents } from "../../src/events/domain-events.js";
 import { pino } from "pino";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
@@ -236,7 +237,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     // Re-embedding a document made by another embedder.
     await db.query(`UPDATE chunks SET embedder = 'old:embedder' WHERE document_id = $1`, [documentIds[0]!]);
     const logger = pino({ level: "silent" });
-    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger, progress: new IngestProgressLog(logger), jobs: null as unknown as JobQueue };
+    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger, progress: new IngestProgressLog(logger), jobs: null as unknown as JobQueue, events: createDomainEvents([]) };
     expect(await moves(agentId, () => runReembedDocumentJob(reembed, documentIds[0]!))).toBe(true);
     // Pruning the pages a sitemap no longer lists, and deleting a source.
     const pruned = await newDocument(otherAgentId, workspaceId, "pruned");

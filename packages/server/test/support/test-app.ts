@@ -25,6 +25,7 @@ import type { IngestWorkersOptions } from "../../src/ingest/register-ingest-work
 import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-database.js";
 import { SourceUpdatePublisher } from "../../src/console/knowledge/source-update-publisher.js";
 import { wordpressSourceKind } from "../../src/wordpress/wordpress-source-kind.js";
+import { subscribeDomainEvents } from "../../src/subscribe-domain-events.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 /** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
@@ -79,6 +80,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache: new SessionCache(() => now().getTime()),
     sessionStarts: new SessionStartBatcher(database.db),
+    events: subscribeDomainEvents(jobs),
     metrics: createMetricsRegistry(),
     now,
   };
@@ -92,6 +94,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
       {
         db: database.db,
         jobs,
+        events: services.events,
         pipeline,
         logger,
         onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),

@@ -11,7 +11,6 @@ import { insertSourceUnlessDuplicate, type SourceOutcome } from "../../src/sourc
 import { queueWebhookEvent } from "../../src/webhooks/queue-webhook-event.js";
 import { registerWebhookWorkers } from "../../src/webhooks/register-webhook-workers.js";
 import { insertWebhookEndpoint } from "../../src/webhooks/webhook-endpoint-repository.js";
-import { satisfactionRatedEvent } from "../../src/webhooks/webhook-events.js";
 import { createWebhookServices, type WebhookServices } from "../../src/webhooks/webhook-services.js";
 import { verifyWebhookSignature } from "../../src/webhooks/webhook-signature.js";
 import { rateConversation } from "../../src/widget/conversation-repository.js";
@@ -152,7 +151,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     }))!;
     // Its sync settles in the page job's transaction. A failed first sync, then one settled by two workers (two
     // page jobs ending together): one event each, one delivery (the second settling's is the same event).
-    const settle = (outcome: SourceOutcome, pages: DocumentCounts) => t.services.db.transaction((tx) => settleSource(tx, t.services.jobs, source.id, outcome, pages));
+    const settle = (outcome: SourceOutcome, pages: DocumentCounts) => t.services.db.transaction((tx) => settleSource(tx, t.services.events, source.id, outcome, pages));
     await settle({ status: "failed", error: { code: "fetch_failed", message: "down" } }, { found: 1, indexed: 0, failed: 1, pending: 0 });
     await Promise.all([1, 2].map(() => settle({ status: "indexed" }, { found: 1, indexed: 1, failed: 0, pending: 0 })));
 
@@ -211,7 +210,13 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     // A change that does not commit queues nothing: its rating and its event go together.
     const failing = t.services.db.transaction(async (tx) => {
       const rated = (await rateConversation(tx, session.conversationId, "bad", null))!;
-      await queueWebhookEvent(tx, t.services.jobs, satisfactionRatedEvent({ id: rated.id, workspaceId: own.workspaceId, agentId: own.agentId }, { rating: "bad", comment: null, at: rated.satisfaction!.ratedAt }));
+      await t.services.events.raise(tx, {
+        type: "satisfaction.rated",
+        conversation: { workspaceId: own.workspaceId, agentId: own.agentId, conversationId: rated.id, visitorId: session.visitorId },
+        rating: "bad",
+        comment: null,
+        ratedAt: rated.satisfaction!.ratedAt,
+      });
       throw new Error("the change fails after its event was queued");
     });
     await expect(failing).rejects.toThrow("the change fails");

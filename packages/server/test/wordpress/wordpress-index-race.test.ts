@@ -61,7 +61,7 @@ describeEachStore("WordPress indexing never writes a post's older text over a ne
     token = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "wp", abilities: ["wp:sync"] })) as { token: string }).token;
     pipeline = createIngestPipeline(t.services.config, embedder, { extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
     const logger = pino({ level: "silent" });
-    context = { db: t.services.db, jobs: t.services.jobs, pipeline, logger, progress: new IngestProgressLog(logger) };
+    context = { db: t.services.db, jobs: t.services.jobs, events: t.services.events, pipeline, logger, progress: new IngestProgressLog(logger) };
   });
   afterAll(async () => {
     await pipeline.close();
