@@ -3,6 +3,13 @@ import { errorResponse, errors } from "../openapi/route-responses.js";
 /** The cookie security scheme of every console route (see register-openapi.ts). */
 export const consoleSecurity = [{ consoleSession: [] }];
 
+/**
+ * The same for a route only admins may call: the role is named in the requirement, as OpenAPI 3.1
+ * allows for a scheme other than OAuth. What the document says is what is enforced: role-guard.ts
+ * reads it and answers an `agent` 403 `forbidden` before the request is validated.
+ */
+export const consoleAdminSecurity = [{ consoleSession: ["admin"] }];
+
 export const consoleErrorResponses = {
   unauthenticated: errorResponse("`unauthenticated`: no session cookie, or its session has ended (signed out, idle 12 hours, 30 days old, password changed, operator removed)."),
   csrf: errorResponse(

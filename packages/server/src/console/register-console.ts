@@ -16,14 +16,18 @@ import { analyticsRoutes } from "./analytics/routes.js";
 import { curatedAnswerRoutes } from "./curated/routes.js";
 import { visitorPrivacyRoutes } from "../privacy/console-routes.js";
 import { webhookRoutes } from "../webhooks/console-routes.js";
+import { roleGuard } from "./role-guard.js";
 
 /**
  * The console API, mounted at /api/v1/console: reads the session cookie for every route below
- * it (see authenticate-operator.ts for the guard, CSRF included). Each area adds its route
- * plugin here, one line each.
+ * it (see authenticate-operator.ts for the guard, CSRF included), and refuses an admin route
+ * (its schema's `security: consoleAdminSecurity`) to an agent before anything else (role-guard.ts).
+ * Each area adds its route plugin here, one line each.
  */
 export const registerConsole: FastifyPluginAsync = async (app) => {
   await app.register(cookie);
+  // Before every route's own guards and validation: the role a route's schema requires.
+  app.addHook("preValidation", roleGuard(app.services));
   await app.register(sessionRoutes);
   await app.register(setupRoutes);
   await app.register(agentRoutes);

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { adminGuard } from "../console/admin-guard.js";
-import { operatorOf } from "../console/authenticate-operator.js";
+import { operatorGuard, operatorOf } from "../console/authenticate-operator.js";
 import { AppError } from "../http/app-error.js";
 import { servicesDeletionAnnouncer } from "./announce-deleted-conversations.js";
 import { eraseVisitor } from "./erase-visitor.js";
@@ -12,7 +11,8 @@ const visitorNotFound = (id: string) => new AppError("visitor_not_found", `No vi
 /** A data subject's requests, under /api/v1/console: erase a visitor, export their data. Admins only; the operator's workspace only. */
 export const visitorPrivacyRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
-  const admin = adminGuard(services);
+  // Their schemas require the admin role (consoleAdminSecurity): the console's role guard refuses an agent before validation.
+  const admin = operatorGuard(services);
   const announce = servicesDeletionAnnouncer(services);
 
   app.delete("/visitors/:id", { schema: eraseVisitorRouteSchema, preValidation: admin }, async (request, reply) => {

@@ -1,7 +1,7 @@
 import { exportedConversationSchema, visitorExportResponseSchema, visitorExportSchema, visitorParamsSchema } from "@frontdesk/contracts";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { bodyErrors, errorResponse, errors, jsonResponse, noContentResponse, sessionSecurity } from "../openapi/route-responses.js";
-import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
+import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
 import { documentMembers } from "../openapi/document-members.js";
 
 documentMembers(visitorExportSchema);
@@ -47,7 +47,7 @@ export const eraseVisitorRouteSchema = {
   description:
     `An admin erases a visitor of the workspace: ${ERASED} A repeated call answers 404 \`visitor_not_found\` (nothing of the visitor ` +
     "is kept to recognise them by). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: visitorParamsSchema,
   response: {
     204: noContentResponse("Erased."),
@@ -64,7 +64,7 @@ export const exportVisitorRouteSchema = {
   operationId: "exportConsoleVisitor",
   summary: "Export a visitor's data (a data subject's access request)",
   description: "Everything the workspace holds about the visitor, as one JSON document (the `VisitorExport` shape). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: visitorParamsSchema,
   response: {
     200: jsonResponse("The visitor's data.", visitorExportResponseSchema),

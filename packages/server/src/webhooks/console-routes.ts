@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { adminGuard } from "../console/admin-guard.js";
-import { operatorOf } from "../console/authenticate-operator.js";
+import { operatorGuard, operatorOf } from "../console/authenticate-operator.js";
 import { AppError } from "../http/app-error.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import {
@@ -33,7 +32,8 @@ function decodeCursor(cursor: string): { scheduledAt: string; id: string } {
 /** Webhook endpoints of the operator's workspace, under /api/v1/console/webhooks: admins only (the guard, before the body is read). */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
-  const admin = adminGuard(services);
+  // Their schemas require the admin role (consoleAdminSecurity): the console's role guard refuses an agent before validation.
+  const admin = operatorGuard(services);
   const webhooks = await createWebhookServices(services.config);
   app.addHook("onClose", async () => webhooks.close());
   const management = { db: services.db, secrets: webhooks.secrets, transport: webhooks.transport };

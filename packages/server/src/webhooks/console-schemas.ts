@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
-import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
+import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
 import { documentMembers } from "../openapi/document-members.js";
 
 documentMembers(webhookEndpointSchema);
@@ -58,7 +58,7 @@ export const listWebhooksRouteSchema = {
   operationId: "listConsoleWebhooks",
   summary: "List the workspace's webhook endpoints",
   description: "Every webhook endpoint of the workspace, oldest first, with its state (enabled, disabled with the reason, failures). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   response: { 200: jsonResponse("The workspace's endpoints.", webhookListResponseSchema), ...consoleReadErrors, 403: adminOnly },
 };
 
@@ -69,7 +69,7 @@ export const createWebhookRouteSchema = {
   description:
     `Subscribes a URL to events (${EVENTS}). The answer holds the signing \`secret\` this once. Deliveries are POSTed by the workers ` +
     "with retries and back-off; an endpoint whose deliveries keep failing is disabled with the reason. At most 20 per workspace. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: createWebhookBodySchema,
   response: {
     201: jsonResponse("The endpoint, with its secret (shown once).", createdWebhookResponseSchema),
@@ -86,7 +86,7 @@ export const updateWebhookRouteSchema = {
   description:
     "Changes the URL (checked again), the events, the description, or `enabled`: true re-enables a disabled endpoint and clears its failures " +
     "and reason; false turns it off (its pending attempts are skipped). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: webhookParamsSchema,
   body: updateWebhookBodySchema,
   response: { 200: jsonResponse("The endpoint.", webhookResponseSchema), ...consoleWriteErrors, 403: adminOnly, 404: notFound, 422: errorResponse(refused) },
@@ -97,7 +97,7 @@ export const deleteWebhookRouteSchema = {
   operationId: "deleteConsoleWebhook",
   summary: "Delete a webhook endpoint",
   description: "Deletes the endpoint and its delivery log; attempts still queued end without sending. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: webhookParamsSchema,
   response: {
     204: noContentResponse("Deleted."),
@@ -117,7 +117,7 @@ export const listDeliveriesRouteSchema = {
   description:
     "The delivery log, newest first: each attempt's event, number, status, HTTP status, duration, error and the start of the response " +
     "(1 KB at most); a scheduled retry is `pending` with its time. Kept 30 days. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: webhookParamsSchema,
   querystring: deliveriesQuerySchema,
   response: {
@@ -137,7 +137,7 @@ export const testWebhookRouteSchema = {
     "Queues a `webhook.test` event to the endpoint, signed like any other: one attempt, sent even when the endpoint is disabled (to check it " +
     "before enabling it again), never counted against it. Its outcome appears in the delivery log. Admins only; a workspace may send " +
     "10 a minute (`FRONTDESK_RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE`).",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: webhookParamsSchema,
   response: {
     202: jsonResponse("Queued.", testWebhookResponseSchema),

@@ -10,7 +10,7 @@ import {
 import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
-import { consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+import { consoleAdminSecurity, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
 
 componentSchemas.add(consoleAgentSchema, { id: "ConsoleAgent", description: "An agent with every setting, as the console reads and edits it." });
 componentSchemas.add(createConsoleAgentBodySchema, { id: "CreateConsoleAgentRequest" });
@@ -53,7 +53,7 @@ export const createAgentRouteSchema = {
   description:
     "Admins only. `site_url` (any page of the site) gives the first allowed origin, `origins` more; the optional settings default " +
     "as `admin agent create` gives them (persona name: the agent's name; tone `friendly`; colour `#2563eb`; language `en`). Published unless `draft`.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: createConsoleAgentBodySchema,
   response: {
     201: jsonResponse("The new agent.", consoleAgentResponseSchema),
@@ -71,7 +71,7 @@ export const updateAgentRouteSchema = {
     "Admins only. Changes the given settings in one transaction (`admin agent update`'s use case): name, allowed origins (the whole list), " +
     "vertical, persona name and tone, primary colour, starter prompts, language, proactive behavior rules (a coupon only on an `ecommerce` agent) " +
     "and branding overrides. Widget sessions see the change on their next request.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: agentIdParamsSchema,
   body: updateConsoleAgentBodySchema,
   response: {
@@ -90,7 +90,7 @@ const publication = (published: boolean) => ({
   description: published
     ? "Admins only. The widget may start sessions with the agent again. Publishing a published agent changes nothing."
     : "Admins only. The agent becomes a draft: init answers `agent_not_found`, and live sessions stop on their next request.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: agentIdParamsSchema,
   response: {
     200: jsonResponse("The agent.", consoleAgentResponseSchema),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse, noContentResponse } from "../../openapi/route-responses.js";
 import { analyticsQuerySchema } from "../analytics/schemas.js";
-import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
 import { documentMembers } from "../../openapi/document-members.js";
 
 export const CURATED_LIST_MAX = 500;
@@ -93,7 +93,7 @@ export const createCuratedAnswerRouteSchema = {
     "Stores the right answer to a question of an agent. With `message_id` (a bot reply of the workspace), the agent and, unless " +
     "given, the question are those of that reply (the visitor's message before it). From then on a visitor question close enough " +
     "(see docs/benchmarks.md, \"Curated answers\") gets this answer directly, stored with `curated_answer_id`. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: createCuratedAnswerBodySchema,
   response: {
     201: jsonResponse("The curated answer.", curatedAnswerResponseSchema),
@@ -122,7 +122,7 @@ export const updateCuratedAnswerRouteSchema = {
   operationId: "updateConsoleCuratedAnswer",
   summary: "Change a curated answer",
   description: "Changes the question, the answer and/or the source URL (null removes it). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: curatedParamsSchema,
   body: updateCuratedAnswerBodySchema,
   response: { 200: jsonResponse("The curated answer.", curatedAnswerResponseSchema), ...adminWriteErrors, 404: notFound },
@@ -133,7 +133,7 @@ export const deleteCuratedAnswerRouteSchema = {
   operationId: "deleteConsoleCuratedAnswer",
   summary: "Delete a curated answer",
   description: "Deletes it: questions are answered from the knowledge again. Replies already served keep its id as their marker. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: curatedParamsSchema,
   response: {
     204: noContentResponse("Deleted."),

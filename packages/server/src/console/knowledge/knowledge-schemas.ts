@@ -13,7 +13,7 @@ import {
 import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse, noContentResponse } from "../../openapi/route-responses.js";
-import { consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+import { consoleAdminSecurity, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
 
 componentSchemas.add(consoleSourceSchema, { id: "ConsoleSource", description: "A source of an agent's knowledge with its live progress, as the Knowledge screen shows it." });
 componentSchemas.add(consoleSourceDetailSchema, { id: "ConsoleSourceDetail", description: "A source with its progress and the pages that failed, with why." });
@@ -62,7 +62,7 @@ export const createSourceRouteSchema = {
   description:
     "Admins only; the Sources API's use case without an API token. Queues the source for indexing: a text the agent already has " +
     "returns the existing source (200) unless it had failed; a URL or sitemap pushed again returns the existing source (200) and re-syncs it.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: createConsoleSourceBodySchema,
   response: {
     200: jsonResponse("The existing source (a duplicate), re-synced when it is a URL or a sitemap.", consoleSourceResponseSchema),
@@ -81,7 +81,7 @@ export const resyncSourceRouteSchema = {
   description:
     "Admins only. Fetches a URL or a sitemap anew (a text is re-indexed). A failed source goes back to `pending`; an indexed one keeps " +
     "answering until the sync ends.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: sourceIdParamsSchema,
   response: { 202: jsonResponse("The sync is queued.", consoleSourceResponseSchema), ...consoleWriteErrors, 403: adminOnly, 404: sourceNotFound, 422: badId },
 };
@@ -95,7 +95,7 @@ export const updateSourceRouteSchema = {
     "conditional requests, only the pages whose content changed re-embedded, pages gone from the sitemap or answering 404/410 removed. " +
     "The next re-sync is one interval from now plus the source's stable jitter (up to 10 % of the interval); `next_sync_at` says when. " +
     "A text or WordPress source only takes `off`.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: sourceIdParamsSchema,
   body: updateConsoleSourceBodySchema,
   response: {
@@ -112,7 +112,7 @@ export const deleteSourceRouteSchema = {
   operationId: "deleteConsoleSource",
   summary: "Delete a source",
   description: "Admins only. Deletes the source with its pages and chunks; the agent stops citing it at once.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: sourceIdParamsSchema,
   response: { 204: noContentResponse("Deleted."), ...consoleWriteErrors, 403: adminOnly, 404: sourceNotFound, 422: badId },
 };

@@ -2,7 +2,7 @@ import { consoleIdSchema, isoTimestampSchema, operatorRoleSchema } from "@frontd
 import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
-import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
 import { documentMembers } from "../../openapi/document-members.js";
 
 export const workspaceOperatorSchema = z.object({
@@ -70,7 +70,7 @@ export const inviteOperatorRouteSchema = {
   description:
     "Adds an operator to the workspace with a role, and answers their one-time set-password link (valid 24 hours) to hand over: " +
     "they choose a password there, then sign in. E-mails are unique across the deployment: one already used is 422 naming `email`. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: inviteOperatorBodySchema,
   response: {
     201: jsonResponse("The operator, and their set-password link.", invitedOperatorResponseSchema),
@@ -84,7 +84,7 @@ export const passwordLinkRouteSchema = {
   operationId: "reissueConsoleOperatorPasswordLink",
   summary: "Issue a new set-password link",
   description: "A new one-time set-password link for an operator of the workspace (the invitation's was lost or expired; earlier links stay valid until used or expired). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: operatorParamsSchema,
   response: { 200: jsonResponse("The link.", passwordLinkResponseSchema), ...pathErrors },
 };
@@ -96,7 +96,7 @@ export const changeRoleRouteSchema = {
   description:
     "Makes an operator of the workspace an `admin` or an `agent`; it applies to their next request. Demoting the last admin is refused " +
     "(409 `last_admin`), also when two admins demote each other at the same moment. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: operatorParamsSchema,
   body: changeRoleBodySchema,
   response: {
@@ -115,7 +115,7 @@ export const removeOperatorRouteSchema = {
   description:
     "Removes an operator of the workspace (an admin may remove themselves while another admin remains): every session of theirs ends at " +
     "once, their conversations lose their assignee, their messages keep their name. The last admin cannot be removed (409 `last_admin`). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: operatorParamsSchema,
   response: { 200: jsonResponse("The removed operator.", removedOperatorResponseSchema), ...pathErrors, 409: lastAdmin },
 };

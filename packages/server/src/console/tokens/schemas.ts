@@ -3,7 +3,7 @@ import { z } from "zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, jsonResponse } from "../../openapi/route-responses.js";
 import { API_TOKEN_ABILITIES } from "../../tenants/create-api-token.js";
-import { consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
+import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console-responses.js";
 import { documentMembers } from "../../openapi/document-members.js";
 
 export const apiTokenSchema = z.object({
@@ -52,7 +52,7 @@ export const listTokensRouteSchema = {
   operationId: "listConsoleApiTokens",
   summary: "List the workspace's API tokens",
   description: "Every API token of the workspace, revoked ones included, oldest first: name, abilities, prefix, creation, last use and revocation. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   response: {
     200: jsonResponse("The workspace's tokens.", tokenListResponseSchema),
     ...consoleReadErrors,
@@ -67,7 +67,7 @@ export const createTokenRouteSchema = {
   description:
     "Issues a workspace API token with the given abilities. The answer holds the plaintext `token` this once: only its SHA-256 " +
     "is stored and no route returns it again. Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   body: createTokenBodySchema,
   response: {
     201: jsonResponse("The token, with its plaintext (shown once).", createdTokenResponseSchema),
@@ -83,7 +83,7 @@ export const revokeTokenRouteSchema = {
   description:
     "Revokes the token: its next call to the Sources API is refused with 401 `invalid_token`, in every process. Revoking a revoked " +
     "token changes nothing (the first revocation time is kept). Admins only.",
-  security: consoleSecurity,
+  security: consoleAdminSecurity,
   params: tokenParamsSchema,
   response: {
     200: jsonResponse("The revoked token.", tokenResponseSchema),
