@@ -40,7 +40,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     const sources = await pushKnowledge(t, tenant.workspaceId, tenant.agentId, bikeShopKnowledge);
     documents = await Promise.all(sources.map((id) => documentIdOf(t, id)));
     await pushKnowledge(t, tenant.workspaceId, other.agentId, [
-      { title: "Jobs", source_url: "https://shop.example.com/careers", content: "We are hiring bike mechanics in Leeds. Apply with your CV by e-mail." },
+      { title: "Jobs", source_url: "https://shop.example.com/careers", content: "We are hiring bike mechanics in Brookfield. Apply with your CV by e-mail." },
     ]);
   });
   afterAll(() => t.close());
@@ -115,7 +115,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
   it("happy: 'And on Sunday?' after a question about Saturday asks that question about Sunday, not about any page naming Sunday", async () => {
     const shop = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Shop hours", origins: [SITE_ORIGIN] })) as { id: string };
     const [hoursSource] = await pushKnowledge(t, tenant.workspaceId, shop.id, [
-      { title: "Shop opening hours", source_url: "https://shop.example.com/shops", content: "The York shop is open on Saturday from 9:30 to 17:30. The York shop is closed on Sunday." },
+      { title: "Shop opening hours", source_url: "https://shop.example.com/shops", content: "The Elmford shop is open on Saturday from 9:30 to 17:30. The Elmford shop is closed on Sunday." },
       {
         title: "Weekend delivery",
         source_url: "https://shop.example.com/weekend-delivery",
@@ -124,18 +124,18 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     ]);
     const hours = await documentIdOf(t, hoursSource!);
     const session = await startSession(t.app, shop.id);
-    const saturday = (await ask(session.jwt, { message: "Is the York shop open on Saturday?" })).json().data;
+    const saturday = (await ask(session.jwt, { message: "Is the Elmford shop open on Saturday?" })).json().data;
     expect(saturday.citations[0].id).toBe(hours);
     const sunday = (await ask(session.jwt, { message: "And on Sunday?" })).json().data;
     expect(sunday).toMatchObject({ low_confidence: false });
     expect(sunday.citations[0].id).toBe(hours);
-    expect(sunday.content).toContain("The York shop is closed on Sunday.");
+    expect(sunday.content).toContain("The Elmford shop is closed on Sunday.");
   });
 
   it("happy: 'and how long does it take?' after a question about a bike fit is read with it, not alone ('take' is on the delivery page)", async () => {
     const fits = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Fits", origins: [SITE_ORIGIN] })) as { id: string };
     const [fitSource] = await pushKnowledge(t, tenant.workspaceId, fits.id, [
-      { title: "Bike fitting", source_url: "https://shop.example.com/fitting", content: "A Comfort Fit costs £95. A Comfort Fit takes one hour in our Leeds studio." },
+      { title: "Bike fitting", source_url: "https://shop.example.com/fitting", content: "A Comfort Fit costs £95. A Comfort Fit takes one hour in our Brookfield studio." },
       { title: "Delivery", source_url: "https://shop.example.com/delivery", content: "Bikes take 4 to 6 working days to arrive. Parcels take 2 working days." },
     ]);
     const fitting = await documentIdOf(t, fitSource!);
@@ -146,24 +146,24 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(followUp.content).toContain("takes one hour");
   });
 
-  it("happy: 'what about Leeds?' after 'And on Sunday?' after a question about Saturday is read about Sunday's opening hours", async () => {
+  it("happy: 'what about Brookfield?' after 'And on Sunday?' after a question about Saturday is read about Sunday's opening hours", async () => {
     const shops = (await runAdminCommand(adminOf(t.services), { command: "agent.create", workspaceId: tenant.workspaceId, name: "Shop hours chain", origins: [SITE_ORIGIN] })) as { id: string };
     const [hoursSource] = await pushKnowledge(t, tenant.workspaceId, shops.id, [
       {
         title: "Shop opening hours",
         source_url: "https://shop.example.com/shops",
-        content: "The York shop is open on Saturday from 9:30 to 17:30 and is closed on Sunday. The Leeds shop is open on Saturday from 9:00 to 17:30 and on Sunday from 10:00 to 16:00.",
+        content: "The Elmford shop is open on Saturday from 9:30 to 17:30 and is closed on Sunday. The Brookfield shop is open on Saturday from 9:00 to 17:30 and on Sunday from 10:00 to 16:00.",
       },
-      { title: "Our Leeds shop", source_url: "https://shop.example.com/leeds", content: "The Leeds shop is on Kirkgate in Leeds city centre. Parking near the Leeds shop is free on Sunday." },
+      { title: "Our Brookfield shop", source_url: "https://shop.example.com/brookfield", content: "The Brookfield shop is on Millgate in Brookfield city centre. Parking near the Brookfield shop is free on Sunday." },
     ]);
     const hours = await documentIdOf(t, hoursSource!);
     const session = await startSession(t.app, shops.id);
-    await ask(session.jwt, { message: "Is the York shop open on Saturday?" });
+    await ask(session.jwt, { message: "Is the Elmford shop open on Saturday?" });
     await ask(session.jwt, { message: "And on Sunday?" });
-    const leeds = (await ask(session.jwt, { message: "what about Leeds?" })).json().data;
-    expect(leeds).toMatchObject({ low_confidence: false });
-    expect(leeds.citations[0].id).toBe(hours);
-    expect(leeds.content).toContain("on Sunday from 10:00 to 16:00");
+    const brookfield = (await ask(session.jwt, { message: "what about Brookfield?" })).json().data;
+    expect(brookfield).toMatchObject({ low_confidence: false });
+    expect(brookfield.citations[0].id).toBe(hours);
+    expect(brookfield.content).toContain("on Sunday from 10:00 to 16:00");
   });
 
   it("happy: 'thanks!' or 'hi' after an answer is answered in kind, not with the previous answer again, and is no gap in the knowledge", async () => {
@@ -233,7 +233,7 @@ describeEachStore("POST /messages and /messages/stream on %s", (kind) => {
     expect(data.citations.every((citation: { url: string }) => citation.url === "https://shop.example.com/careers")).toBe(true);
     expect(data.content).not.toContain("five working days");
     const mine = await startSession(t.app, tenant.agentId);
-    const hiring = (await ask(mine.jwt, { message: "Are you hiring bike mechanics in Leeds?" })).json().data;
+    const hiring = (await ask(mine.jwt, { message: "Are you hiring bike mechanics in Brookfield?" })).json().data;
     expect(hiring.citations.map((citation: { url: string }) => citation.url)).not.toContain("https://shop.example.com/careers");
   });
 

@@ -9,7 +9,7 @@ const EMPTY_CELL = /^[-–—]?$/u;
 /**
  * A table row as a person would write it out, each value with its column's name from the header
  * row: "Carbon frames: 5 years" (two columns), "Road — Typical width: 28mm; Pressure (psi): 65–80",
- * "Thursday — Leeds, Manchester, Bristol: 9:00–20:00; York: 10:00–17:30" (the header may leave
+ * "Thursday — Brookfield, Ashcombe, Westbury: 9:00–20:00; Elmford: 10:00–17:30" (the header may leave
  * out the first column's name), "Number of bikes 10–24: 12% off list price" (a label of figures
  * alone gets its column's name). Empty and dash cells are left out. Null when the header does not
  * fit the row, or may not be a header: then the row is quoted as written.

@@ -24,7 +24,7 @@ export function isFollowUp(message: string, language: string): boolean {
 /**
  * Whether a message cannot be read alone at all, so that retrieval reads it with the previous one
  * rather than alone first: it has no content word ("how much?"), or one after a continuation ("And
- * on Sunday?", "what about Leeds?"), or it is short, continues and points back ("and how long does
+ * on Sunday?", "what about Brookfield?"), or it is short, continues and points back ("and how long does
  * it take?"). Alone, "Sunday" would match any page that names the day.
  */
 export function needsPrevious(message: string, language: string): boolean {
@@ -97,8 +97,8 @@ function alternatives(words: readonly string[], plural: boolean): RegExp {
 
 /**
  * The previous message as a follow-up reads it: a day of the week, a month or a country the
- * follow-up names takes the place of the one it named ("And on Sunday?" after "Is the York shop
- * open on Saturday?" reads "Is the York shop open on Sunday?", not a question about both days;
+ * follow-up names takes the place of the one it named ("And on Sunday?" after "Is the Elmford shop
+ * open on Saturday?" reads "Is the Elmford shop open on Sunday?", not a question about both days;
  * "And Germany?" after "Do you ship to France?" reads "Do you ship to Germany?").
  */
 export function previousForFollowUp(previous: string, message: string, language: string): string {
@@ -114,8 +114,8 @@ export function previousForFollowUp(previous: string, message: string, language:
  * The previous message as a follow-up reads it: with the day, month or country the follow-up names
  * in place of its own (`previousForFollowUp`), and, when it was a follow-up too, with its own
  * antecedent after it, back to the question the chain follows (within the visitor's `earlier`
- * messages the caller passes, oldest first). "what about Leeds?" after "And on Sunday?" after "Is
- * the York shop open on Saturday?" is read with both, about Sunday. Retrieval and the extractive
+ * messages the caller passes, oldest first). "what about Brookfield?" after "And on Sunday?" after "Is
+ * the Elmford shop open on Saturday?" is read with both, about Sunday. Retrieval and the extractive
  * reply's choice of sentences read a follow-up alike.
  */
 export function antecedentOf(message: string, earlier: readonly string[], language: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * Term proximity: a passage in which two neighbouring words of the question stand close together
- * ("rider weight", "share price", "York … Saturday") is likelier to be about what is asked than one
+ * ("rider weight", "share price", "Elmford … Saturday") is likelier to be about what is asked than one
  * that holds the same words far apart. BM25 scores words independently, so the lexical ranking is
  * re-ordered by a proximity term, as BM25 with term proximity does in the IR literature: each pair
  * of the question's neighbouring words found close together in a passage adds the lesser of their

@@ -26,7 +26,7 @@ export function findPageTitle(document: DomDocument, readabilityTitle: string | 
   return readability !== "" && readability.length < title.length && isWholeParts(written, readability) ? readability : title;
 }
 
-/** Separators between a page's name and its site's in a title: "Returns | Northwind Bikes", "1619 bursary fund - GOV.UK". */
+/** Separators between a page's name and its site's in a title: "Returns | Acme Cycles", "1619 bursary fund - GOV.UK". */
 const TITLE_SEPARATORS = /\s+(?:[|\-–—·•»]|::)\s+/gu;
 
 /** A name compared by its letters and digits only: "GOV.UK" and "gov.uk", "Click & Collect" and "Click and collect". */
@@ -35,7 +35,7 @@ const nameKey = (text: string): string =>
 
 /**
  * What names the site: `og:site_name` and `application-name`, and the page's and its canonical
- * address's host names read from their first label on ("www.northwindbikes.co.uk" gives
+ * address's host names read from their first label on ("www.acmecycles.example" gives
  * "northwindbikes", "northwindbikesco" and "northwindbikescouk"; "www.gov.uk" gives "gov" and "govuk").
  */
 function siteKeysOf(document: DomDocument, url: string): Set<string> {
@@ -60,7 +60,7 @@ function siteKeysOf(document: DomDocument, url: string): Set<string> {
 }
 
 /**
- * A title without the site's name: "Click & Collect | Northwind Bikes" on northwindbikes.co.uk,
+ * A title without the site's name: "Click & Collect | Acme Cycles" on acmecycles.example,
  * or "Returns | Help centre" under an `<h1>` "Returns", is the page's own name. The page's name is
  * the first part when the `<h1>` says the same; otherwise a first or last part that names the
  * site (`siteKeysOf`) is dropped, as often as one does. A title that is only the site's name stays.

@@ -38,12 +38,12 @@ describe("retrieval query", () => {
   });
 
   it("happy: a follow-up to a follow-up is read with the question the chain follows, as the previous message read it", () => {
-    const chain = ["Do you sell tents?", "Is the York shop open on Saturday?", "And on Sunday?"];
-    expect(buildRetrievalQuery({ message: "what about Leeds?", recentVisitorMessages: chain })).toBe("what about Leeds?\nAnd on Sunday?\nIs the York shop open on Sunday?");
-    expect(buildRetrievalQuery({ message: "and Monday?", recentVisitorMessages: [...chain, "what about Leeds?"] })).toBe(
-      "and Monday?\nwhat about Leeds?\nAnd on Monday?\nIs the York shop open on Monday?",
+    const chain = ["Do you sell tents?", "Is the Elmford shop open on Saturday?", "And on Sunday?"];
+    expect(buildRetrievalQuery({ message: "what about Brookfield?", recentVisitorMessages: chain })).toBe("what about Brookfield?\nAnd on Sunday?\nIs the Elmford shop open on Sunday?");
+    expect(buildRetrievalQuery({ message: "and Monday?", recentVisitorMessages: [...chain, "what about Brookfield?"] })).toBe(
+      "and Monday?\nwhat about Brookfield?\nAnd on Monday?\nIs the Elmford shop open on Monday?",
     );
-    expect(retrievalTexts({ message: "what about Leeds?", recentVisitorMessages: chain }).question).toBe("what about Leeds?\nAnd on Sunday?\nIs the York shop open on Sunday?");
+    expect(retrievalTexts({ message: "what about Brookfield?", recentVisitorMessages: chain }).question).toBe("what about Brookfield?\nAnd on Sunday?\nIs the Elmford shop open on Sunday?");
   });
 
   it("happy: the page's own description still joins", () => {
@@ -54,11 +54,11 @@ describe("retrieval query", () => {
 
 describe("a follow-up that names another day or month", () => {
   it("happy: takes its place in the previous message, in English and in the agent's language, plural or not", () => {
-    expect(previousForFollowUp("Is the York shop open on Saturday?", "And on Sunday?", "en")).toBe("Is the York shop open on Sunday?");
+    expect(previousForFollowUp("Is the Elmford shop open on Saturday?", "And on Sunday?", "en")).toBe("Is the Elmford shop open on Sunday?");
     expect(previousForFollowUp("Are you open on Saturdays?", "and sundays?", "en")).toBe("Are you open on sundays?");
     expect(previousForFollowUp("Le magasin est-il ouvert le samedi ?", "Et le dimanche ?", "fr")).toBe("Le magasin est-il ouvert le dimanche ?");
     expect(previousForFollowUp("Can I return it in December?", "what about January?", "en")).toBe("Can I return it in January?");
-    expect(buildRetrievalQuery({ message: "And on Sunday?", recentVisitorMessages: ["Is the York shop open on Saturday?"] })).toBe("And on Sunday?\nIs the York shop open on Sunday?");
+    expect(buildRetrievalQuery({ message: "And on Sunday?", recentVisitorMessages: ["Is the Elmford shop open on Saturday?"] })).toBe("And on Sunday?\nIs the Elmford shop open on Sunday?");
   });
 
   it("happy: so does a country, by any of its names in English or the agent's language", () => {
@@ -69,7 +69,7 @@ describe("a follow-up that names another day or month", () => {
   });
 
   it("edge: a previous message naming none, or a follow-up naming none, is read as written; a day never replaces a month", () => {
-    expect(previousForFollowUp("Where is the York shop?", "And on Sunday?", "en")).toBe("Where is the York shop?");
+    expect(previousForFollowUp("Where is the Elmford shop?", "And on Sunday?", "en")).toBe("Where is the Elmford shop?");
     expect(previousForFollowUp("Can I return it in December?", "And on Sunday?", "en")).toBe("Can I return it in December?");
     // A word that only contains a day's name is not one ("Sundays" is, "Sundayschool" is not).
     expect(previousForFollowUp("Is Sundayschool open?", "And Monday?", "en")).toBe("Is Sundayschool open?");
@@ -77,10 +77,10 @@ describe("a follow-up that names another day or month", () => {
 });
 
 describe("a message that cannot be read alone", () => {
-  it.each(["And on Sunday?", "what about Leeds?", "and then?", "et le dimanche ?", "and how long does it take?", "And can I get it tomorrow?"])("happy: %j is not tried alone first: its question is the query", (message) => {
+  it.each(["And on Sunday?", "what about Brookfield?", "and then?", "et le dimanche ?", "and how long does it take?", "And can I get it tomorrow?"])("happy: %j is not tried alone first: its question is the query", (message) => {
     const language = message.startsWith("et") ? "fr" : "en";
     expect(needsPrevious(message, language)).toBe(true);
-    const texts = retrievalTexts({ message, recentVisitorMessages: ["Is the York shop open on Saturday?"], language });
+    const texts = retrievalTexts({ message, recentVisitorMessages: ["Is the Elmford shop open on Saturday?"], language });
     expect(texts.question).toBe(texts.query);
   });
 

@@ -15,7 +15,7 @@ describe("askedKindOf", () => {
   });
 
   it("happy: 'what time' and opening hours ask for a time", () => {
-    for (const question of ["What time does the Leeds shop shut on a thursday", "opening hours?", "When do you open on Sundays?", "what days is the workshop open"]) {
+    for (const question of ["What time does the Brookfield shop shut on a thursday", "opening hours?", "When do you open on Sundays?", "what days is the workshop open"]) {
       expect(askedKindOf(question, "en"), question).toBe("time");
     }
   });

@@ -72,12 +72,12 @@ describe("extractive answer generator (happy)", () => {
       title: "Our shops",
       heading: null,
       content:
-        "Opening hours\n\nLeeds, Manchester | York\nMonday | 9:00–18:00 | Closed\nThursday | 9:00–20:00 | 10:00–17:30\n\n" +
+        "Opening hours\n\nBrookfield, Ashcombe | Elmford\nMonday | 9:00–18:00 | Closed\nThursday | 9:00–20:00 | 10:00–17:30\n\n" +
         "Part | Warranty period | Notes\nCarbon frames | 5 years\n\nAll shops are closed on Christmas Day.",
       score: 1,
     };
-    const thursday = await collectAnswer(generator.generate(answerRequest({ question: "What time does the York shop close on Thursday?", passages: [hours] })));
-    expect(thursday.content.split("\n")[0]).toBe("Thursday — Leeds, Manchester: 9:00–20:00; York: 10:00–17:30");
+    const thursday = await collectAnswer(generator.generate(answerRequest({ question: "What time does the Elmford shop close on Thursday?", passages: [hours] })));
+    expect(thursday.content.split("\n")[0]).toBe("Thursday — Brookfield, Ashcombe: 9:00–20:00; Elmford: 10:00–17:30");
     expect(thursday.content).not.toContain("|");
     // A row its header does not fit is quoted as written, with the header.
     const frames = await collectAnswer(generator.generate(answerRequest({ question: "warranty on carbon frames", passages: [hours] })));

@@ -8,8 +8,8 @@ describe("rowWithHeader", () => {
   });
 
   it("happy: a header without the first column's name, and a label of figures alone, still read", () => {
-    expect(rowWithHeader("Leeds, Manchester, Bristol | York", "Thursday | 9:00–20:00 | 10:00–17:30")).toBe(
-      "Thursday — Leeds, Manchester, Bristol: 9:00–20:00; York: 10:00–17:30",
+    expect(rowWithHeader("Brookfield, Ashcombe, Westbury | Elmford", "Thursday | 9:00–20:00 | 10:00–17:30")).toBe(
+      "Thursday — Brookfield, Ashcombe, Westbury: 9:00–20:00; Elmford: 10:00–17:30",
     );
     expect(rowWithHeader("Number of bikes | Discount", "10–24 | 12% off list price")).toBe("Number of bikes 10–24: 12% off list price");
   });

@@ -22,11 +22,11 @@ describe("a request for a person", () => {
   });
 
   test.each([
-    "Do you have staff in Leeds?",
-    "How many people work at Northwind?",
+    "Do you have staff in Brookfield?",
+    "How many people work at Acme?",
     "Can I talk to the workshop about my bike?",
     "What does a delivery agent do with my parcel?",
-    "Is the York shop open on Saturday?",
+    "Is the Elmford shop open on Saturday?",
     "Do you sell human-powered bikes?",
     "",
     `can I talk to a human ${"about this ".repeat(20)}`,
