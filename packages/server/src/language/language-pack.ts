@@ -23,6 +23,8 @@ export interface AskedKindWords {
   askingWords: Readonly<Record<AskedKind, readonly string[]>>;
   /** A text states a fact of the kind: "2 years", "£35", "9am to 5:30pm". */
   holds: Readonly<Record<AskedKind, RegExp>>;
+  /** A question asking a second thing after "and" ("Do you deliver to Germany and what does it cost?"). */
+  secondAsk: RegExp;
 }
 
 export interface LanguagePack {

@@ -27,3 +27,8 @@ export function askingWords(kind: AskedKind, language: string): readonly string[
 export function holdsKind(text: string, kind: AskedKind, language: string): boolean {
   return findLanguagePack(language)?.askedKinds?.holds[kind].test(text) ?? false;
 }
+
+/** Whether the message asks a second thing after "and" ("Do you deliver to Germany and what does it cost?"), where its language says how. */
+export function asksSecondThing(question: string, language: string): boolean {
+  return findLanguagePack(language)?.askedKinds?.secondAsk.test(question) ?? false;
+}

@@ -4,44 +4,12 @@ import { detectLanguage } from "../../language/detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
 import { smallTalkReply } from "../intent/small-talk.js";
-import { LIST_MARKER } from "./split-sentences.js";
-import { DEFAULT_SELECTION_LIMITS, selectSentences, type ChosenSentence, type SelectionLimits } from "./select-sentences.js";
-import { rowWithHeader } from "./table-rows.js";
+import { DEFAULT_SELECTION_LIMITS, type ChosenSentence, type SelectionLimits } from "./extractive/chosen-sentence.js";
+import { composeExtractiveReply } from "./extractive/extractive-composer.js";
 
 /** Words with the whitespace before them, so that the tokens add up to the text exactly. */
 function wordsOf(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
-}
-
-/**
- * A table's rows are written out with their columns' names ("Carbon frames: 5 years"), and its
- * header row then goes without saying; a row the header does not fit stays as written.
- */
-function readable(sentences: readonly ChosenSentence[]): ChosenSentence[] {
-  const written = sentences.map((sentence) => (sentence.tableHeader ? rowWithHeader(sentence.tableHeader, sentence.text) : null));
-  const spelledOut = (header: ChosenSentence) =>
-    sentences.some((row, index) => written[index] !== null && row.tableHeader === header.text && row.passageIndex === header.passageIndex && row.block === header.block);
-  return sentences.flatMap((sentence, index) => {
-    if (sentence.tableHeader === null && spelledOut(sentence)) return [];
-    const text = written[index] ?? null;
-    return [text === null ? sentence : { ...sentence, text }];
-  });
-}
-
-/** Sentences of one line are joined by a space, lines of one block by a line break, blocks and documents by a blank line. */
-function textOf(chosen: readonly ChosenSentence[]): string {
-  const sentences = readable(chosen);
-  return sentences
-    .map((sentence, index) => {
-      const previous = sentences[index - 1];
-      if (previous === undefined) return sentence.text;
-      const samePassage = previous.passageIndex === sentence.passageIndex;
-      // A list stays with its lead-in ("You can pay with:") or heading.
-      const sameBlock = samePassage && (previous.block === sentence.block || LIST_MARKER.test(sentence.text));
-      const separator = sameBlock ? (previous.line === sentence.line ? " " : "\n") : "\n\n";
-      return separator + sentence.text;
-    })
-    .join("");
 }
 
 /** An answer cites at most this many documents: the one it rests on, then the next retrieved ones. */
@@ -107,13 +75,14 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     // "hi" or "thanks" is greeted back, whatever retrieval found for it: it asks nothing, so the
     // reply cites nothing and is no gap in the knowledge (not low confidence).
     const smallTalk = smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name });
-    const sentences =
+    const composed =
       smallTalk !== null || request.lowConfidence || request.passages.length === 0
-        ? []
-        : selectSentences(request.question, request.passages, request.language, this.limits, selectionContext(request));
+        ? { sentences: [] as ChosenSentence[], text: "" }
+        : composeExtractiveReply(request.question, request.passages, request.language, this.limits, selectionContext(request));
+    const { sentences } = composed;
     const lowConfidence = smallTalk === null && sentences.length === 0;
     const related = lowConfidence ? relatedDocuments(request) : [];
-    const text = smallTalk ?? (lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : textOf(sentences));
+    const text = smallTalk ?? (lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : composed.text);
     // A doubtful reply says it found pages that may be related: it links them rather than leaving
     // the visitor to search for them; the flag stays set.
     const cited = smallTalk !== null ? [] : lowConfidence ? related : citationsOf(sentences, request);

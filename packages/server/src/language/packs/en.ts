@@ -76,5 +76,6 @@ export const en: LanguagePack = {
       amount: /[£$€¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:p|pence|euros?|dollars?|pounds?|%)(?!\w)|\bfree\b|\bno (?:extra )?charge\b|\bat no (?:extra )?cost\b/iu,
       time: /\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bweek(?:days?|ends?)\b|\bbank holidays?\b|\bnoon\b|\bmidnight\b/iu,
     },
+    secondAsk: /\b(?:and|also|or|but)\s+(?:what|how|when|where|which|who|why|can|could|do|does|is|are|will|would)\b/iu,
   },
 };

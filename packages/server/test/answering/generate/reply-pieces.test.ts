@@ -3,7 +3,7 @@ import type { Passage } from "../../../src/answering/generate/answer-generator.j
 import { withoutBoilerplate } from "../../../src/answering/generate/boilerplate.js";
 import { detectLanguage } from "../../../src/language/detect-language.js";
 import { lowConfidenceReply } from "../../../src/answering/generate/low-confidence-reply.js";
-import { selectSentences } from "../../../src/answering/generate/select-sentences.js";
+import { selectSentences } from "../../../src/answering/generate/extractive/extractive-composer.js";
 import { splitPassage } from "../../../src/answering/generate/split-sentences.js";
 
 const passage = (documentId: number, content: string): Passage => ({ number: documentId, documentId, url: `https://shop.test/${documentId}`, title: "", heading: null, content, score: 1 });

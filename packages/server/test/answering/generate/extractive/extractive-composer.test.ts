@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Passage } from "../../../src/answering/generate/answer-generator.js";
-import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
-import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
-import { selectSentences } from "../../../src/answering/generate/select-sentences.js";
-import { splitPassage, splitSentences } from "../../../src/answering/generate/split-sentences.js";
-import { answerRequest } from "./answer-request.js";
+import type { Passage } from "../../../../src/answering/generate/answer-generator.js";
+import { collectAnswer } from "../../../../src/answering/generate/collect-answer.js";
+import { ExtractiveAnswerGenerator } from "../../../../src/answering/generate/extractive-answer-generator.js";
+import { selectSentences } from "../../../../src/answering/generate/extractive/extractive-composer.js";
+import { splitPassage, splitSentences } from "../../../../src/answering/generate/split-sentences.js";
+import { answerRequest } from "../answer-request.js";
 
 /** Chunk texts as ingest writes them: blocks between blank lines, list items `- ` or `1. `, table cells joined by ` | `. */
 const passage = (documentId: number, content: string, extra: Partial<Passage> = {}): Passage => ({
@@ -20,7 +20,7 @@ const passage = (documentId: number, content: string, extra: Partial<Passage> = 
 
 const PAYMENT = passage(
   1,
-  "We accept a wide range of payment methods online and in our shops.\n\nOnline\n\n- Visa, Mastercard and American Express cards\n- PayPal, including PayPal Pay in 3\n- Apple Pay and Google Pay\n\n" +
+  "We accept a wide range of payment methods online and in our shops.\n\nOnline\n\n- Debit and credit cards\n- Wallet apps, including split payments in 3\n- Bank transfer from your phone\n\n" +
     "We don't accept cheques, cryptocurrency or cash on delivery. Business customers can pay by bank transfer on invoice.",
 );
 const COMPLAINTS = passage(
@@ -90,11 +90,11 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
-  it("an item that cannot stand alone is quoted under its short heading when it is the best answer ('Online' over the PayPal item), not when another sentence is", () => {
-    expect(texts("Can I pay with PayPal?", [PAYMENT])).toEqual(["Online", "- PayPal, including PayPal Pay in 3"]);
+  it("an item that cannot stand alone is quoted under its short heading when it is the best answer ('Online' over the wallet item), not when another sentence is", () => {
+    expect(texts("Can I pay with a wallet app?", [PAYMENT])).toEqual(["Online", "- Wallet apps, including split payments in 3"]);
     // Furniture is no heading, however short.
     const furnished = passage(1, PAYMENT.content.replace("Online", "Reply · Share"));
-    expect(texts("Can I pay with PayPal?", [furnished])).toEqual(["Business customers can pay by bank transfer on invoice."]);
+    expect(texts("Can I pay with a wallet app?", [furnished])).toEqual(["Business customers can pay by bank transfer on invoice."]);
   });
 
   it("every retrieved passage of the best document is read, not only the best three passages: the one saying how long comes from the fifth", () => {
@@ -103,7 +103,7 @@ describe("sentence selection (happy)", () => {
       returns(1, "Bikes and e-bikes are too big for the post, so we arrange a courier collection. You can also return a bike to one of our shops at no charge."),
       passage(2, "Gift cards are valid for 24 months. You can't return a gift card."),
       passage(3, "Please don't post a battery back to us. Bike batteries go by courier."),
-      passage(4, "A Northwind account lets you manage returns and book a bike service."),
+      passage(4, "A Acme account lets you manage returns and book a bike service."),
       returns(0, "You may return any unused item within 30 days of the day it was delivered to you. Bikes must be unridden."),
     ];
     expect(texts("How long do I have to return a bike?", passages)).toContain("You may return any unused item within 30 days of the day it was delivered to you.");
@@ -112,12 +112,12 @@ describe("sentence selection (happy)", () => {
   });
 
   it("when the first sentence quoted states the kind of fact asked for, the others must state one too; not when the message asks a second thing", () => {
-    const shops = passage(1, "The Leeds shop closes at 20:00 on Thursday.\n\nThe Leeds shop has an accessible toilet and a lift to the first floor.\n\nParking at the Leeds shop is free after 18:00.");
-    expect(texts("What time does the Leeds shop close on Thursday?", [shops])).toEqual([
-      "The Leeds shop closes at 20:00 on Thursday.",
-      "Parking at the Leeds shop is free after 18:00.",
+    const shops = passage(1, "The Brookfield shop closes at 20:00 on Thursday.\n\nThe Brookfield shop has an accessible toilet and a lift to the first floor.\n\nParking at the Brookfield shop is free after 18:00.");
+    expect(texts("What time does the Brookfield shop close on Thursday?", [shops])).toEqual([
+      "The Brookfield shop closes at 20:00 on Thursday.",
+      "Parking at the Brookfield shop is free after 18:00.",
     ]);
-    expect(texts("Where is the Leeds shop and what time does it close on Thursday?", [shops])).toContain("The Leeds shop has an accessible toilet and a lift to the first floor.");
+    expect(texts("Where is the Brookfield shop and what time does it close on Thursday?", [shops])).toContain("The Brookfield shop has an accessible toilet and a lift to the first floor.");
   });
 
   it("an item of several sentences under a heading is quoted whole, not from its second sentence", () => {
@@ -204,18 +204,18 @@ describe("sentence selection (happy)", () => {
     ]);
   });
 
-  it("the row answering by its own words is read with its columns' names: York's Saturday hours beat a sentence naming York, even when 'Saturday' is everywhere", () => {
+  it("the row answering by its own words is read with its columns' names: Elmford's Saturday hours beat a sentence naming Elmford, even when 'Saturday' is everywhere", () => {
     const hours = passage(
       18,
-      "Opening hours\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
-        "On bank holidays all shops, including York, open 10:00–16:00. All shops are closed on Christmas Day.",
+      "Opening hours\n\nBrookfield, Ashcombe, Westbury | Elmford\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
+        "On bank holidays all shops, including Elmford, open 10:00–16:00. All shops are closed on Christmas Day.",
     );
     const saturdayDelivery = passage(
       19,
       "Order by 1pm on Friday and choose Saturday delivery.\n\nSaturday delivery costs £14.95.\n\nSaturday deliveries arrive between 8am and 6pm.\n\nWe do not deliver on Saturday to the Highlands.",
     );
-    const reply = texts("What time does the York shop close on Saturday?", [hours, saturdayDelivery]);
-    expect(reply.slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
+    const reply = texts("What time does the Elmford shop close on Saturday?", [hours, saturdayDelivery]);
+    expect(reply.slice(0, 2)).toEqual(["Brookfield, Ashcombe, Westbury | Elmford", "Saturday | 9:00–17:30 | 9:30–17:30"]);
     // Only that row: the table's other rows, which hold none of the question's own words, do not come along.
     expect(reply).not.toContain("Monday | 9:00–18:00 | Closed");
     expect(reply).not.toContain("Sunday | 10:00–16:00 | Closed");
@@ -224,9 +224,9 @@ describe("sentence selection (happy)", () => {
   it("a table's header row is never quoted alone, however many of the question's words it holds", () => {
     const shops = passage(
       17,
-      "Bristol\n\nUnit 3, Temple Quay Arches, Bristol BS1 6EA. Road bikes, a workshop and rental bikes.\n\nLeeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed",
+      "Westbury\n\nUnit 3, Dock Arches, Westbury WB1 6EA. Road bikes, a workshop and rental bikes.\n\nBrookfield, Ashcombe, Westbury | Elmford\nMonday | 9:00–18:00 | Closed",
     );
-    expect(texts("where's your bristol shop?", [shops])).toEqual(["Unit 3, Temple Quay Arches, Bristol BS1 6EA.", "Road bikes, a workshop and rental bikes."]);
+    expect(texts("where's your westbury shop?", [shops])).toEqual(["Unit 3, Dock Arches, Westbury WB1 6EA.", "Road bikes, a workshop and rental bikes."]);
   });
 
   it("a table row of few letters is quoted with its header: the row is the answer", () => {
@@ -237,11 +237,11 @@ describe("sentence selection (happy)", () => {
   it("a row of opening hours answers the day it names, and 'time' in 'what time' matches no sentence's 'in good time'", () => {
     const hours = passage(
       13,
-      "York\n\n41 Micklegate, York YO1 6JH. York doesn't have a workshop, but you can pick up click and collect orders there.\n\nOpening hours\n\n" +
-        "Leeds, Manchester, Bristol | York\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
-        "On bank holidays all shops, including York, open 10:00–16:00. All shops are closed on Christmas Day. Workshops close 30 minutes before the shop, so please drop off and collect bikes in good time.",
+      "Elmford\n\n41 Castlegate, Elmford EL1 6JH. Elmford doesn't have a workshop, but you can pick up click and collect orders there.\n\nOpening hours\n\n" +
+        "Brookfield, Ashcombe, Westbury | Elmford\nMonday | 9:00–18:00 | Closed\nSaturday | 9:00–17:30 | 9:30–17:30\nSunday | 10:00–16:00 | Closed\n\n" +
+        "On bank holidays all shops, including Elmford, open 10:00–16:00. All shops are closed on Christmas Day. Workshops close 30 minutes before the shop, so please drop off and collect bikes in good time.",
     );
-    expect(texts("What time does the York shop close on Saturday?", [hours]).slice(0, 2)).toEqual(["Leeds, Manchester, Bristol | York", "Saturday | 9:00–17:30 | 9:30–17:30"]);
+    expect(texts("What time does the Elmford shop close on Saturday?", [hours]).slice(0, 2)).toEqual(["Brookfield, Ashcombe, Westbury | Elmford", "Saturday | 9:00–17:30 | 9:30–17:30"]);
   });
 
   it("a word spelled the other way (American or British) finds the page's spelling", () => {
@@ -258,7 +258,7 @@ describe("sentence selection (happy)", () => {
   });
 
   it("the best sentence is read on to the end of its paragraph line", () => {
-    const shop = passage(6, "Our shops are in Leeds and York.\n\nClick and collect is free on every order. Choose Collect from store at checkout.\n\nBikes are built in Leeds.");
+    const shop = passage(6, "Our shops are in Brookfield and Elmford.\n\nClick and collect is free on every order. Choose Collect from store at checkout.\n\nBikes are built in Brookfield.");
     expect(texts("is click and collect free?", [shop])).toEqual(["Click and collect is free on every order.", "Choose Collect from store at checkout."]);
   });
 

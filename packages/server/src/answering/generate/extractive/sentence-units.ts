@@ -1,34 +1,9 @@
-import { languagePackFor } from "../../language/language-packs.js";
-import { LIST_MARKER } from "./split-sentences.js";
-import type { ChosenSentence } from "./select-sentences.js";
-
-/** A sentence of one of the passages read for an answer, as sentence selection sees it (`text`: verbatim, forum lead-ins removed). */
-export interface QuotableSentence extends ChosenSentence {
-  /**
-   * `skip`: a question or boilerplate, never quoted; `heading`: quoted only as the title of the
-   * list under it; `lead-in`: a sentence ending in a colon, which announces the list after it;
-   * `item` and `row`: a list item's or a table row's.
-   */
-  kind: "sentence" | "lead-in" | "item" | "row" | "heading" | "skip";
-  /** A heading too short to read as a sentence ("Online"): its items are quoted under it only when they cannot stand alone. */
-  brief?: true;
-  stems: Set<string>;
-  /** For a table row under a header row, the header's content stems (the names of its columns). */
-  columnStems?: Set<string>;
-  /** How much of the question it covers, each word weighed by how rare it is among the sentences read. */
-  score: number;
-}
-
-/** What is quoted for one chosen sentence: the sentence and what it cannot be read without. */
-export interface SentenceUnit {
-  /** In page order; list items of a unit without their lead-in have their marker removed. */
-  members: QuotableSentence[];
-  /** How many sentences the unit counts for: a lead-in with its list, or a header with its row, count as one. */
-  sentences: number;
-}
+import { languagePackFor } from "../../../language/language-packs.js";
+import { LIST_MARKER } from "../split-sentences.js";
+import type { QuotableSentence, SentenceUnit } from "./chosen-sentence.js";
 
 /** Ends like a sentence (in the widget's languages). */
-const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
+const SENTENCE_END = /[.!?…。！？؟]["'”’»)\]]*$/u;
 
 function lengthOf(members: readonly QuotableSentence[]): number {
   return members.reduce((sum, member) => sum + member.text.length, 0);
@@ -95,7 +70,7 @@ export function unitOf(sentences: readonly QuotableSentence[], index: number, bu
       return alone === null ? null : { members: [alone], sentences: 1 };
     }
     case "row": {
-      // A table's header row names its columns and answers nothing alone ("Leeds, Manchester, Bristol | York").
+      // A table's header row names its columns and answers nothing alone ("Brookfield, Ashcombe, Westbury | Elmford").
       if (sentence.tableHeader === null)
         return sentences.some((other) => other !== sentence && other.block === sentence.block && other.kind === "row") ? null : { members: [sentence], sentences: 1 };
       // The header as `sentencesOf` found it; absent when it was skipped (a duplicate of an earlier passage's).
