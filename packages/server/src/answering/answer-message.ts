@@ -1,7 +1,7 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { recordVisitorPage } from "../widget/session-repository.js";
+import { recordVisitorPage } from "../widget/sessions.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";

@@ -1,5 +1,4 @@
 import { isIP, isIPv4 } from "node:net";
-import type { Env } from "./env-schema.js";
 
 /** The names Fastify's trustProxy (proxy-addr) takes for whole ranges. */
 const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -30,6 +29,6 @@ function isContiguousNetmask(mask: string): boolean {
 }
 
 /** FRONTDESK_TRUSTED_PROXIES as a list (empty: no proxy is believed). */
-export function trustedProxiesOf(env: Pick<Env, "TRUSTED_PROXIES">): string[] {
+export function trustedProxiesOf(env: { TRUSTED_PROXIES: string }): string[] {
   return env.TRUSTED_PROXIES.split(",").map((entry) => entry.trim()).filter(Boolean);
 }

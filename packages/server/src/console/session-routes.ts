@@ -10,7 +10,7 @@ import { presentSignedInOperator } from "./schemas.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions } from "./session-cookie.js";
 import { setPasswordWithToken } from "./set-password.js";
 import { signIn } from "./sign-in.js";
-import { findOperator } from "../tenants/operator-repository.js";
+import { findOperator } from "../tenants/operators.js";
 import { operatorEvent, signedOutEvent } from "../tenants/settings-events.js";
 
 const originError = errorResponse("`csrf_origin_mismatch`: the request must carry `Origin` equal to FRONTDESK_PUBLIC_URL's origin.");

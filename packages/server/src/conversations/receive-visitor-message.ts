@@ -1,4 +1,4 @@
-import { insertVisitorQuestion, type StoredQuestion } from "../answering/message-repository.js";
+import { insertVisitorQuestion, type StoredQuestion } from "../answering/messages.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "../widget/visitor-lock.js";

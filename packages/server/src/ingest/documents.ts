@@ -3,6 +3,6 @@
  * the WordPress sync, sources): `documents`, `chunks` and `knowledge_revisions` are owned by
  * ingest/.
  */
-export { countDocumentsBySource, listFailedPages } from "./document-repository.js";
+export { countDocumentsBySource, listFailedPages, markDocumentFailed, restemAgentChunks } from "./document-repository.js";
 export type { DocumentCounts } from "./document-repository.js";
 export { upsertRevisionsOf } from "./knowledge-revision-repository.js";

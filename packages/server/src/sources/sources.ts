@@ -3,5 +3,5 @@
  * screen, the WordPress sync, the CLI): `sources` and `source_texts` are owned by sources/, whose
  * repository alone holds their SQL.
  */
-export { findSource, findSourceText, findWorkspaceSource, listAgentSources, listWorkspaceSources, lockSource, patchSourceConfig, setSourceOutcome } from "./source-repository.js";
+export { findSource, findSourceText, findWorkspaceSource, listAgentSources, listWorkspaceSources, lockSource, patchSourceConfig, presentSource, setSourceOutcome } from "./source-repository.js";
 export type { SettledSource, SourceOutcome, SourceRecord } from "./source-repository.js";

@@ -3,5 +3,5 @@
  * assignment, the admin CLI): `operators` is owned by tenants/, whose repository alone holds its
  * SQL.
  */
-export { OPERATOR_ROLES, findOperator, insertOperator, listWorkspaceOperators, toOperator } from "./operator-repository.js";
+export { OPERATOR_ROLES, deleteOperator, findOperator, insertOperator, listWorkspaceOperators, toOperator } from "./operator-repository.js";
 export type { Operator, OperatorRole, OperatorRow } from "./operator-repository.js";

@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
 import { findAgentForUpdate, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
-import { restemAgentChunks } from "../ingest/document-repository.js";
+import { restemAgentChunks } from "../ingest/documents.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 
 /**

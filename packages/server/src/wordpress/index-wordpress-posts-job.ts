@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database.js";
 import { chunkEmbeddingText } from "../ingest/chunk/chunk-embedding-text.js";
 import type { DocumentChunk } from "../ingest/chunk/document-chunk.js";
 import { sha256Hex } from "../ingest/content-hash.js";
-import { markDocumentFailed, type DocumentCounts } from "../ingest/document-repository.js";
+import { markDocumentFailed, type DocumentCounts } from "../ingest/documents.js";
 import { isEmptyExtraction } from "../ingest/extract/extracted-document.js";
 import type { IngestJobContext } from "../ingest/ingest-job-context.js";
 import { IngestFailure, toIngestFailure } from "../ingest/ingest-failure.js";
@@ -13,7 +13,7 @@ import { textSearchConfigFor } from "../language/text-search-config.js";
 import { refreshSourceProgress } from "../ingest/refresh-source-progress.js";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { JobAttempt } from "../jobs/job-queue.js";
-import { findSource, type SourceOutcome } from "../sources/source-repository.js";
+import { findSource, type SourceOutcome } from "../sources/sources.js";
 import { findPostsToIndex, lockPostsOfDocuments, type PostToIndex } from "./post-index-repository.js";
 
 /** A job indexes its posts this many at a time; the source's counts are written (and announced) after each slice. */

@@ -1,7 +1,7 @@
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { deleteOperator, type Operator, type OperatorRole } from "../../tenants/operator-repository.js";
+import { deleteOperator, type Operator, type OperatorRole } from "../../tenants/operators.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { deleteOperatorSessions } from "../operator-session-repository.js";
 import { operatorEvent, signedOutEvent } from "../../tenants/settings-events.js";
