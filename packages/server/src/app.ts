@@ -1,7 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodies } from "./http/json-body.js";
+import { registerRequestLog } from "./http/request-log.js";
 import { serverOptions } from "./http/server-options.js";
 import { refuseRequestsWhileClosing } from "./http/refuse-while-closing.js";
 import { registerStorableInput } from "./http/storable-input.js";
@@ -58,12 +59,15 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: "x-request-id",
+    // One line per request instead (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     ...serverOptions(services.config.http.timeouts),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate("services", services);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestLog(app);
   registerErrorHandling(app);
   registerJsonBodies(app, BODY_LIMIT_BYTES);
   registerStorableInput(app);

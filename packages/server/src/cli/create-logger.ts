@@ -7,5 +7,9 @@ import { pino, type Logger } from "pino";
 export async function createLogger(options: { level: string; name: string }): Promise<Logger> {
   if (!process.stdout.isTTY) return pino(options);
   const { default: pretty } = await import("pino-pretty");
-  return pino(options, pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
+  // One line per entry: a request's line says it all in its message, so its fields are not printed again.
+  return pino(
+    options,
+    pretty({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,reqId,method,path,status,ms,component" }),
+  );
 }
