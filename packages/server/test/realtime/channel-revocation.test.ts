@@ -1,13 +1,18 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import type { PresenceChannel } from "pusher-js";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { issueSetPasswordLink } from "../../src/console/issue-set-password-link.js";
 import { publicOrigin } from "../../src/console/public-origin.js";
 import { startOperatorSession } from "../../src/console/start-operator-session.js";
+import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js";
 import { CONSOLE, consoleChannelAuthorizer, createSignedInOperator, sessionCookie, type ConsoleSession } from "../support/console-session.js";
 import type { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, rawClient, socketIdOf, until, visitorPusher, type ListeningTestApp, type RawClient, type ReverbDescriptor } from "../support/realtime-clients.js";
 import { bearer, seedTenant, startSession, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
+import { describeNeeding } from "../support/test-legs.js";
+import { ThrowawayRedis } from "../support/throwaway-redis.js";
 import { consolePusherFor, untilRevoked, watchChannel, type WatchedChannel } from "../support/watched-channels.js";
 
 const PASSWORD = "a-long-and-uncommon-passphrase-42";
@@ -206,4 +211,49 @@ describeEachStore("channel rights are checked for as long as they are used, on o
     const again = await anotherSession(gus);
     expect(await subscribe((await sign(again.headers)).auth)).toMatchObject({ event: "pusher_internal:subscription_succeeded" });
   });
+});
+
+describeNeeding("redis")("grants and revocations between two realtime nodes, and while Redis is down", () => {
+  it("security: a grant made on A for a socket on B is revoked there from A; with Redis down, A refuses (503) a grant it cannot deliver, and still grants its own sockets", async () => {
+    const redis = await ThrowawayRedis.start();
+    const environment = { FRONTDESK_REDIS_URL: redis.url, FRONTDESK_REDIS_PREFIX: `frontdesk-test-${randomUUID()}:` };
+    const [a, b] = [await createListeningTestApp("pglite", environment), await createListeningTestApp("pglite", environment)];
+    const inspector = new Redis(redis.url);
+    const raws: RawClient[] = [];
+    const connect = async (node: ListeningTestApp) => {
+      const raw = rawClient(`ws://127.0.0.1:${node.port}/app/frontdesk?protocol=7`, { answerPings: true });
+      raws.push(raw);
+      return { raw, socketId: await socketIdOf(raw) };
+    };
+    try {
+      // Both nodes subscribed to the events channel: a grant published before would reach nobody.
+      await until(async () => Number(((await inspector.pubsub("NUMSUB", redisEventsChannel(environment.FRONTDESK_REDIS_PREFIX))) as [string, number])[1]) === 2, 10_000);
+      const onB = await connect(b);
+      await a.services.realtime.grant({ socketId: onB.socketId, channel: "private-ledger", principals: ["test:ledger"] });
+      onB.raw.send({ event: "pusher:subscribe", data: { channel: "private-ledger", auth: b.pusherServer.authorizeChannel(onB.socketId, "private-ledger").auth } });
+      await onB.raw.next("pusher_internal:subscription_succeeded");
+      await a.services.realtime.revoke({ principals: ["test:ledger"], reason: "The ledger closed." });
+      expect(await onB.raw.next("pusher:subscription_error")).toEqual({
+        event: "pusher:subscription_error",
+        channel: "private-ledger",
+        data: { type: "AuthError", error: "The ledger closed.", status: 403 },
+      });
+
+      inspector.disconnect();
+      await redis.kill();
+      const later = await connect(b);
+      await until(() => !a.services.realtime.sharing().shared, 10_000);
+      await expect(a.services.realtime.grant({ socketId: later.socketId, channel: "private-ledger", principals: ["test:ledger"] })).rejects.toMatchObject({
+        code: "service_unavailable",
+        status: 503,
+      });
+      const onA = await connect(a);
+      await a.services.realtime.grant({ socketId: onA.socketId, channel: "private-ledger", principals: ["test:local"] });
+    } finally {
+      for (const raw of raws) raw.socket.close();
+      inspector.disconnect();
+      await Promise.all([a.close(), b.close()]);
+      await redis.kill();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListeningTestApp, rawClient, socketIdOf, until, type ListeningTestApp, type RawClient } from "../support/realtime-clients.js";
@@ -243,7 +244,10 @@ describeNeeding("redis")("the per-address connection limit over two realtime nod
       FRONTDESK_REDIS_PREFIX: `frontdesk-test-${randomUUID()}:`,
     };
     nodes.push(await createListeningTestApp("pglite", shared), await createListeningTestApp("pglite", shared));
-    await until(() => nodes.every((node) => node.services.realtime.sharing().shared), 10_000);
+    // Both nodes registered: until then each counts its own sockets only.
+    const inspector = new Redis(shared.FRONTDESK_REDIS_URL);
+    await until(async () => (await inspector.zcard(`${shared.FRONTDESK_REDIS_PREFIX}realtime:nodes`)) === 2, 10_000);
+    inspector.disconnect();
   });
   afterAll(async () => {
     for (const raw of open.splice(0)) raw.socket.close();
