@@ -55,6 +55,9 @@ export const operatorBroadcastingAuthRoute: FastifyPluginAsyncZod = async (app) 
         415: errors.unsupportedMediaType,
         422: errors.validationFailed,
         500: errors.internal,
+        503: errorResponse(
+          "`service_unavailable`: the socket is held by another process and the grant could not reach it through Redis (a signature that could never be revoked is not given); retry.",
+        ),
       },
     },
     preValidation: operatorGuard(app.services),

@@ -27,6 +27,9 @@ const broadcastingAuthRouteSchema = {
     200: jsonResponse("The subscription's signature.", broadcastingAuthResponseSchema),
     ...sessionErrors,
     403: errorResponse("`channel_forbidden`: a session token authorises only its own conversation's channel."),
+    503: errorResponse(
+      "`service_unavailable`: the socket is held by another process and the grant could not reach it through Redis (a signature that could never be revoked is not given); retry.",
+    ),
   },
 };
 
