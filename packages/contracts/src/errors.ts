@@ -40,6 +40,7 @@ export const errorCodes = [
   "forbidden",
   "csrf_origin_mismatch",
   "password_token_invalid",
+  "email_taken",
   "setup_token_invalid",
   "setup_already_done",
   "service_unavailable",

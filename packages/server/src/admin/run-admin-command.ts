@@ -92,7 +92,7 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "operator.create": {
       await requireWorkspace(db, command.workspaceId);
       const operator = await insertOperator(db, command);
-      if (!operator) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
+      if (!operator) throw new AppError("validation_failed", "This workspace already has an operator with that e-mail.", { email: ["already taken"] });
       const link = await issueSetPasswordLink(db, context.publicUrl, operator.id, now());
       context.publish?.(operatorEvent("operator.invited", operator, now()));
       return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };

@@ -15,10 +15,14 @@ interface CredentialsRow {
   password_hash: string | null;
 }
 
-/** The operator of this e-mail (any case; unique across the deployment) and their password hash. */
+/**
+ * The account of this e-mail (any case): the operator with a password, unique across the deployment
+ * (migration 0025). An invitation not yet accepted has no password and is no account: it signs in
+ * as an unknown e-mail would, whichever workspace sent it.
+ */
 export async function findOperatorCredentials(db: Queryable, email: string): Promise<{ operator: SignedInOperator; passwordHash: string | null } | null> {
   const { rows } = await db.query<CredentialsRow>(
-    `SELECT id, workspace_id, role, name, email, password_hash FROM operators WHERE lower(email) = lower($1)`,
+    `SELECT id, workspace_id, role, name, email, password_hash FROM operators WHERE lower(email) = lower($1) AND password_hash IS NOT NULL`,
     [email],
   );
   const row = rows[0];

@@ -25,7 +25,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       operationId: "createConsoleSession",
       summary: "Sign in to the console",
       description:
-        "Checks the operator's e-mail (unique across the deployment, any case) and password, and sets the session cookie " +
+        "Checks the account's e-mail (one account per e-mail across the deployment, any case; an invitation not yet accepted is none) and password, and sets the session cookie " +
         "`frontdesk_console_session` (HttpOnly, SameSite=Lax, Path=/api/v1/console, Secure when FRONTDESK_PUBLIC_URL is https). " +
         "The session ends after 12 hours without a request, 30 days after sign-in, on sign-out, or when the password changes. " +
         "Attempts are limited per client IP (20 per 5 minutes) and per e-mail (10 per 15 minutes). Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
@@ -99,6 +99,10 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         200: jsonResponse("The password is set; the operator whose it is.", meResponseSchema),
         400: errorResponse("`password_token_invalid`: the link's token is unknown, already used or expired; `invalid_json`: the body is not JSON."),
         403: originError,
+        409: errorResponse(
+          "`email_taken`: the invitation's e-mail already has an account (an operator of another workspace who set a password); an e-mail has one account. " +
+            "The invitation stays unaccepted and its link unused: sign in with that account, or be invited with another address.",
+        ),
         413: errors.payloadTooLarge,
         415: errors.unsupportedMediaType,
         422: errorResponse("`validation_failed`: `fields.password` says why the password is refused (too short, too common)."),

@@ -40,6 +40,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   forbidden: 403,
   csrf_origin_mismatch: 403,
   password_token_invalid: 400,
+  email_taken: 409,
   setup_token_invalid: 400,
   setup_already_done: 409,
   service_unavailable: 503,

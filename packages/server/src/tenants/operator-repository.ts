@@ -44,12 +44,16 @@ export interface NewOperator {
   role?: OperatorRole | undefined;
 }
 
-/** Inserts the operator; null when an operator (of any workspace) already has that e-mail. */
+/**
+ * Inserts the operator, with no password yet (an invitation); null when an operator of the same
+ * workspace already has that e-mail. Another workspace's operator may have it: e-mails are unique
+ * among accounts (operators with a password, migration 0025), which setting a password enforces.
+ */
 export async function insertOperator(db: Queryable, operator: NewOperator): Promise<Operator | null> {
   const { rows } = await db.query<OperatorRow>(
     `INSERT INTO operators (id, workspace_id, email, name, role)
      VALUES ($1, $2, $3, $4, COALESCE($5, CASE WHEN EXISTS (SELECT 1 FROM operators WHERE workspace_id = $2) THEN 'agent' ELSE 'admin' END))
-     ON CONFLICT (lower(email)) DO NOTHING RETURNING *`,
+     ON CONFLICT (workspace_id, lower(email)) DO NOTHING RETURNING *`,
     [newId("op"), operator.workspaceId, operator.email, operator.name, operator.role ?? null],
   );
   return rows[0] ? toOperator(rows[0]) : null;

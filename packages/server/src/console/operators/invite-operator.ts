@@ -13,7 +13,7 @@ import { issueSetPasswordLink } from "../issue-set-password-link.js";
 export async function inviteOperator(services: Services, admin: SignedInOperator, input: { email: string; name: string; role: OperatorRole }) {
   const { operator, link } = await services.db.transaction(async (tx) => {
     const inserted = await insertOperator(tx, { workspaceId: admin.workspaceId, ...input });
-    if (!inserted) throw new AppError("validation_failed", "An operator with that e-mail already exists (e-mails are unique across the deployment).", { email: ["already taken"] });
+    if (!inserted) throw new AppError("validation_failed", "This workspace already has an operator with that e-mail.", { email: ["already taken"] });
     return { operator: inserted, link: await issueSetPasswordLink(tx, services.config.publicUrl, inserted.id, services.now()) };
   });
   // Committed: the workspace's consoles read their operators again (the link is not in the event).

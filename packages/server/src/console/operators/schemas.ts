@@ -69,7 +69,8 @@ export const inviteOperatorRouteSchema = {
   summary: "Invite an operator",
   description:
     "Adds an operator to the workspace with a role, and answers their one-time set-password link (valid 24 hours) to hand over: " +
-    "they choose a password there, then sign in. E-mails are unique across the deployment: one already used is 422 naming `email`. Admins only.",
+    "they choose a password there, then sign in. An e-mail of an operator of this workspace is 422 naming `email`; any other e-mail is invited alike, " +
+      "whether or not it already has an account elsewhere (an admin learns nothing about other workspaces): accepting then tells the invited person (`setConsolePassword`, 409 `email_taken`). Admins only.",
   security: consoleAdminSecurity,
   body: inviteOperatorBodySchema,
   response: {
