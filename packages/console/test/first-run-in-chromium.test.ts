@@ -41,7 +41,8 @@ describeNeeding("chromium")("the first run, in Chromium, from an empty data dir"
       {
         FRONTDESK_DATA_DIR: dataDir,
         FRONTDESK_PUBLIC_URL: serviceUrl,
-        FRONTDESK_LOG_LEVEL: "warn",
+        // The request log (info) is read: the setup token must never be in it.
+        FRONTDESK_LOG_LEVEL: "info",
         FRONTDESK_EMBEDDINGS_PROVIDER: "hashing",
         // The site is on loopback, which the crawler refuses unless told otherwise.
         FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS: "true",
@@ -53,8 +54,8 @@ describeNeeding("chromium")("the first run, in Chromium, from an empty data dir"
       "--port",
       String(port),
     );
-    await serve.waitFor(/\/console\/setup\?token=\S+/, 90_000);
-    setupUrl = /(http:\/\/[^\s"]+\/console\/setup\?token=[\w-]+)/.exec(serve.output())![1]!; // from the structured log line (no box: not a terminal)
+    await serve.waitFor(/\/console\/setup#token=\S+/, 90_000);
+    setupUrl = /(http:\/\/[^\s"]+\/console\/setup#token=[\w-]+)/.exec(serve.output())![1]!; // from the structured log line (no box: not a terminal)
     browser = await launchChromium();
   }, 120_000);
 
@@ -69,10 +70,14 @@ describeNeeding("chromium")("the first run, in Chromium, from an empty data dir"
   });
 
   it("happy: the setup link creates the admin (the password policy's words beside the field), the agent, pushes the sitemap with live progress to indexed, copies the script tag, and the pasted tag shows the launcher on the site; the spent link then says so; no serious axe violation", async () => {
-    expect(setupUrl.startsWith(`${serviceUrl}/console/setup?token=`)).toBe(true);
+    expect(setupUrl.startsWith(`${serviceUrl}/console/setup#token=`)).toBe(true);
+    const token = setupUrl.split("#token=")[1]!;
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: serviceUrl });
     page = await context.newPage();
+    // Every URL the browser asks for: the token must be in none of them (it rides in the fragment and in request bodies).
+    const requestedUrls: string[] = [];
+    page.on("request", (request) => requestedUrls.push(request.url()));
     const pageErrors: string[] = [];
     const policyViolations: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(String(error)));
@@ -103,6 +108,15 @@ describeNeeding("chromium")("the first run, in Chromium, from an empty data dir"
     // 2. The agent, for the site's address; the token has left the address bar.
     await poll(() => page.getByRole("heading", { name: "Create your first agent" }).isVisible()).toBe(true);
     expect(page.url()).toBe(`${serviceUrl}/console/setup/agent`);
+    // The token was sent in no URL, and no line of the service's log but its announcement holds it.
+    expect(requestedUrls.length).toBeGreaterThan(3);
+    expect(requestedUrls.filter((url) => url.includes(token))).toEqual([]);
+    const loggedWithToken = serve
+      .output()
+      .split("\n")
+      .filter((line) => line.includes(token) && !line.includes('"event":"first_run_setup"'));
+    expect(loggedWithToken).toEqual([]);
+    expect(serve.output()).toMatch(/"path":"\/console\/setup"/);
     await page.getByLabel("Agent name").fill("Acme help");
     await page.getByLabel("Your site's address").fill(`${site.origin}/`);
     await page.screenshot({ path: join(ARTIFACTS, "first-run-agent.png") });
@@ -159,7 +173,7 @@ describeNeeding("chromium")("the first run, in Chromium, from an empty data dir"
   it("error: a made-up token shows a clear message with a link to sign in", async () => {
     const stranger = await (await browser.newContext()).newPage();
     try {
-      await stranger.goto(`${serviceUrl}/console/setup?token=not-a-real-token`);
+      await stranger.goto(`${serviceUrl}/console/setup#token=not-a-real-token`);
       await poll(() => stranger.getByRole("heading", { name: "This setup link cannot be used" }).isVisible()).toBe(true);
       expect(await stranger.getByRole("link", { name: "Sign in to the console" }).isVisible()).toBe(true);
     } finally {

@@ -3,13 +3,15 @@ import { consoleOperatorSchema, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from 
 
 /**
  * The first run: a deployment without any operator prints a one-time setup link
- * (`{public url}/console/setup?token=…`); its page checks the token (GET /api/v1/console/setup)
- * and creates the workspace and its first admin with it (POST /api/v1/console/setup).
+ * (`{public url}/console/setup#token=…`: in the fragment, which the browser never sends, so no
+ * request line or log holds it); its page reads the token there, checks it (POST
+ * /api/v1/console/setup/status) and creates the workspace and its first admin with it (POST
+ * /api/v1/console/setup), the token in each request's body.
  */
 
-export const setupTokenSchema = z.string().min(1).max(200).describe("The token of the setup link (after `?token=`).");
+export const setupTokenSchema = z.string().min(1).max(200).describe("The token of the setup link (after `#token=`).");
 
-export const setupStatusQuerySchema = z.object({ token: setupTokenSchema });
+export const setupStatusBodySchema = z.object({ token: setupTokenSchema });
 
 export const setupStatusSchema = z.object({
   valid: z.boolean().describe("Whether the token can still create the first admin."),

@@ -26,9 +26,13 @@ function SpentLink({ reason }: { reason: "setup_done" | "token_invalid" | "missi
   );
 }
 
-/** Step 1: the workspace and its first admin, with the token of the link `serve` printed. */
+/**
+ * Step 1: the workspace and its first admin, with the token of the link `serve` printed. The token
+ * is in the link's fragment (`#token=…`), which the browser never sends: it goes to the server only
+ * in request bodies, so no request line, log or proxy holds it.
+ */
 export function CreateAdminStep() {
-  const token = new URLSearchParams(window.location.search).get("token") ?? "";
+  const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [name, setName] = useState("");
@@ -37,7 +41,7 @@ export function CreateAdminStep() {
   const [workspaceName, setWorkspaceName] = useState("");
   const status = useQuery({
     queryKey: ["setup", token],
-    queryFn: async () => (await dataOf(api.GET("/api/v1/console/setup", { params: { query: { token } } }))).data,
+    queryFn: async () => (await dataOf(api.POST("/api/v1/console/setup/status", { body: { token } }))).data,
     enabled: token !== "",
     staleTime: Infinity,
     retry: false,

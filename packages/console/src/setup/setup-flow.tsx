@@ -92,7 +92,7 @@ function InstallStep({ agentId }: { agentId: string }) {
   );
 }
 
-/** The first run, at /console/setup?token=… (the link `serve` prints): account, agent, knowledge, install. */
+/** The first run, at /console/setup#token=… (the link `serve` prints): account, agent, knowledge, install. */
 export function SetupFlow() {
   return (
     <Switch>

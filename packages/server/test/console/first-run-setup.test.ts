@@ -1,8 +1,11 @@
+import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app.js";
+import { createMetricsRegistry } from "../../src/observability/metrics-registry.js";
 import { announceFirstRunSetup, type SetupLink } from "../../src/console/setup/issue-setup-link.js";
 import { SETUP_TOKEN_LIFETIME_MS } from "../../src/console/setup/setup-token-repository.js";
 import { CONSOLE, sessionCookie } from "../support/console-session.js";
-import { capturedLogger } from "../support/captured-log.js";
+import { capturedLogger, type LogLine } from "../support/captured-log.js";
 import { seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -10,8 +13,8 @@ import { describeEachStore } from "../support/test-database.js";
 const PUBLIC_URL = "http://console.frontdesk.test";
 const PASSWORD = "correct horse battery";
 
-/** The token of a setup link (`…/console/setup?token=…`). */
-const tokenOf = (link: SetupLink) => new URL(link.url).searchParams.get("token") ?? "";
+/** The token of a setup link (`…/console/setup#token=…`). */
+const tokenOf = (link: SetupLink) => new URLSearchParams(new URL(link.url).hash.slice(1)).get("token") ?? "";
 
 describeEachStore("the first run's setup link on %s", (kind) => {
   let t: TestApp;
@@ -34,8 +37,7 @@ describeEachStore("the first run's setup link on %s", (kind) => {
     const link = await announceFirstRunSetup(t.services.db, { publicUrl: PUBLIC_URL, now, logger, write: (text) => written.push(text) });
     return { link, now, written: written.join(""), lines };
   };
-  const status = (token: string) =>
-    t.app.inject({ method: "GET", url: `${CONSOLE}/setup?token=${encodeURIComponent(token)}`, remoteAddress: newAddress() });
+  const status = (token: string) => t.app.inject({ method: "POST", url: `${CONSOLE}/setup/status`, remoteAddress: newAddress(), payload: { token } });
   const setup = (body: Record<string, unknown>, headers: Record<string, string> = { origin: PUBLIC_URL }) =>
     t.app.inject({ method: "POST", url: `${CONSOLE}/setup`, remoteAddress: newAddress(), headers, payload: body });
   const admin = (token: string, email = "ada@acme.test") => ({ token, name: "Ada", email, password: PASSWORD, workspace_name: "Acme" });
@@ -45,7 +47,7 @@ describeEachStore("the first run's setup link on %s", (kind) => {
       const first = await announce();
       expect(first.link).not.toBeNull();
       const link = first.link!;
-      expect(link.url).toMatch(new RegExp(`^${PUBLIC_URL}/console/setup\\?token=[A-Za-z0-9_-]{43}$`));
+      expect(link.url).toMatch(new RegExp(`^${PUBLIC_URL}/console/setup#token=[A-Za-z0-9_-]{43}$`));
       expect(link.expiresAt.getTime() - first.now.getTime()).toBe(SETUP_TOKEN_LIFETIME_MS);
       expect(first.written).toContain(`║  ${link.url}`);
       expect(first.written).toMatch(/╔═+╗/);
@@ -64,7 +66,37 @@ describeEachStore("the first run's setup link on %s", (kind) => {
       expect(checked.json().data).toEqual({ valid: true, reason: null, expires_at: link.expiresAt.toISOString() });
     });
 
-    it("error: an unknown, malformed or expired token is refused with setup_token_invalid (and GET says token_invalid)", async () => {
+    it("security: the link carries the token in its fragment; the first run sends it only in bodies, and the request log never holds it", async () => {
+      const { link } = await announce();
+      const token = tokenOf(link!);
+      const page = new URL(link!.url);
+      // The browser sends the page's path without the fragment: the token stays in the browser.
+      expect(page.search).toBe("");
+      expect(page.hash).toBe(`#token=${token}`);
+      // The service as `serve` runs it, its request log captured at every level.
+      const lines: LogLine[] = [];
+      const logged = await buildApp(
+        { ...t.services, metrics: createMetricsRegistry() },
+        { loggerInstance: pino({ level: "trace" }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) }) },
+      );
+      try {
+        const address = newAddress();
+        // What the console's page does: it loads, checks the token, then a refused setup (the token is not spent).
+        await logged.inject({ method: "GET", url: `${page.pathname}${page.search}`, remoteAddress: address });
+        const checked = await logged.inject({ method: "POST", url: `${CONSOLE}/setup/status`, remoteAddress: address, payload: { token } });
+        expect(checked.json().data.valid).toBe(true);
+        const weak = await logged.inject({ method: "POST", url: `${CONSOLE}/setup`, remoteAddress: address, headers: { origin: PUBLIC_URL }, payload: { ...admin(token), password: "password" } });
+        expect(weak.statusCode).toBe(422);
+        const paths = lines.map((line) => line.path).filter((path) => typeof path === "string");
+        expect(paths).toEqual(["/console/setup", `${CONSOLE}/setup/status`, `${CONSOLE}/setup`]);
+        expect(lines.filter((line) => JSON.stringify(line).includes(token))).toEqual([]);
+      } finally {
+        await logged.close();
+      }
+      expect((await status(token)).json().data.valid).toBe(true);
+    });
+
+    it("error: an unknown, malformed or expired token is refused with setup_token_invalid (and the status check says token_invalid)", async () => {
       const { link } = await announce();
       for (const token of ["x".repeat(43), "not-a-token"]) {
         expect((await status(token)).json().data).toEqual({ valid: false, reason: "token_invalid", expires_at: null });
@@ -150,7 +182,7 @@ describeEachStore("the first run's setup link on %s", (kind) => {
       expect(signIn.statusCode, signIn.body).toBe(200);
     });
 
-    it("error: once an operator exists, every link is spent: GET says setup_done, POST is setup_already_done, and serve prints no new link", async () => {
+    it("error: once an operator exists, every link is spent: the status check says setup_done, POST is setup_already_done, and serve prints no new link", async () => {
       for (const used of [token, otherToken]) {
         expect((await status(used)).json().data).toEqual({ valid: false, reason: "setup_done", expires_at: null });
         const again = await setup(admin(used, "carol@acme.test"));

@@ -78,7 +78,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /conversations", "GET /conversations/{id}", "GET /conversations/{id}/messages", "POST /conversations/{id}/read", "GET /notifications", "POST /notifications/read"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
-        ...["GET /setup", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["POST /setup/status", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /agents", "POST /agents", "GET /agents/{id}", "PATCH /agents/{id}", "POST /agents/{id}/publish", "POST /agents/{id}/unpublish", "GET /agents/{id}/snippet"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
@@ -179,7 +179,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
       else if (path.startsWith(S) || path.startsWith(WP)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
       // An admin-only route names the role (OpenAPI 3.1 allows roles for a scheme other than OAuth): test/console/admin-role-before-validation.test.ts.
-      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup`) {
+      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup` && path !== `${C}/setup/status`) {
         expect([[{ consoleSession: [] }], [{ consoleSession: ["admin"] }]], path).toContainEqual(operation.security);
       }
     }
@@ -192,7 +192,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     for (const { path, method, operation } of operations) {
       const responses = objectAt(operation, "responses");
       // Every widget and Sources route is limited; of the console's, signing in and choosing a password.
-      if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password", "/api/v1/console/setup"].includes(path)) continue;
+      if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password", "/api/v1/console/setup", "/api/v1/console/setup/status"].includes(path)) continue;
       if (path === "/api/v1/console/session" && method === "delete") continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);

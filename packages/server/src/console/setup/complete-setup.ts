@@ -25,7 +25,7 @@ const alreadyDone = () => new AppError("setup_already_done", "Frontdesk is alrea
 const tokenInvalid = () =>
   new AppError("setup_token_invalid", "This setup link is invalid, used or expired; restart `frontdesk serve` to print a new one.");
 
-/** GET /api/v1/console/setup: whether the link's token can still create the first admin. */
+/** POST /api/v1/console/setup/status: whether the link's token can still create the first admin. */
 export async function checkSetupToken(db: Queryable, token: string, now: Date): Promise<SetupStatus> {
   if (await anyOperatorExists(db)) return { valid: false, reason: "setup_done", expires_at: null };
   const expiresAt = looksLikeConsoleSecret(token) ? await findUsableSetupToken(db, hashConsoleSecret(token), now) : null;

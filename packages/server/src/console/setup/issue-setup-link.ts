@@ -9,14 +9,16 @@ export interface SetupLink {
 }
 
 /**
- * A one-time setup link, `{public url}/console/setup?token=…` (24 hours, once), when the
- * deployment has no operator yet; null once one exists. Only the token's hash is stored.
+ * A one-time setup link, `{public url}/console/setup#token=…` (24 hours, once), when the
+ * deployment has no operator yet; null once one exists. Only the token's hash is stored. The token
+ * is in the fragment: a browser opening the link never sends it, so it reaches no request log,
+ * proxy log or Referer; the console's page reads it and posts it in request bodies.
  */
 export async function issueSetupLink(db: Queryable, publicUrl: string, now: Date): Promise<SetupLink | null> {
   if (await anyOperatorExists(db)) return null;
   const token = generateConsoleSecret();
   const expiresAt = await insertSetupToken(db, hashConsoleSecret(token), now);
-  return { url: `${publicUrl}/console/setup?token=${token}`, expiresAt };
+  return { url: `${publicUrl}/console/setup#token=${token}`, expiresAt };
 }
 
 /** The link in a box, so it stands out of the log lines around it. */

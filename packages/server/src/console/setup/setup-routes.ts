@@ -1,4 +1,4 @@
-import { setupBodySchema, setupResponseSchema, setupStatusQuerySchema, setupStatusResponseSchema } from "@frontdesk/contracts";
+import { setupBodySchema, setupResponseSchema, setupStatusBodySchema, setupStatusResponseSchema } from "@frontdesk/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { componentSchemas } from "../../openapi/component-schemas.js";
 import { errorResponse, errors, jsonResponse } from "../../openapi/route-responses.js";
@@ -9,25 +9,33 @@ import { SESSION_COOKIE_NAME, sessionCookieOptions } from "../session-cookie.js"
 import { checkSetupToken, completeSetup } from "./complete-setup.js";
 
 componentSchemas.add(setupBodySchema, { id: "SetupRequest", description: "The first admin, and the workspace's name, with the setup link's token." });
+componentSchemas.add(setupStatusBodySchema, { id: "SetupStatusRequest", description: "The setup link's token, to check." });
 
 const tags = ["console"];
 
-/** The first run (no operator yet): check a setup link, and use it to make the first admin. Under /api/v1/console. */
+/**
+ * The first run (no operator yet): check a setup link, and use it to make the first admin. Under
+ * /api/v1/console. The token travels in request bodies only, never in a URL (which request logs,
+ * proxies and browser histories keep): the link carries it in its fragment, which the page reads.
+ */
 export const setupRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
 
-  app.get("/setup", {
+  app.post("/setup/status", {
     schema: {
       tags,
-      operationId: "getConsoleSetup",
+      operationId: "checkConsoleSetup",
       summary: "Check a setup link",
       description:
         "Whether the token of the setup link `serve` printed (while no operator exists) can still create the first admin: " +
         "`reason` `setup_done` when an operator exists (sign in instead), `token_invalid` when the token is unknown, used or expired. " +
-        "Limited with sign-in's per-IP budget.",
-      querystring: setupStatusQuerySchema,
+        "Changes nothing; a POST so that the token rides in the body, never in a URL. Limited with sign-in's per-IP budget.",
+      body: setupStatusBodySchema,
       response: {
         200: jsonResponse("What the token can do.", setupStatusResponseSchema),
+        400: errors.invalidJson,
+        413: errors.payloadTooLarge,
+        415: errors.unsupportedMediaType,
         422: errorResponse("`validation_failed`: `token` is missing or too long."),
         429: errors.rateLimited,
         500: errors.internal,
@@ -35,7 +43,7 @@ export const setupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip]);
-      return { data: await checkSetupToken(services.db, request.query.token, services.now()) };
+      return { data: await checkSetupToken(services.db, request.body.token, services.now()) };
     },
   });
 
