@@ -4,7 +4,7 @@ import { isoTimestampSchema } from "./common.js";
 /**
  * Outbound webhooks: the events a workspace can subscribe an endpoint to, and the body every
  * delivery carries. A receiver verifies `Frontdesk-Signature: t=<unix seconds>,v1=<hex>`, the
- * HMAC-SHA256 of `${t}.${raw body}` under the endpoint's secret (README: "Webhooks").
+ * HMAC-SHA256 of `${t}.${raw body}` under the endpoint's secret (docs/api.md: "Webhooks").
  */
 export const webhookEventTypes = [
   "lead.created",
@@ -27,7 +27,7 @@ export const webhookEventBodySchema = z.object({
   id: z.string().describe("The event's id (`evt_…`), the same on every attempt: de-duplicate by it."),
   type: z.string().describe("One of the subscribable event types, or `webhook.test`."),
   created_at: isoTimestampSchema.describe("When the event happened."),
-  data: z.record(z.string(), z.unknown()).describe("The event's data; its members depend on `type` (README: Webhooks)."),
+  data: z.record(z.string(), z.unknown()).describe("The event's data; its members depend on `type` (docs/api.md: Webhooks)."),
 });
 export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
 

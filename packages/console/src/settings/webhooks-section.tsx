@@ -187,7 +187,7 @@ export function WebhooksSection() {
     <section className="settings-card" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
       <p className="muted small">
-        Frontdesk POSTs events to these URLs as JSON, signed with the endpoint's secret (header <code>Frontdesk-Signature</code>; the README shows how to
+        Frontdesk POSTs events to these URLs as JSON, signed with the endpoint's secret (header <code>Frontdesk-Signature</code>; docs/api.md shows how to
         verify it). Failed deliveries are retried for about an hour; an endpoint that keeps failing is turned off, with the reason.
       </p>
       <p className="visually-hidden" role="status">

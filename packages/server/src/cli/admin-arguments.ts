@@ -15,7 +15,7 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                [--starter-prompt S … | --no-starter-prompts] [--language L | --no-language]
                [--behavior-rules-file FILE | --no-behavior-rules]
                (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
-               FILE is a JSON array of proactive rules, replacing them all: see the README)
+               FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md)
   agent list --workspace W
   agent publish ID | agent unpublish ID
   operator create --workspace W --email E --name N [--role admin|agent]

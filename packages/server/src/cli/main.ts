@@ -29,7 +29,7 @@ const USAGE = `Usage: frontdesk <command>
 
 ${ADMIN_USAGE}
 
-Configuration comes from FRONTDESK_* environment variables (see README).`;
+Configuration comes from FRONTDESK_* environment variables (see docs/configuration.md).`;
 
 function printError(error: { code: string; message: string; fields?: Record<string, string[]> }): void {
   process.stderr.write(`${JSON.stringify({ error })}\n`);

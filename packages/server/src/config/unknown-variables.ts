@@ -36,7 +36,7 @@ export function unknownVariableWarnings(environment: Record<string, string | und
       const [closest] = known
         .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
         .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate));
-      const suggestion = closest && closest.distance <= Math.max(2, Math.floor((name.length - ENV_PREFIX.length) / 3)) ? `; did you mean ${closest.candidate}?` : " (the README's Configuration section lists the settings)";
+      const suggestion = closest && closest.distance <= Math.max(2, Math.floor((name.length - ENV_PREFIX.length) / 3)) ? `; did you mean ${closest.candidate}?` : " (docs/configuration.md lists the settings)";
       return `${name} is not a Frontdesk setting and is ignored${suggestion}`;
     });
 }

@@ -6,7 +6,7 @@ import { queueWebhookEvent, type WebhookEventDraft } from "./queue-webhook-event
 
 /**
  * The service's webhook events, each the webhook form of a change's domain event, queued in that
- * change's transaction. Their data is the README's "Events" table.
+ * change's transaction. Their data is docs/api.md's "Events" table.
  */
 
 /** An event id that every process derives alike from what names one occurrence. */

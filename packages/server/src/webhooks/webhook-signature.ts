@@ -19,7 +19,7 @@ export interface VerifyOptions {
 }
 
 /**
- * What a receiver does (the README's example is the same in plain Node): any `v1` matching the
+ * What a receiver does (docs/api.md's example is the same in plain Node): any `v1` matching the
  * HMAC of `${t}.${raw body}`, compared in constant time, and `t` within the tolerance.
  */
 export function verifyWebhookSignature(secret: string, header: string, body: string, options: VerifyOptions = {}): boolean {

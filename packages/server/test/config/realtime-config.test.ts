@@ -32,7 +32,7 @@ describe("realtime configuration", () => {
     }
   });
 
-  it("happy: the limits' defaults are the README's", () => {
+  it("happy: the limits' defaults are docs/configuration.md's", () => {
     const { realtime } = loadConfig({});
     expect(realtime).toMatchObject({ appId: "frontdesk", appKey: "frontdesk", appSecret: undefined, activityTimeoutSeconds: 30, pongTimeoutSeconds: 30 });
     expect(realtime.limits).toEqual({

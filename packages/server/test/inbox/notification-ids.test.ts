@@ -6,7 +6,7 @@ import { adminOf, bearer, seedTenant, startSession, type Tenant } from "../suppo
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-/** The milliseconds in an id's 8 base62 time characters (README, Identifiers). */
+/** The milliseconds in an id's 8 base62 time characters (docs/behaviour.md, Identifiers). */
 function timeOf(id: string): number {
   return [...id.slice(id.indexOf("_") + 1, id.indexOf("_") + 9)].reduce((ms, character) => ms * 62 + ALPHABET.indexOf(character), 0);
 }

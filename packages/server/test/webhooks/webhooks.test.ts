@@ -101,7 +101,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     expect(receiver.at("/signed")).toHaveLength(1);
     const header = String(request!.headers["frontdesk-signature"]);
     const [, timestamp, signature] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
-    // The receiver's own computation, as the README shows it.
+    // The receiver's own computation, as docs/api.md shows it.
     expect(signature).toBe(createHmac("sha256", endpoint.secret).update(`${timestamp}.${request!.body}`).digest("hex"));
     expect(verifyWebhookSignature(endpoint.secret, header, request!.body)).toBe(true);
     expect(verifyWebhookSignature(endpoint.secret, header, request!.body.replace("ada@", "eve@"))).toBe(false);

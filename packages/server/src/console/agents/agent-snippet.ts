@@ -5,7 +5,7 @@ import type { Agent } from "../../tenants/agent.js";
 
 type AgentSnippet = z.infer<typeof agentSnippetResponseSchema>["data"];
 
-/** What a site pastes into its pages to show the agent's widget (the README's "Embed the widget"). */
+/** What a site pastes into its pages to show the agent's widget ("Embed the widget" in the README and docs/widget.md). */
 export function agentSnippet(agent: Agent, config: Config): AgentSnippet {
   const scriptUrl = `${config.publicUrl}/widget.js`;
   return {
