@@ -8,7 +8,23 @@ import { refuseRequestsWhileClosing } from "./http/refuse-while-closing.js";
 import { registerStorableInput } from "./http/storable-input.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { registerConsoleCors } from "./http/console-cors.js";
-import { registerConsole } from "./console/register-console.js";
+import { conversationActionRoutes } from "./conversations/console-routes.js";
+import { agentRoutes } from "./console/agents/agent-routes.js";
+import { analyticsRoutes } from "./console/analytics/routes.js";
+import { operatorBroadcastingAuthRoute } from "./console/broadcasting-auth-route.js";
+import { conversationReadRoutes } from "./console/conversation-read-routes.js";
+import { curatedAnswerRoutes } from "./console/curated/routes.js";
+import { knowledgeRoutes } from "./console/knowledge/knowledge-routes.js";
+import { leadRoutes } from "./console/leads/routes.js";
+import { notificationRoutes } from "./console/notification-routes.js";
+import { operatorRoutes } from "./console/operators/routes.js";
+import { registerConsoleSurface } from "./console/console-surface.js";
+import { sessionRoutes } from "./console/session-routes.js";
+import { setupRoutes } from "./console/setup/setup-routes.js";
+import { tokenRoutes } from "./console/tokens/routes.js";
+import { usageRoutes } from "./console/usage/routes.js";
+import { visitorPrivacyRoutes } from "./privacy/console-routes.js";
+import { webhookRoutes } from "./webhooks/console-routes.js";
 import { CONSOLE_PREFIX } from "./console/console-prefix.js";
 import { publicOrigin } from "./console/public-origin.js";
 import { healthRoutes } from "./observability/health-routes.js";
@@ -95,7 +111,33 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
-  await app.register(registerConsole, { prefix: CONSOLE_PREFIX });
+  // The console API: its shared cookie and role guard, then each domain's console routes.
+  await app.register(
+    async (consoleApi) => {
+      await registerConsoleSurface(consoleApi);
+      for (const routes of [
+        sessionRoutes,
+        setupRoutes,
+        agentRoutes,
+        knowledgeRoutes,
+        operatorBroadcastingAuthRoute,
+        conversationActionRoutes,
+        conversationReadRoutes,
+        notificationRoutes,
+        leadRoutes,
+        tokenRoutes,
+        operatorRoutes,
+        usageRoutes,
+        analyticsRoutes,
+        curatedAnswerRoutes,
+        visitorPrivacyRoutes,
+        webhookRoutes,
+      ]) {
+        await consoleApi.register(routes);
+      }
+    },
+    { prefix: CONSOLE_PREFIX },
+  );
   await registerRealtime(app);
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
