@@ -37,7 +37,7 @@ export function lowConfidenceFigures(outcomes, isLow = (o) => o.lowConfidence) {
  */
 export function askedKindFigures(outcomes, askedKindOf, holdsKind) {
   const asking = outcomes.filter((o) => o.expected !== null && !o.lowConfidence && o.cited[0] === o.expected && askedKindOf(o.question, "en") !== null);
-  return { asking: asking.length, stated: asking.filter((o) => holdsKind(o.text, askedKindOf(o.question, "en"))).length };
+  return { asking: asking.length, stated: asking.filter((o) => holdsKind(o.text, askedKindOf(o.question, "en"), "en")).length };
 }
 
 /** Every figure of one run (one set, one embedder, fresh or in one conversation). */

@@ -2,9 +2,9 @@
 // Answer-quality evaluation on two corpora (eval/fixtures: Northwind Bikes, written for Frontdesk;
 // eval/govuk: gov.uk pages with ConditionalQA's crowd-written questions, see their READMEs).
 // Indexes every page through the real pipeline (extraction workers, chunking, the embedder,
-// PGlite with pgvector), then answers every question through the real path (the retrieval query,
-// hybrid retrieval, the extractive generator), asked fresh and one after another in one
-// conversation, and prints: expected document cited, cited first, plain BM25's top 5,
+// PGlite with pgvector), then answers every question through the widget's own path (answerTurn:
+// its stages up to the extractive generator, read from the turn's trace), asked fresh and one
+// after another in one conversation, and prints: expected document cited, cited first, plain BM25's top 5,
 // low_confidence precision / recall / F1, out-of-scope questions answered confidently, and how many
 // replies state the kind of fact their question asks for (a duration, an amount, a time); then
 // retrieval recall per ranking, and the confidence thresholds cross-validated within and across sets.
@@ -18,15 +18,14 @@ const { migrate } = await load("db/migrate.js");
 const { runAdminCommand } = await load("admin/run-admin-command.js");
 const { createEmbedder } = await load("embeddings/create-embedder.js");
 const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
-const { retrieveHybrid, isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
+const { isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
 const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
-const { retrievalTexts } = await load("answering/retrieve/build-retrieval-query.js");
 const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-answer-generator.js");
 const { askedKindOf, holdsKind } = await load("answering/generate/asked-kind.js");
-
-/** As answer-message.ts: the last messages of the conversation (visitor and bot) go with each question. */
-const HISTORY_TURNS = 8;
+// HISTORY_TURNS: the last messages of the conversation (visitor and bot) a turn reads, as in the widget.
+const { answerTurn, HISTORY_TURNS } = await load("answering/answer-turn.js");
+const { stageOf } = await load("answering/turn-trace.js");
 
 const quiet = { info() {}, warn() {} };
 
@@ -85,41 +84,35 @@ async function evaluateEmbedder(kind, sets) {
     );
     const slugsOf = (chunkIds) => [...new Set(chunkIds.map((id) => chunkSlug.get(id)).filter(Boolean))];
 
-    const retrieve = (message, history) =>
-      retrieveHybrid(db, embedder, lexical, {
-        agentId: agent.id,
-        ...retrievalTexts({ message, recentVisitorMessages: history.filter((turn) => turn.role === "visitor").map((turn) => turn.content) }),
-        textSearchConfig: "english",
-        calibration,
-        candidates: 20,
-      });
+    const knowledge = { db, embedder, lexical, calibration, generator };
+    const agentOfSet = { id: agent.id, language: "en", persona: { name: "Assistant", tone: "friendly" } };
 
-    /** One question through the whole answer path, as answer-message.ts runs it. */
-    async function ask(item, history) {
-      const retrieval = await retrieve(item.question, history);
+    /** One turn of a visitor, as the widget answers it: its reply and its trace. */
+    async function turn(message, history) {
       let text = "";
-      let done = null;
-      for await (const event of generator.generate({
-        question: item.question,
-        passages: retrieval.passages.map(({ chunkId: _chunkId, ...passage }) => passage),
-        lowConfidence: retrieval.lowConfidence,
-        history,
-        persona: { name: "Assistant", tone: "friendly" },
-        language: "en",
-        signal: new AbortController().signal,
-      })) {
+      let outcome = null;
+      for await (const event of answerTurn(knowledge, { agent: agentOfSet, message, history, signal: new AbortController().signal })) {
         if (event.type === "token") text += event.token;
-        else if (event.type === "done") done = event;
+        else if (event.type === "decided") outcome = event;
       }
-      const plain = await retrieve(item.question, []);
+      return { text, ...outcome };
+    }
+
+    /** One question, fresh or within the conversation so far, read from the turn's trace. */
+    async function ask(item, history) {
+      const { text, decision, trace } = await turn(item.question, history);
+      const retrieval = stageOf(trace, "retrieval").retrieval;
+      const composition = stageOf(trace, "composition");
+      // BM25's top 5 for the question alone: the turn's own retrieval when it had no history.
+      const plain = history.length === 0 ? retrieval : stageOf((await turn(item.question, [])).trace, "retrieval").retrieval;
       return {
         id: item.id,
         question: item.question,
         expected: item.expected ?? null,
         kind: item.kind ?? null,
         text,
-        cited: done.citedDocumentIds.map((id) => documentSlug.get(id)),
-        lowConfidence: done.lowConfidence,
+        cited: composition.citedDocumentIds.map((id) => documentSlug.get(id)),
+        lowConfidence: decision.reply.lowConfidence,
         noPassages: retrieval.passages.length === 0,
         signals: retrieval.signals,
         bm25Top5: item.expected ? slugsOf(plain.textRanking).slice(0, 5).includes(item.expected) : false,
@@ -127,7 +120,7 @@ async function evaluateEmbedder(kind, sets) {
       };
     }
 
-    await retrieve("warm up", []);
+    await turn("warm up", []);
     await lexical.indexes.settled();
 
     const questions = conversationOrder(set);
@@ -138,7 +131,7 @@ async function evaluateEmbedder(kind, sets) {
     for (const item of questions) {
       const outcome = await ask(item, history.slice(-HISTORY_TURNS));
       conversation.push(outcome);
-      history.push({ role: "visitor", content: item.question }, { role: "bot", content: outcome.text });
+      history.push({ role: "visitor", content: item.question }, { role: "bot", content: outcome.text, lowConfidence: outcome.lowConfidence });
     }
     const chunks = chunkSlug.size;
     results.push({ set, fresh, conversation, indexMs, chunks });

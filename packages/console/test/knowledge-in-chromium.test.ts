@@ -14,8 +14,9 @@ import { poll, seriousViolations, signedInOperator } from "./support/console-bro
  * (the crawler allowed on loopback, as FRONTDESK_CRAWLER_ALLOW_PRIVATE_NETWORKS=true allows it):
  * an admin adds a loopback site's sitemap and watches its progress move without a reload, one page
  * held until the test lets it go and one missing (its reason shown in words); an invalid address
- * gets the server's words beside the field; "Try a question" shows the passages with their
- * scores, the confidence signals and the answer with its citation; re-sync; delete.
+ * gets the server's words beside the field; "Try a question" explains in words how the bot
+ * decided (the page, the question's words it holds, why it is sure), shows the passages read with
+ * those words and the answer with its citation; re-sync; delete.
  */
 describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () => {
   let stage: WidgetStage;
@@ -66,7 +67,7 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await stage?.close();
   });
 
-  it("happy: add a sitemap, its progress live until indexed without a reload, the failed page explained; add a text; an invalid URL refused beside the field; try a question (passages, scores, signals, answer with citation); re-sync; delete after confirming; no serious axe violation", async () => {
+  it("happy: add a sitemap, its progress live until indexed without a reload, the failed page explained; add a text; an invalid URL refused beside the field; try a question (how the bot decided in words, the passages with the question's words, the answer with its citation); re-sync; delete after confirming; no serious axe violation", async () => {
     const signedIn = await signedInOperator(browser, stage, { email: "ada@acme-bikes.test", name: "Ada", role: "admin" }, "/console/knowledge");
     page = signedIn.page;
     onTestFailed(async () => {
@@ -120,7 +121,7 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     expect(await failedPage.locator(".failed-reason").textContent()).toMatch(/404/);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
-    // Try a question: the passages with their scores, the signals against the thresholds, the answer citing [1].
+    // Try a question: how the bot decided, stage by stage in words, the passages with the question's words they hold, the answer citing [1].
     stage.model.respondWith(modelAnswer(["Hangar tours cost 40 euros per person [1]."]));
     await page.getByRole("textbox", { name: "Question" }).fill("How much is a zeppelin hangar tour?");
     await page.getByRole("button", { name: "Try", exact: true }).click();
@@ -128,19 +129,19 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     await poll(() => passages.getByRole("listitem").count()).toBeGreaterThanOrEqual(1);
     const hangarPassages = passages.getByRole("listitem").filter({ has: page.getByRole("link", { name: "Zeppelin hangar tours" }) });
     expect(await hangarPassages.count()).toBeGreaterThanOrEqual(1);
-    expect(await hangarPassages.first().locator(".passage-score").textContent()).toMatch(/^score 0\.\d{4}$/);
+    expect(await hangarPassages.first().locator(".word-matched").allTextContents()).toEqual(expect.arrayContaining(["zeppelin", "hangar", "tour"]));
     expect(await page.locator(".try-answer-text").textContent()).toBe("Hangar tours cost 40 euros per person.");
     const firstPassageLink = await passages.getByRole("listitem").first().getByRole("link").getAttribute("href");
     const citations = page.getByRole("list", { name: "Citations" }).getByRole("link");
     expect(await citations.count()).toBe(1);
     expect(await citations.first().getAttribute("href")).toBe(firstPassageLink);
-    const signals = page.getByRole("table", { name: "Confidence signals against their thresholds" });
-    expect(await signals.getByRole("row").count()).toBe(8);
-    expect(await page.getByText("Retrieval found enough to ground an answer.").isVisible()).toBe(true);
-    expect(await signals.getByRole("row", { name: /Top similarity/ }).textContent()).toMatch(/at least \d\.\d\d/);
-    // The shipped lexical thresholds weigh rare-word coverage 0: the pane says it is not in the score.
-    expect(await signals.getByRole("row", { name: /Rare words covered/ }).textContent()).toContain("not in the score");
-    expect(await signals.getByRole("row", { name: /Best passage/ }).textContent()).not.toContain("not in the score");
+    const steps = page.getByRole("list", { name: "How the bot decided" }).getByRole("listitem");
+    expect(await steps.count()).toBe(7);
+    expect(await steps.filter({ hasText: "Sure or unsure" }).textContent()).toMatch(/Sure: .*Zeppelin hangar tours/);
+    expect(await page.locator(".try-step-decided").textContent()).toMatch(/written by openai:\S+ from the passages and cites its page/);
+    // Words, not scores: no rank score and no table of signals against thresholds.
+    expect(await page.locator(".try-result").textContent()).not.toMatch(/score|threshold|BM25/i);
+    expect(await page.getByRole("table").count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, "console-knowledge.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
 

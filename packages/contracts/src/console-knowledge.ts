@@ -71,43 +71,36 @@ export const tryQuestionBodySchema = z.object({
 });
 export type TryQuestionBody = z.infer<typeof tryQuestionBodySchema>;
 
-export const retrievedPassageSchema = z.object({
-  number: z.number().int().describe("1-based: the answer's citations refer to passages by their document."),
+/** The stages a visitor's turn goes through, in order (the server's `answerTurn`). */
+export const turnStages = ["curated_answer", "person_request", "small_talk", "follow_up", "retrieval", "confidence", "composition"] as const;
+
+export const triedPassageSchema = z.object({
+  number: z.number().int().describe("1-based, best first: the order the bot read the passages in."),
   document_id: z.number().int(),
   url: z.string(),
   title: z.string(),
   heading: z.string().nullable(),
   content: z.string(),
-  score: z.number().describe("The fused (reciprocal rank fusion) score: ranks, not a probability."),
+  matched_words: z.array(z.string()).describe("The question's words this passage holds, as the question writes them."),
+  cited: z.boolean().describe("The answer cites this passage's page."),
 });
 
 export const tryQuestionResponseSchema = z.object({
   data: z.object({
     question: z.string(),
-    passages: z.array(retrievedPassageSchema),
-    confidence: z.object({
-      low_confidence: z.boolean().describe("Retrieval found nothing relevant enough to ground an answer: the bot says so and offers a person."),
-      score: z.number().describe("0–1: rarity-weighted coverage blended with the best passage's normalised BM25."),
-      signals: z.object({
-        top_similarity: z.number().describe("Cosine similarity of the nearest chunk."),
-        top_coverage: z.number().describe("Share of the question's weight (Σ IDF) found in one of the best passages."),
-        unknown_share: z.number().describe("Share of the question's weight in words the knowledge never uses."),
-        rare_coverage: z.number().describe("Share of the question's general-English rarity found in one of the best passages."),
-        unknown_rare_share: z.number().describe("Share of that rarity in words the knowledge never uses."),
-        best_score: z.number().describe("The best passage's BM25 over the most a passage could score (0–1)."),
-      }),
-      thresholds: z.object({
-        min_similarity: z.number(),
-        min_coverage: z.number(),
-        max_unknown_share: z.number(),
-        coverage_weight: z.number(),
-      }),
-    }),
+    decided_by: z.enum(turnStages).describe("The stage that decided the answer: an operator's curated answer, a request for a person, small talk, or the composition from the knowledge."),
+    steps: z
+      .array(z.object({ stage: z.enum(turnStages), summary: z.string().describe("What the stage found and why, in words.") }))
+      .describe("Each stage the question went through, in order, the last one deciding."),
+    sure: z.boolean().nullable().describe("Whether the bot would be sure of its answer from the knowledge; null when it answered without searching it."),
+    passages: z.array(triedPassageSchema).describe("What the bot read of the knowledge (none when it did not search it)."),
+    unknown_words: z.array(z.string()).describe("Words of the question that no page of the knowledge uses."),
     answer: z.object({
       content: z.string(),
       citations: z.array(z.object({ id: z.number().int(), url: z.string(), title: z.string().optional() })),
       low_confidence: z.boolean().describe("Whether the answer would be stored and shown as low-confidence."),
-      generator: z.string().describe("Which generator wrote it (`extractive`, `openai:…`, `anthropic:…`)."),
+      generator: z.string().describe("Which generator wrote it (`curated`, `small-talk`, `extractive`, `openai:…`, `anthropic:…`), or `handoff` when the bot hands over instead."),
+      hands_over: z.boolean().describe("The bot would hand the conversation to a person instead of answering (and say nothing more)."),
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
     }),
   }),

@@ -2,18 +2,26 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api, dataOf, describeError } from "../api/client.js";
 
-const score = (value: number, digits = 2) => value.toFixed(digits);
+/** The stages a question goes through, named for a site owner. */
+const STAGE_NAMES: Record<string, string> = {
+  curated_answer: "Curated answers",
+  person_request: "Asking for a person",
+  small_talk: "Small talk",
+  follow_up: "Earlier messages",
+  retrieval: "Your pages",
+  confidence: "Sure or unsure",
+  composition: "The answer",
+};
 
-/** A signal against its threshold: the bound and whether the value meets it, in words (not only in colour). */
-function Threshold({ met, bound }: { met: boolean; bound: string }) {
-  return (
-    <td>
-      {bound} <span className={met ? "signal-met" : "signal-missed"}>{met ? "(met)" : "(missed)"}</span>
-    </td>
-  );
+/** The badge over the answer: how the bot would reply. */
+function AnswerBadge({ decidedBy, lowConfidence, handsOver }: { decidedBy: string; lowConfidence: boolean; handsOver: boolean }) {
+  if (handsOver) return <span className="badge badge-syncing">Hands over to a person</span>;
+  if (decidedBy === "curated_answer") return <span className="badge badge-indexed">Curated answer</span>;
+  if (decidedBy === "small_talk") return <span className="badge badge-indexed">Small talk</span>;
+  return lowConfidence ? <span className="badge badge-warning">Unsure</span> : <span className="badge badge-indexed">Sure</span>;
 }
 
-/** "Try a question": what the bot would retrieve (passages and their scores), how sure it would be, and what it would answer. Nothing is stored. */
+/** "Try a question": what the bot would answer, and why, stage by stage and in words: the pages it read and the question's words they hold. Nothing is stored. */
 export function TryQuestionPane({ agentId }: { agentId: string }) {
   const [question, setQuestion] = useState("");
   const questionId = useId();
@@ -25,8 +33,6 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
     if (question.trim()) attempt.mutate(question.trim());
   };
   const result = attempt.data?.data;
-  const signals = result?.confidence.signals;
-  const thresholds = result?.confidence.thresholds;
   return (
     <section className="try-pane" aria-labelledby="try-title">
       <h2 id="try-title">Try a question</h2>
@@ -44,14 +50,17 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
           {describeError(attempt.error)}
         </p>
       )}
-      {result && signals && thresholds && (
+      {result && (
         <div className="try-result" aria-live="polite">
           <section aria-labelledby="try-answer-title" className="try-answer">
             <h3 id="try-answer-title">
-              The answer{" "}
-              {result.answer.low_confidence ? <span className="badge badge-warning">Low confidence</span> : <span className="badge badge-indexed">Confident</span>}
+              The answer <AnswerBadge decidedBy={result.decided_by} lowConfidence={result.answer.low_confidence} handsOver={result.answer.hands_over} />
             </h3>
-            <p className="try-answer-text">{result.answer.content}</p>
+            {result.answer.hands_over ? (
+              <p className="muted">The bot would say nothing more: the conversation would wait for someone of your team.</p>
+            ) : (
+              <p className="try-answer-text">{result.answer.content}</p>
+            )}
             {result.answer.error && <p className="error">The generator failed: {result.answer.error.message}</p>}
             {result.answer.citations.length > 0 && (
               <ol className="citations" aria-label="Citations">
@@ -64,95 +73,68 @@ export function TryQuestionPane({ agentId }: { agentId: string }) {
                 ))}
               </ol>
             )}
-            <p className="muted small">Written by {result.answer.generator}.</p>
           </section>
-          <section aria-labelledby="try-confidence-title">
-            <h3 id="try-confidence-title">Confidence: {score(result.confidence.score)}</h3>
-            <p className="muted small">
-              {result.confidence.low_confidence
-                ? "Retrieval found nothing relevant enough: the bot says so and offers a person."
-                : "Retrieval found enough to ground an answer."}
-            </p>
-            <p className="muted small">
-              Grounded when the question's rare words are not missing from the knowledge and either the nearest passage is similar enough or the
-              confidence score{" "}
-              {thresholds.coverage_weight === 0
-                ? "(the best passage's score, its words counted more where they stand together, over the most it could score)"
-                : `(${score(thresholds.coverage_weight)} × rare words covered + ${score(1 - thresholds.coverage_weight)} × best passage)`}{" "}
-              reaches its threshold.
-            </p>
-            <table className="signals">
-              <caption className="visually-hidden">Confidence signals against their thresholds</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Signal</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Threshold</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <th scope="row">Rare words unknown to the knowledge</th>
-                  <td>{score(signals.unknown_rare_share)}</td>
-                  <Threshold met={signals.unknown_rare_share <= thresholds.max_unknown_share} bound={`at most ${score(thresholds.max_unknown_share)}`} />
-                </tr>
-                <tr>
-                  <th scope="row">Top similarity</th>
-                  <td>{score(signals.top_similarity)}</td>
-                  <Threshold met={signals.top_similarity >= thresholds.min_similarity} bound={`at least ${score(thresholds.min_similarity)}`} />
-                </tr>
-                <tr>
-                  <th scope="row">Confidence score</th>
-                  <td>{score(result.confidence.score)}</td>
-                  <Threshold met={result.confidence.score >= thresholds.min_coverage} bound={`at least ${score(thresholds.min_coverage)}`} />
-                </tr>
-                <tr>
-                  <th scope="row">Rare words covered</th>
-                  <td>{score(signals.rare_coverage)}</td>
-                  <td className="muted">{thresholds.coverage_weight === 0 ? "not in the score" : "in the score"}</td>
-                </tr>
-                <tr>
-                  <th scope="row">Best passage (BM25 and proximity)</th>
-                  <td>{score(signals.best_score)}</td>
-                  <td className="muted">{thresholds.coverage_weight === 1 ? "not in the score" : "in the score"}</td>
-                </tr>
-                <tr>
-                  <th scope="row">Coverage of the question</th>
-                  <td>{score(signals.top_coverage)}</td>
-                  <td className="muted">—</td>
-                </tr>
-                <tr>
-                  <th scope="row">Words unknown to the knowledge</th>
-                  <td>{score(signals.unknown_share)}</td>
-                  <td className="muted">—</td>
-                </tr>
-              </tbody>
-            </table>
+          <section aria-labelledby="try-why-title">
+            <h3 id="try-why-title">Why</h3>
+            <ol className="try-steps" aria-label="How the bot decided">
+              {result.steps.map((step) => (
+                <li key={step.stage} className={step.stage === result.decided_by ? "try-step try-step-decided" : "try-step"}>
+                  <span className="try-step-name">{STAGE_NAMES[step.stage] ?? step.stage}</span>
+                  <span>{step.summary}</span>
+                </li>
+              ))}
+            </ol>
+            {result.unknown_words.length > 0 && (
+              <p className="small">
+                No page of your knowledge uses{" "}
+                <span className="word-list">
+                  {result.unknown_words.map((word) => (
+                    <mark key={word} className="word-missing">
+                      {word}
+                    </mark>
+                  ))}
+                </span>
+                . A page about it would let the bot answer.
+              </p>
+            )}
           </section>
-          <section aria-labelledby="try-passages-title">
-            <h3 id="try-passages-title">Passages retrieved ({result.passages.length})</h3>
-            {result.passages.length === 0 ? (
-              <p className="muted">None: the knowledge has nothing on this.</p>
-            ) : (
+          {result.passages.length > 0 && (
+            <section aria-labelledby="try-passages-title">
+              <h3 id="try-passages-title">What the bot read ({result.passages.length})</h3>
               <ol className="passages" aria-label="Passages">
                 {result.passages.map((passage) => (
-                  <li key={`${passage.document_id}-${passage.number}-${passage.heading ?? ""}-${passage.score}`} className="passage">
+                  <li key={`${passage.document_id}-${passage.number}`} className="passage">
                     <div className="passage-top">
                       <span className="passage-number">[{passage.number}]</span>
                       <a href={passage.url} target="_blank" rel="noreferrer" className="passage-title">
                         {passage.title || passage.url}
                       </a>
-                      <span className="passage-score" title="Fused rank score (reciprocal rank fusion)">
-                        score {score(passage.score, 4)}
-                      </span>
+                      {passage.cited && <span className="badge badge-indexed">Cited</span>}
                     </div>
                     {passage.heading && <p className="muted small">{passage.heading}</p>}
+                    <p className="small passage-words">
+                      {passage.matched_words.length === 0 ? (
+                        <span className="muted">Shares no word with the question.</span>
+                      ) : (
+                        <>
+                          Holds the question's{" "}
+                          <span className="word-list">
+                            {passage.matched_words.map((word) => (
+                              <mark key={word} className="word-matched">
+                                {word}
+                              </mark>
+                            ))}
+                          </span>
+                        </>
+                      )}
+                    </p>
                     <p className="passage-content">{passage.content}</p>
                   </li>
                 ))}
               </ol>
-            )}
-          </section>
+            </section>
+          )}
+          <p className="muted small">Written by {result.answer.generator}.</p>
         </div>
       )}
     </section>

@@ -1,19 +1,14 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { recordVisitorPage } from "../widget/sessions.js";
+import { recordVisitorPage } from "../widget/session-repository.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
-import { textSearchConfigFor } from "../language/text-search-config.js";
-import type { AnswerErrorCode, ConversationTurn } from "./generate/answer-generator.js";
+import type { AnswerErrorCode } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
 import { insertBotReply } from "./message-repository.js";
-import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
-import { retrieveHybrid } from "./retrieve/retrieve-hybrid.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
-import { asksForPerson, saysYes } from "./intent/person-request.js";
-
-const HISTORY_TURNS = 8;
+import { answerTurn, HISTORY_TURNS, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
 
 /** What the visitor sees of an answer, as it happens: shared by the JSON and the SSE endpoints. */
 export type ConversationEvent =
@@ -24,11 +19,12 @@ export type ConversationEvent =
 
 /**
  * POST /messages(/stream): stores the visitor's message (reopening a closed conversation); only in
- * the `bot` state, retrieves the agent's knowledge, generates the answer (streamed), and stores the
- * bot's reply with its citations, confidence, generator and latency, on condition that the state is
- * still `bot` and unchanged since the question: a reply generated while an operator took over is
- * discarded (not stored, not published) and the answer ends with `done` `discarded`. When `signal`
- * aborts (the client left), generation stops and what was generated is stored.
+ * the `bot` state, answers the turn (`answerTurn`: a curated answer, a request for a person, small
+ * talk, or retrieval and generation, streamed) and applies its decision: the handoff is requested,
+ * or the bot's reply is stored with its citations, confidence, generator and latency, on condition
+ * that the state is still `bot` and unchanged since the question: a reply written while an
+ * operator took over is discarded (not stored, not published) and the answer ends with `done`
+ * `discarded`. When `signal` aborts (the client left), writing stops and what was written is stored.
  */
 export async function* answerMessage(
   services: Services,
@@ -46,138 +42,72 @@ export async function* answerMessage(
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
-  const { history } = visitorMessage;
   // Independent reads, at once: the visitor waits for the longest, not for their sum.
-  const [cachedAgent, curated] = await Promise.all([
-    readCachedAgent(services, conversation.agentId),
-    // An operator's curated answer to a question close enough to this one is the answer: no retrieval, no generation.
-    visitorMessage.agentHasCuratedAnswers
-      ? findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message })
-      : null,
-    pageRecorded,
-  ]);
+  const curatedLookup: Promise<CuratedMatch | null> | null = visitorMessage.agentHasCuratedAnswers
+    ? findCuratedAnswer(services.db, { workspaceId: conversation.workspaceId, agentId: conversation.agentId, question: body.message }).then((found) =>
+        found === null ? null : { ...found.curated, similarity: found.similarity },
+      )
+    : null;
+  const [cachedAgent] = await Promise.all([readCachedAgent(services, conversation.agentId), curatedLookup, pageRecorded]);
   const agent = cachedAgent?.agent;
-  const language = agent?.languageDefault ?? "en";
-  if (curated) {
-    yield* answerWithCurated(services, session, visitorMessage, curated.curated, started);
-    return;
+
+  let content = "";
+  let decision: TurnDecision | null = null;
+  for await (const event of answerTurn(
+    {
+      db: services.db,
+      embedder: services.embedder,
+      lexical: services.lexical,
+      calibration: services.retrievalCalibration(services.embedder.id),
+      generator: services.answers,
+      ...(curatedLookup === null ? {} : { findCuratedAnswer: () => curatedLookup }),
+    },
+    {
+      agent: { id: conversation.agentId, language: agent?.languageDefault ?? "en", persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" } },
+      message: body.message,
+      history: visitorMessage.history,
+      pageContext: body.page_context,
+      signal,
+    },
+  )) {
+    if (event.type === "decided") decision = event.decision;
+    else {
+      if (event.type === "token") content += event.token;
+      yield event;
+    }
   }
-  // "Can I talk to a human?", or "yes" to the unsure bot's "Would you like me to connect you with a
-  // person?": the visitor asked for a person, as the widget's button does. The bot says nothing more.
-  const saidYesToPerson = saysYes(body.message) && history.findLast((turn) => turn.role !== "visitor")?.lowConfidence === true;
-  if (asksForPerson(body.message) || saidYesToPerson) {
-    await requestHuman(services, session, saidYesToPerson ? null : body.message);
+  if (decision === null) throw new Error("the turn ended without a decision");
+
+  if (decision.kind === "handoff") {
+    // The visitor asked for a person, as the widget's button does. The bot says nothing more.
+    await requestHuman(services, session, decision.reason);
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
     return;
   }
-  const retrieval = await retrieveHybrid(services.db, services.embedder, services.lexical, {
-    agentId: conversation.agentId,
-    ...retrievalTexts({
-      message: body.message,
-      recentVisitorMessages: history.filter((message) => message.role === "visitor").map((message) => message.content),
-      pageContext: body.page_context,
-      language,
-    }),
-    textSearchConfig: textSearchConfigFor(language),
-    calibration: services.retrievalCalibration(services.embedder.id),
-  });
-
-  let content = "";
-  let citedDocumentIds: number[] = [];
-  let lowConfidence = retrieval.lowConfidence;
-  let generator = services.answers.id;
-  for await (const event of services.answers.generate({
-    question: body.message,
-    passages: retrieval.passages.map(({ chunkId: _chunkId, ...passage }) => passage),
-    lowConfidence: retrieval.lowConfidence,
-    history: history
-      .filter((message): message is typeof message & { role: ConversationTurn["role"] } => message.role !== "system")
-      .map((message) => ({ role: message.role, content: message.content })),
-    persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" },
-    language,
-    signal,
-  })) {
-    if (event.type === "token") {
-      content += event.token;
-      yield event;
-    } else if (event.type === "error") {
-      yield event;
-    } else {
-      citedDocumentIds = event.citedDocumentIds;
-      lowConfidence = event.lowConfidence;
-      generator = event.generator;
-    }
-  }
-
+  const { reply } = decision;
   if (signal.aborted && content === "") {
     // The visitor left before the first word: there is no reply to keep (and nobody to send one to).
-    yield { type: "done", messageId: visitorMessage.id, lowConfidence, awaitingHuman: false };
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence: reply.lowConfidence, awaitingHuman: false };
     return;
   }
-  const documents = new Map(retrieval.passages.map((passage) => [passage.documentId, passage]));
-  const citations: Citation[] = citedDocumentIds.flatMap((id) => {
-    const document = documents.get(id);
-    return document ? [{ id, url: document.url, ...(document.title.trim() ? { title: document.title.trim() } : {}) }] : [];
-  });
-  const reply = await insertBotReply(
-    services.db,
-    { conversationId: conversation.id, role: "bot", content, citations, lowConfidence, generator, latencyMs: Date.now() - started },
-    visitorMessage.seq,
-  );
-  if (!reply) {
-    // An operator took over (or the state changed) while the answer was generated: it is not the bot's turn any more.
-    yield { type: "done", messageId: visitorMessage.id, lowConfidence, awaitingHuman: false, discarded: true };
-    return;
-  }
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: conversation.workspaceId,
-    agentId: conversation.agentId,
-    conversationId: conversation.id,
-    message: { id: reply.id, seq: reply.seq, role: "bot", content, citations, created_at: reply.createdAt },
-    author: null,
-  });
-  yield { type: "citations", citations };
-  yield { type: "done", messageId: reply.id, lowConfidence, awaitingHuman: false };
-}
-
-/** Curated answers stream in pieces of a few words, like a generated answer. */
-const CURATED_PIECE = /\S+\s*/g;
-
-/**
- * Answers with a curated answer (see answerMessage): streamed like any answer, citing its source
- * URL if it has one (document id 0: it is no indexed document), never low-confidence, stored with
- * `curated_answer_id` and the generator `curated`. Discarded as any reply when the state changed.
- */
-async function* answerWithCurated(
-  services: Services,
-  session: WidgetSession,
-  question: { id: string; seq: number },
-  curated: { id: string; answer: string; sourceUrl: string | null },
-  started: number,
-): AsyncGenerator<ConversationEvent> {
-  const { conversation } = session;
-  const leading = curated.answer.match(/^\s*/)?.[0] ?? "";
-  if (leading !== "") yield { type: "token", token: leading };
-  for (const piece of curated.answer.slice(leading.length).match(CURATED_PIECE) ?? []) yield { type: "token", token: piece };
-  // Numbered as any reply's first source: the widget and the console list citations by their number.
-  const citations: Citation[] = curated.sourceUrl ? [{ id: 1, url: curated.sourceUrl }] : [];
-  const reply = await insertBotReply(
+  const curatedAnswerId = reply.curatedAnswerId ?? undefined;
+  const stored = await insertBotReply(
     services.db,
     {
       conversationId: conversation.id,
       role: "bot",
-      content: curated.answer,
-      citations,
-      lowConfidence: false,
-      generator: "curated",
+      content,
+      citations: reply.citations,
+      lowConfidence: reply.lowConfidence,
+      generator: reply.generator,
       latencyMs: Date.now() - started,
-      curatedAnswerId: curated.id,
+      ...(curatedAnswerId === undefined ? {} : { curatedAnswerId }),
     },
-    question.seq,
+    visitorMessage.seq,
   );
-  if (!reply) {
-    yield { type: "done", messageId: question.id, lowConfidence: false, awaitingHuman: false, discarded: true };
+  if (!stored) {
+    // An operator took over (or the state changed) while the answer was written: it is not the bot's turn any more.
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence: reply.lowConfidence, awaitingHuman: false, discarded: true };
     return;
   }
   services.bus.publish({
@@ -185,9 +115,17 @@ async function* answerWithCurated(
     workspaceId: conversation.workspaceId,
     agentId: conversation.agentId,
     conversationId: conversation.id,
-    message: { id: reply.id, seq: reply.seq, role: "bot", content: curated.answer, citations, created_at: reply.createdAt, curated_answer_id: curated.id },
+    message: {
+      id: stored.id,
+      seq: stored.seq,
+      role: "bot",
+      content,
+      citations: reply.citations,
+      created_at: stored.createdAt,
+      ...(curatedAnswerId === undefined ? {} : { curated_answer_id: curatedAnswerId }),
+    },
     author: null,
   });
-  yield { type: "citations", citations };
-  yield { type: "done", messageId: reply.id, lowConfidence: false, awaitingHuman: false, curated: true };
+  yield { type: "citations", citations: reply.citations };
+  yield { type: "done", messageId: stored.id, lowConfidence: reply.lowConfidence, awaitingHuman: false, ...(curatedAnswerId === undefined ? {} : { curated: true }) };
 }

@@ -123,7 +123,7 @@ describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible
     // The first model request pays for loading the SDK's lazy parts: keep that out of the 1 s first-token timeout.
     model.respondWith(modelAnswer(["Hello."]));
     const warmUp = await startSession(t.app, tenant.agentId);
-    await ask(warmUp.jwt, { message: "Hello" });
+    await ask(warmUp.jwt, { message: "Warm up the model" });
   });
   afterAll(async () => {
     await t?.close();
@@ -416,6 +416,18 @@ describeEachStore("POST /messages and /messages/stream with an OpenAI-compatible
     expect(bot.content.length).toBeLessThan(fullAnswer.length);
     expect(fullAnswer.startsWith(bot.content)).toBe(true);
     expect(bot.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("happy: small talk and a request for a person are answered as with the extractive generator: the model is never asked", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    expect((await ask(session.jwt, { message: "thanks!" })).json().data).toMatchObject({
+      content: "You're welcome! Is there anything else I can help you with?",
+      citations: [],
+      low_confidence: false,
+    });
+    expect((await storedMessages(session.conversationId)).at(-1)).toMatchObject({ role: "bot", generator: "small-talk", low_confidence: false });
+    expect((await ask(session.jwt, { message: "Can I talk to a human?" })).json().data).toMatchObject({ content: "", awaiting_human: true });
+    expect(model.requests).toHaveLength(0);
   });
 
   it("happy: while a human is requested, no request reaches the model", async () => {

@@ -117,7 +117,7 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     expect(list.json().data).toEqual([expect.objectContaining({ id: sitemapId, syncing: false, progress: done.progress })]);
   }, 90_000);
 
-  it("happy: texts are added (the same text again returns the existing source) and a question tried shows passages, scores, signals and the answer, storing nothing", async () => {
+  it("happy: texts are added (the same text again returns the existing source) and a question tried is explained stage by stage in words, storing nothing", async () => {
     textIds = [];
     for (const text of bikeShopKnowledge) {
       const response = await call(admin, "POST", "/knowledge/sources", { agent_id: tenant.agentId, kind: "text", ...text });
@@ -129,26 +129,46 @@ describeEachStore("the console's knowledge on %s", (kind) => {
     expect(again.json().data.id).toBe(textIds[0]);
     for (const id of textIds) expect(await settled(id)).toMatchObject({ status: "indexed", title: expect.any(String), progress: { pages_found: 1, pages_indexed: 1 } });
 
-    const before = await storedMessages();
+    const conversations = async () => (await t.services.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM conversations`)).rows[0]!.count;
+    const before = { messages: await storedMessages(), conversations: await conversations() };
+    const battery = "https://shop.example.com/help/battery";
     const tried = await tryQuestion("How long does a full charge of the e-bike battery take?");
-    expect(tried.passages.length).toBeGreaterThan(0);
-    expect(tried.passages[0]).toMatchObject({ number: 1, url: "https://shop.example.com/help/battery", title: "E-bike battery care" });
-    for (const passage of tried.passages) expect(typeof passage.score).toBe("number");
-    expect(tried.passages.map((passage: { score: number }) => passage.score)).toEqual(
-      [...tried.passages.map((passage: { score: number }) => passage.score)].sort((a, b) => b - a),
-    );
-    expect(tried.confidence.low_confidence).toBe(false);
-    expect(tried.confidence.score).toBeGreaterThan(0);
-    expect(Object.keys(tried.confidence.signals).sort()).toEqual(["best_score", "rare_coverage", "top_coverage", "top_similarity", "unknown_rare_share", "unknown_share"]);
-    expect(tried.confidence.thresholds).toMatchObject({ min_similarity: expect.any(Number), min_coverage: expect.any(Number) });
-    expect(tried.answer).toMatchObject({ low_confidence: false, generator: "extractive", error: null });
+    expect(tried.decided_by).toBe("composition");
+    expect(tried.steps.map((step: { stage: string }) => step.stage)).toEqual(["curated_answer", "person_request", "small_talk", "follow_up", "retrieval", "confidence", "composition"]);
+    for (const step of tried.steps) expect(step.summary.length).toBeGreaterThan(10);
+    const summaryOf = (stage: string) => tried.steps.find((step: { stage: string }) => step.stage === stage).summary;
+    expect(summaryOf("retrieval")).toContain("the best is from “E-bike battery care”, which holds");
+    expect(summaryOf("confidence")).toMatch(/^Sure: .*“E-bike battery care”/);
+    expect(tried.sure).toBe(true);
+    expect(tried.passages[0]).toMatchObject({ number: 1, url: battery, title: "E-bike battery care", cited: true });
+    expect(tried.passages[0].matched_words).toEqual(expect.arrayContaining(["full", "charge", "battery"]));
+    // Words, not scores: no passage carries a rank score, no signal or threshold is shown.
+    for (const passage of tried.passages) expect(passage).not.toHaveProperty("score");
+    expect(tried).not.toHaveProperty("confidence");
+    expect(tried.answer).toMatchObject({ low_confidence: false, generator: "extractive", error: null, hands_over: false });
     expect(tried.answer.content).toMatch(/four hours/);
-    expect(tried.answer.citations).toContainEqual(expect.objectContaining({ url: "https://shop.example.com/help/battery", title: "E-bike battery care" }));
+    expect(tried.answer.citations).toContainEqual(expect.objectContaining({ url: battery, title: "E-bike battery care" }));
 
     const unknown = await tryQuestion("Do you sell helicopter insurance for pilots in Antarctica?");
-    expect(unknown.confidence.low_confidence).toBe(true);
+    expect(unknown.sure).toBe(false);
     expect(unknown.answer.low_confidence).toBe(true);
-    expect(await storedMessages()).toBe(before);
+    expect(unknown.unknown_words).toEqual(expect.arrayContaining(["helicopter", "Antarctica"]));
+    expect(unknown.steps.find((step: { stage: string }) => step.stage === "confidence").summary).toMatch(/^Unsure: .*“helicopter”/);
+
+    // As the widget answers: small talk and a request for a person decide before the knowledge is searched.
+    const thanks = await tryQuestion("thanks!");
+    expect(thanks).toMatchObject({ decided_by: "small_talk", sure: null, passages: [], answer: { content: "You're welcome! Is there anything else I can help you with?", generator: "small-talk" } });
+    const person = await tryQuestion("Can I talk to a human?");
+    expect(person).toMatchObject({ decided_by: "person_request", answer: { content: "", hands_over: true } });
+    expect({ messages: await storedMessages(), conversations: await conversations() }).toEqual(before);
+
+    // An operator's curated answer decides first, as for a visitor.
+    const curated = await call(admin, "POST", "/curated-answers", { agent_id: tenant.agentId, question: "Do you fit mudguards?", answer: "Yes, for free with any bike." });
+    expect(curated.statusCode, curated.body).toBe(201);
+    const fitted = await tryQuestion("Do you fit mudguards?");
+    expect(fitted).toMatchObject({ decided_by: "curated_answer", passages: [], answer: { content: "Yes, for free with any bike.", generator: "curated" } });
+    expect(fitted.steps[0].summary).toContain("“Do you fit mudguards?”");
+    expect((await call(admin, "DELETE", `/curated-answers/${curated.json().data.id}`)).statusCode).toBe(204);
   }, 90_000);
 
   it("happy: re-sync fetches a page anew, and delete removes a source from what the bot cites", async () => {

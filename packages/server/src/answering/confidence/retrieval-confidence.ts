@@ -27,11 +27,25 @@ export function confidenceScore(signals: RetrievalSignals, coverageWeight: numbe
 }
 
 /**
+ * Why retrieval is sure or unsure of a question, as `isConfident` decides: the question's
+ * distinctive words are missing from the knowledge (`unknown_words`), or the nearest passage is
+ * close enough in meaning (`similar_passage`), or the best passages hold enough of its words
+ * (`words_matched`), or neither (`weak_match`).
+ */
+export type ConfidenceReason = "unknown_words" | "similar_passage" | "words_matched" | "weak_match";
+
+export function confidenceReason(signals: RetrievalSignals, thresholds: ConfidenceThresholds): ConfidenceReason {
+  if (signals.unknownRareShare > thresholds.maxUnknownShare) return "unknown_words";
+  if (signals.topSimilarity >= thresholds.minSimilarity) return "similar_passage";
+  return confidenceScore(signals, thresholds.coverageWeight) >= thresholds.minCoverage ? "words_matched" : "weak_match";
+}
+
+/**
  * Grounded enough when the question's distinctive words are not missing from the knowledge
  * (a missing "much" costs nothing, a missing "coronavirus" nearly everything), and either the
  * nearest chunk is close enough or the confidence score reaches the threshold.
  */
 export function isConfident(signals: RetrievalSignals, thresholds: ConfidenceThresholds): boolean {
-  if (signals.unknownRareShare > thresholds.maxUnknownShare) return false;
-  return signals.topSimilarity >= thresholds.minSimilarity || confidenceScore(signals, thresholds.coverageWeight) >= thresholds.minCoverage;
+  const reason = confidenceReason(signals, thresholds);
+  return reason === "similar_passage" || reason === "words_matched";
 }

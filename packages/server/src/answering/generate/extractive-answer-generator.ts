@@ -3,7 +3,6 @@ import { antecedentOf, isFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "../../language/detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
-import { smallTalkReply } from "../intent/small-talk.js";
 import { DEFAULT_SELECTION_LIMITS, type ChosenSentence, type SelectionLimits } from "./extractive/chosen-sentence.js";
 import { composeExtractiveReply } from "./extractive/extractive-composer.js";
 
@@ -62,8 +61,7 @@ function selectionContext(request: AnswerRequest): string | null {
  * document first, then the next retrieved ones. When retrieval had low confidence, or the passages
  * hold no usable sentence, it says so honestly in the visitor's language (detected, else the
  * agent's), telling apart "nothing found" from "found only doubtful matches" (and linking those),
- * and offers a person. A message that is only small talk (a greeting, a thank-you, a goodbye, an
- * acknowledgement) is answered in kind, citing nothing, and is not low confidence.
+ * and offers a person. (Small talk never reaches it: `answerTurn` answers it first, whatever the generator.)
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";
@@ -72,20 +70,17 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
 
   async *generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const visitorLanguage = detectLanguage(request.question, request.language);
-    // "hi" or "thanks" is greeted back, whatever retrieval found for it: it asks nothing, so the
-    // reply cites nothing and is no gap in the knowledge (not low confidence).
-    const smallTalk = smallTalkReply(request.question, { language: visitorLanguage, name: request.persona.name });
     const composed =
-      smallTalk !== null || request.lowConfidence || request.passages.length === 0
+      request.lowConfidence || request.passages.length === 0
         ? { sentences: [] as ChosenSentence[], text: "" }
         : composeExtractiveReply(request.question, request.passages, request.language, this.limits, selectionContext(request));
     const { sentences } = composed;
-    const lowConfidence = smallTalk === null && sentences.length === 0;
+    const lowConfidence = sentences.length === 0;
     const related = lowConfidence ? relatedDocuments(request) : [];
-    const text = smallTalk ?? (lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : composed.text);
+    const text = lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : composed.text;
     // A doubtful reply says it found pages that may be related: it links them rather than leaving
     // the visitor to search for them; the flag stays set.
-    const cited = smallTalk !== null ? [] : lowConfidence ? related : citationsOf(sentences, request);
+    const cited = lowConfidence ? related : citationsOf(sentences, request);
 
     let sent = 0;
     for (const token of wordsOf(text)) {

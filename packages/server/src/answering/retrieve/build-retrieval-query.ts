@@ -1,4 +1,4 @@
-import { antecedentOf, followUpReading } from "./follow-up.js";
+import { antecedentOf, followUpReading, type FollowUpReading } from "./follow-up.js";
 
 export interface RetrievalInput {
   message: string;
@@ -18,12 +18,22 @@ export function buildRetrievalQuery(input: RetrievalInput): string {
   return retrievalTexts(input).query;
 }
 
+/** How a visitor's message is read for retrieval: alone or with the earlier message it follows up (`antecedent`), and the texts retrieval is given. */
+export interface RetrievalTexts {
+  reading: FollowUpReading;
+  antecedent: string | null;
+  /** The text retrieval searches with (`buildRetrievalQuery`). */
+  query: string;
+  /** The text retrieval tries alone first. */
+  question: string;
+}
+
 /**
  * What retrieval is given for a visitor's message (`retrieveHybrid`): the query it searches with
  * (`buildRetrievalQuery`), and the question it tries alone first. A message that cannot be read
  * alone ("And on Sunday?", see `needsPrevious`) is not tried alone: its question is the query.
  */
-export function retrievalTexts(input: RetrievalInput): { query: string; question: string } {
+export function retrievalTexts(input: RetrievalInput): RetrievalTexts {
   const language = input.language ?? "en";
   const reading = followUpReading(input.message, language);
   const parts = [input.message];
@@ -38,5 +48,5 @@ export function retrievalTexts(input: RetrievalInput): { query: string; question
     if (described.length > 0) parts.push(described.join(" — "));
   }
   const query = parts.join("\n");
-  return { query, question: reading === "only with the previous" ? query : input.message };
+  return { reading, antecedent: antecedent ?? null, query, question: reading === "only with the previous" ? query : input.message };
 }

@@ -35,7 +35,9 @@ export function needsPrevious(message: string, language: string): boolean {
  * How a message is read: alone; with the previous one (`isFollowUp`); only with it
  * (`needsPrevious`). Small talk ("thanks!") has no content word but continues nothing: alone.
  */
-export function followUpReading(message: string, language: string): "alone" | "with the previous" | "only with the previous" {
+export type FollowUpReading = "alone" | "with the previous" | "only with the previous";
+
+export function followUpReading(message: string, language: string): FollowUpReading {
   if (isSmallTalk(message)) return "alone";
   const contentWords = contentStems(message, language).size;
   const continues = CONTINUATIONS.some((continuation) => continuation.test(message));

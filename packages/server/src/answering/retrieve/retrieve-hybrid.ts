@@ -20,6 +20,8 @@ export interface Retrieval {
   passages: RetrievedPassage[];
   signals: RetrievalSignals;
   lowConfidence: boolean;
+  /** The question's distinctive lexemes the agent's knowledge never uses (stemmed: "helicopt"; "much" is no distinctive word). */
+  unknownLexemes: string[];
   /** Each side's ranking, for evaluation: the lexical side's is BM25's own, before the proximity term. */
   vectorRanking: number[];
   textRanking: number[];
@@ -107,6 +109,7 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
     passages,
     signals,
     lowConfidence,
+    unknownLexemes: textSearch.unknownLexemes,
     vectorRanking: byVector.map((chunk) => chunk.chunkId),
     textRanking: byText.map((chunk) => chunk.chunkId),
     fusedRanking: fused.map((chunk) => chunk.chunkId),

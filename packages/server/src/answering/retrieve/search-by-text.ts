@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.js";
-import { lexemeWeights } from "../confidence/general-english-rarity.js";
+import { lexemeWeights, MIN_WORD_WEIGHT } from "../confidence/general-english-rarity.js";
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import { queryLexemes, searchByTextInSql, type QuestionLexemes, type RankedChunk, type WeightedQueryTerm } from "./chunk-search-repository.js";
 import { withoutContractionFragments } from "./contraction-fragments.js";
@@ -19,6 +19,8 @@ export interface TextSearch {
   unknownShare: number;
   /** The same share weighted by general-English rarity: "much" missing costs nothing, "coronavirus" everything. */
   unknownRareShare: number;
+  /** The question's distinctive lexemes (rarer than the commonest English words) the agent's knowledge never uses, as its text-search configuration stems them ("helicopt"). */
+  unknownLexemes: string[];
   /** The question's neighbouring words that the knowledge holds, as searched, for the proximity term. */
   pairs: TermPair[];
   /** The most a chunk could score by BM25 for this question (its rarest words, saturated), so that a score over it is 0–1 and comparable across agents. */
@@ -44,7 +46,7 @@ export async function searchByText(
 ): Promise<TextSearch> {
   const { lexemes: stemmed, revision, spellings, pairs } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
   const questionLexemes = withoutContractionFragments(stemmed, query.text);
-  const nothing: TextSearch = { chunks: [], unknownShare: 1, unknownRareShare: 1, pairs: [], bestPossible: 0 };
+  const nothing: TextSearch = { chunks: [], unknownShare: 1, unknownRareShare: 1, unknownLexemes: [], pairs: [], bestPossible: 0 };
   if (questionLexemes.length === 0) return nothing;
   const index = caches.indexes.current(db, query.agentId, query.embedder, revision);
   const corpus = index
@@ -93,7 +95,8 @@ export async function searchByText(
   const totalWeight = total(terms, (term) => term.weight) || 1;
   const unknownRareShare = total(unknown, (term) => term.weight) / totalWeight;
   const known = terms.filter((term) => term.df > 0).sort((a, b) => b.idf - a.idf);
-  if (known.length === 0) return { ...nothing, unknownShare, unknownRareShare };
+  const unknownLexemes = unknown.filter((term) => term.weight > MIN_WORD_WEIGHT).map((term) => term.lexeme);
+  if (known.length === 0) return { ...nothing, unknownShare, unknownRareShare, unknownLexemes };
   const hits = index
     ? index.search(known, query.limit, BM25)
     : await searchByTextInSql(db, query, known, corpus.averageLength);
@@ -107,6 +110,7 @@ export async function searchByText(
     })),
     unknownShare,
     unknownRareShare,
+    unknownLexemes,
     pairs: knownPairs(pairs, searchedAs, new Map(known.map((term) => [term.lexeme, term.idf]))),
     bestPossible,
   };

@@ -122,13 +122,14 @@ export const tryQuestionRouteSchema = {
   operationId: "tryConsoleQuestion",
   summary: "Try a question against an agent's knowledge",
   description:
-    "Runs the agent's retrieval and answer for a question, as for a visitor but outside any conversation, and stores nothing: every " +
-    "passage retrieved with its fused score, the confidence signals against the thresholds, and the answer the bot would give with its " +
-    "citations. Any operator; limited to 120 a minute per operator.",
+    "Answers a question as the agent would answer a visitor (a curated answer, a request for a person, small talk, or retrieval and " +
+    "the composition of a reply), outside any conversation, and stores nothing: each stage the question went through explained in " +
+    "words (which page, which of the question's words it holds, why the bot is sure or unsure), the passages read with the words they " +
+    "share with the question, and the answer with its citations. Any operator; limited to 120 a minute per operator.",
   security: consoleSecurity,
   body: tryQuestionBodySchema,
   response: {
-    200: jsonResponse("What the bot would retrieve and answer.", tryQuestionResponseSchema),
+    200: jsonResponse("What the bot would answer, and why, stage by stage.", tryQuestionResponseSchema),
     ...consoleWriteErrors,
     404: agentNotFound,
     429: errors.rateLimited,

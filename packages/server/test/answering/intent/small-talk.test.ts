@@ -1,9 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
-import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
-import { lowConfidenceReply } from "../../../src/answering/generate/low-confidence-reply.js";
 import { smallTalkReply } from "../../../src/answering/intent/small-talk.js";
-import { answerRequest } from "../generate/answer-request.js";
 
 const agent = { language: "en", name: "Ada" };
 
@@ -49,13 +45,4 @@ describe("small talk", () => {
       expect(smallTalkReply(message, agent)).toBeNull();
     },
   );
-
-  test("the extractive generator greets back, whatever retrieval found, citing nothing and not unsure: a greeting is no gap in the knowledge", async () => {
-    const greeting = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "hi!", lowConfidence: true })));
-    expect(greeting).toEqual({ content: "Hello! How can I help you today?", citedDocumentIds: [], lowConfidence: false, generator: "extractive" });
-    const thanks = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "thanks!", lowConfidence: false })));
-    expect(thanks).toEqual({ content: "You're welcome! Is there anything else I can help you with?", citedDocumentIds: [], lowConfidence: false, generator: "extractive" });
-    const unknown = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "Do you sell kayaks?", lowConfidence: true })));
-    expect(unknown.content).toBe(lowConfidenceReply("en", "nothing_found")); // no passage shares a word with it
-  });
 });
