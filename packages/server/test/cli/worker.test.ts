@@ -85,7 +85,7 @@ describeNeeding("postgres")("bin/frontdesk worker", () => {
     // The jobs of the tests before, counted once they completed (a source reads indexed a moment earlier).
     await expect.poll(async () => processed(await workerMetrics()), { timeout: 30_000 }).toBe(indexed);
     const before = await workerMetrics();
-    const id = await createText("Bikes are serviced within 48 hours at the Leeds workshop.");
+    const id = await createText("Bikes are serviced within 48 hours at the Elmby workshop.");
     // The operator watches the worker's log, not the API.
     for (let attempt = 0; !logLines().some((line) => line.msg === "source indexed" && line.sourceId === id); attempt += 1) {
       if (attempt > 600) throw new Error(`never indexed: ${workerLog}`);

@@ -147,27 +147,27 @@ describeEachStore("curated answers on %s", (kind) => {
   });
 
   it("happy: any operator lists an agent's curated answers; an admin changes and deletes one, after which the knowledge answers again", async () => {
-    const created = (await post(admin, { agent_id: tenant.agentId, question: "Is there a shop in Leeds?", answer: "Yes, on Briggate." })).json().data;
+    const created = (await post(admin, { agent_id: tenant.agentId, question: "Is there a shop in Elmby?", answer: "Yes, on Millgate." })).json().data;
     const listed = await t.app.inject({ method: "GET", url: `${CONSOLE}/curated-answers?agent_id=${tenant.agentId}`, headers: agentOperator.headers });
     expect(listed.statusCode).toBe(200);
-    expect(listed.json().data[0]).toMatchObject({ id: created.id, question: "Is there a shop in Leeds?", source_url: null });
+    expect(listed.json().data[0]).toMatchObject({ id: created.id, question: "Is there a shop in Elmby?", source_url: null });
 
     const patched = await t.app.inject({
       method: "PATCH",
       url: `${CONSOLE}/curated-answers/${created.id}`,
       headers: admin.headers,
-      payload: { answer: "Yes, at 12 Briggate.", source_url: "https://shop.example.com/stores" },
+      payload: { answer: "Yes, at 12 Millgate.", source_url: "https://shop.example.com/stores" },
     });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json().data).toMatchObject({ question: "Is there a shop in Leeds?", answer: "Yes, at 12 Briggate.", source_url: "https://shop.example.com/stores" });
-    const served = await ask("is there a shop in leeds");
-    expect(served.response.json().data.content).toBe("Yes, at 12 Briggate.");
+    expect(patched.json().data).toMatchObject({ question: "Is there a shop in Elmby?", answer: "Yes, at 12 Millgate.", source_url: "https://shop.example.com/stores" });
+    const served = await ask("is there a shop in elmby");
+    expect(served.response.json().data.content).toBe("Yes, at 12 Millgate.");
 
     const deleted = await t.app.inject({ method: "DELETE", url: `${CONSOLE}/curated-answers/${created.id}`, headers: admin.headers });
     expect(deleted.statusCode).toBe(204);
     const announcedDeletion = t.published.filter((event) => event.type === "curated_answer.updated").at(-1);
     expect(announcedDeletion).toMatchObject({ workspaceId: tenant.workspaceId, agentId: tenant.agentId, curatedAnswerId: created.id, deleted: true });
-    const after = await ask("is there a shop in leeds");
+    const after = await ask("is there a shop in elmby");
     expect((await storedReply(after.session.conversationId)).curated_answer_id).toBeNull();
     // The reply served before keeps its marker.
     expect((await storedReply(served.session.conversationId)).curated_answer_id).toBe(created.id);

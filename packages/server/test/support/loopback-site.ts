@@ -94,7 +94,7 @@ ${urls.map((url) => `<url><loc>${url}</loc><lastmod>2026-11-01</lastmod></url>`)
       case "/docs/warranty":
         return html(pageWithBoilerplate("Warranty", paragraphsAbout("warranty", [
           "Every tent carries a lifetime warranty against manufacturing defects.",
-          "Zips and poles are repaired free of charge at our workshop in Leeds.",
+          "Zips and poles are repaired free of charge at our workshop in Elmby.",
           "Damage from misuse or fire is not covered by the warranty.",
         ])));
       case "/changing":

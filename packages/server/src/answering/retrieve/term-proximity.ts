@@ -8,7 +8,7 @@
  * with phrase queries on the chunk's tsvector, where the passages are read (no extra statement).
  *
  * Measured on both eval sets (docs/benchmarks.md, "Answer quality"): the expected page cited first
- * 68.5 → 70.4 % (northwind) and 87.5 → 88.6 % (govuk); in the study of rankings, at span 3, every
+ * 68.5 → 70.4 % (the bike-shop set) and 87.5 → 88.6 % (govuk); in the study of rankings, at span 3, every
  * weight from 1 to 3 put more expected pages first on both sets. Confidence reads the term too
  * (`bestScore`), which raised the cross-validated `low_confidence` F1 in 5 of its 6 splits.
  */

@@ -35,8 +35,8 @@ const nameKey = (text: string): string =>
 
 /**
  * What names the site: `og:site_name` and `application-name`, and the page's and its canonical
- * address's host names read from their first label on ("www.acmecycles.example" gives
- * "northwindbikes", "northwindbikesco" and "northwindbikescouk"; "www.gov.uk" gives "gov" and "govuk").
+ * address's host names read from their first label on ("www.acmecycles.co.uk" gives
+ * "acmecycles", "acmecyclesco" and "acmecyclescouk"; "www.gov.uk" gives "gov" and "govuk").
  */
 function siteKeysOf(document: DomDocument, url: string): Set<string> {
   const keys = new Set<string>();

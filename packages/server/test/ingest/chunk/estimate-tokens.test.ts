@@ -58,7 +58,7 @@ describe("estimateTokens without word segments", () => {
   it("happy: agrees with the segmented estimate on real Latin-script prose", () => {
     const texts = [
       paragraph(0, 40),
-      "Returns: unworn items within 30 days (e.g. boots, tents); refunds in 5–7 working days. Email help@northwind.example or call +44 20 7946 0958.",
+      "Returns: unworn items within 30 days (e.g. boots, tents); refunds in 5–7 working days. Email help@acmetrail.example or call +44 20 7946 0958.",
       "Café au lait, naïve façade, Straße, smörgåsbord — 20% off; ‘quoted’ «guillemets» … done.",
     ];
     for (const text of texts) expect(estimateTokens(text), text).toBe(estimateBySegments(text));

@@ -1,5 +1,5 @@
 /** Deterministic English prose for chunker tests: every sentence is unique and says which it is. */
-const SUBJECTS = ["The support team", "Our warehouse in Leeds", "Every customer account", "The billing service", "A returned parcel"];
+const SUBJECTS = ["The support team", "Our warehouse in Elmby", "Every customer account", "The billing service", "A returned parcel"];
 const VERBS = ["checks", "records", "sends out", "reviews", "keeps track of"];
 const OBJECTS = [
   "the tracking number",

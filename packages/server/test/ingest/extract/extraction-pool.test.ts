@@ -33,7 +33,7 @@ describe("createExtractionPool", () => {
     const inputs = [...Array.from({ length: 5 }, (_, index) => page(index)), {
       body: readFileSync(new URL("./fixtures/article-with-boilerplate.html", import.meta.url), "utf8"),
       contentType: "text/html" as const,
-      url: "https://northwind.test/help/shipping",
+      url: "https://acme.test/help/shipping",
     }];
     const documents = await Promise.all(inputs.map((input) => active.extract(input)));
     expect(documents).toEqual(inputs.map((input) => extractDocument(input)));
