@@ -1,14 +1,14 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { recordVisitorPage } from "../widget/session-repository.js";
+import { recordVisitorPage } from "../widget/sessions.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import type { AnswerErrorCode } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
 import { insertBotReply } from "./message-repository.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
-import { answerTurn, HISTORY_TURNS, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
+import { answerTurn, HISTORY_TURNS, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
 
 /** What the visitor sees of an answer, as it happens: shared by the JSON and the SSE endpoints. */
 export type ConversationEvent =
@@ -54,14 +54,7 @@ export async function* answerMessage(
   let content = "";
   let decision: TurnDecision | null = null;
   for await (const event of answerTurn(
-    {
-      db: services.db,
-      embedder: services.embedder,
-      lexical: services.lexical,
-      calibration: services.retrievalCalibration(services.embedder.id),
-      generator: services.answers,
-      ...(curatedLookup === null ? {} : { findCuratedAnswer: () => curatedLookup }),
-    },
+    turnKnowledgeOf(services, curatedLookup === null ? undefined : () => curatedLookup),
     {
       agent: { id: conversation.agentId, language: agent?.languageDefault ?? "en", persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" } },
       message: body.message,
