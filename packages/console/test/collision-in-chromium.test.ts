@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { createSignedInOperator } from "../../server/test/support/console-session.js";
 import { bearer, startSession } from "../../server/test/support/seed.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
@@ -46,6 +47,18 @@ describeNeeding("chromium")("collision in the conversation screen, in Chromium",
     await poll(() => alsoHere(bea.page).textContent()).toBe("Also here: Ana (viewing)");
     await poll(() => alsoHere(ana.page).textContent()).toBe("Also here: Bea (viewing)");
     expect(await alsoHere(ana.page).getAttribute("aria-live")).toBe("polite");
+
+    // Bea's role changes (and back): each time the server ends her membership, signed with her old
+    // role, and her console joins again signed as she is now, so Ana still sees her.
+    const boss = await createSignedInOperator(stage.t, { workspaceId: stage.tenant.workspaceId, role: "admin" });
+    const { rows } = await stage.t.services.db.query<{ id: string }>(`SELECT id FROM operators WHERE email = $1`, ["bea@collision.test"]);
+    for (const role of ["admin", "agent"]) {
+      const changed = await stage.t.app.inject({ method: "PATCH", url: `/api/v1/console/operators/${rows[0]!.id}`, headers: boss.headers, payload: { role } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // A revocation arrives within a second; without joining again, Bea would be gone from Ana's list.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await poll(() => alsoHere(ana.page).textContent()).toBe("Also here: Bea (viewing)");
+    }
 
     // Ana takes over: Bea's reply box is disabled, saying why, and she has no "Take over".
     await ana.page.getByRole("button", { name: "Take over" }).click();

@@ -46,6 +46,8 @@ export function useConversationPresence(conversationId: string) {
   const channelRef = useRef<PresenceChannel | null>(null);
   const fades = useRef(new Map<string, number>());
   const whisper = useRef<{ sentAt: number; idle?: number }>({ sentAt: 0 });
+  // Bumped to join again after the server ended our membership (our role changed: the signature named the old one).
+  const [joins, setJoins] = useState(0);
 
   useEffect(() => {
     setOthers([]);
@@ -85,13 +87,30 @@ export function useConversationPresence(conversationId: string) {
       setTyping(id, on);
       if (on) timers.set(id, window.setTimeout(() => setTyping(id, false), TYPING_FADE_MS));
     };
-    channel.bind("pusher:subscription_succeeded", readMembers);
+    // The server ends a subscription whose right changed (`pusher:subscription_error` on a joined
+    // channel): join again, signed as we are now. A refusal before joining is final (no loop).
+    let joined = channel.subscribed;
+    const subscribed = () => {
+      joined = true;
+      readMembers();
+    };
+    let rejoin: number | undefined;
+    const ended = () => {
+      if (!joined) return;
+      joined = false;
+      setOthers([]);
+      rejoin = window.setTimeout(() => setJoins((count) => count + 1), 250);
+    };
+    channel.bind("pusher:subscription_succeeded", subscribed);
+    channel.bind("pusher:subscription_error", ended);
     channel.bind("pusher:member_added", added);
     channel.bind("pusher:member_removed", removed);
     channel.bind("client-typing", typing);
     if (channel.subscribed) readMembers();
     return () => {
-      channel.unbind("pusher:subscription_succeeded", readMembers);
+      channel.unbind("pusher:subscription_succeeded", subscribed);
+      channel.unbind("pusher:subscription_error", ended);
+      window.clearTimeout(rejoin);
       channel.unbind("pusher:member_added", added);
       channel.unbind("pusher:member_removed", removed);
       channel.unbind("client-typing", typing);
@@ -102,7 +121,7 @@ export function useConversationPresence(conversationId: string) {
       channelRef.current = null;
       pusher.unsubscribe(name);
     };
-  }, [pusher, conversationId, me.id]);
+  }, [pusher, conversationId, me.id, joins]);
 
   const send = (typing: boolean) => {
     const channel = channelRef.current;
