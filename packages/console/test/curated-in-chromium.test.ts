@@ -185,4 +185,37 @@ describeNeeding("chromium")("curated answers in the console, in Chromium", () =>
     const stored = await stage.t.services.db.query<{ answer: string }>(`SELECT answer FROM curated_answers WHERE agent_id = $1`, [stage.tenant.agentId]);
     expect(stored.rows.map((row) => row.answer).sort()).toEqual([DOG_ANSWER, WEDDING_ANSWER]);
   }, 120_000);
+
+  it("security: a curated question that was a visitor's own words is emptied when that visitor is erased; the answer stays, marked, until an operator writes one; no serious axe violation", async () => {
+    const { startSession, bearer } = await import("../../server/test/support/seed.js");
+    const visitor = await startSession(stage.t.app, stage.tenant.agentId, { page_url: stage.site.url("/rides") }, stage.site.origin);
+    const asked = await stage.t.app.inject({
+      method: "POST",
+      url: "/api/v1/widget/messages",
+      headers: { ...bearer(visitor.jwt), origin: stage.site.origin },
+      payload: { message: "Can my grandmother Edith Marlowe borrow a trike?" },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const admin = await createSignedInOperator(stage.t, { workspaceId: stage.tenant.workspaceId, role: "admin" });
+    const fixed = await stage.t.app.inject({
+      method: "POST",
+      url: `${CONSOLE}/curated-answers`,
+      headers: admin.headers,
+      payload: { message_id: asked.json().data.message_id, answer: "Trikes can be borrowed for an afternoon at any shop." },
+    });
+    expect(fixed.statusCode, fixed.body).toBe(201);
+    expect(fixed.json().data.question).toContain("Edith Marlowe");
+    const erased = await stage.t.app.inject({ method: "DELETE", url: "/api/v1/widget/me", headers: { ...bearer(visitor.jwt), origin: stage.site.origin } });
+    expect(erased.statusCode).toBe(204);
+
+    const operator = await signedInOperator(browser, stage, { email: "eda@acme-bikes.test", name: "Eda", role: "admin" }, `/console/curated?agent=${stage.tenant.agentId}`);
+    const entry = operator.page.getByRole("list", { name: "Curated answers, newest first" }).getByRole("listitem").filter({ hasText: "Trikes can be borrowed" });
+    await poll(() => entry.textContent()).toContain("No question: it was a visitor's own words, erased with their data.");
+    expect(await entry.textContent()).not.toContain("Edith");
+    await entry.scrollIntoViewIfNeeded();
+    await operator.page.screenshot({ path: join(ARTIFACTS, "console-curated-question-erased.png"), fullPage: true });
+    expect(await seriousViolations(operator.page)).toEqual([]);
+    expect(operator.pageErrors).toEqual([]);
+    await operator.context.close();
+  }, 120_000);
 });
