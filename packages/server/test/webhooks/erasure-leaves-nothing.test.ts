@@ -1,13 +1,12 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { WebhookDelivery } from "@frontdesk/contracts";
-import { pino } from "pino";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { registerWebhookWorkers } from "../../src/webhooks/register-webhook-workers.js";
-import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
+import { CONSOLE, type ConsoleSession } from "../support/console-session.js";
 import { bearer, SITE_ORIGIN, startSession, type StartedSession, type Tenant } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
+import type { TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
-import { LoopbackReceiver } from "./loopback-receiver.js";
+import type { LoopbackReceiver } from "./loopback-receiver.js";
+import { startWebhookWorld, type WebhookWorld } from "./webhook-world.js";
 
 const W = "/api/v1/widget";
 
@@ -27,16 +26,14 @@ interface Visitor {
  * from the visitor's message.
  */
 describeEachStore("erasure reaches webhooks and curated answers on %s", (kind) => {
+  let world: WebhookWorld;
   let t: TestApp;
   let tenant: Tenant;
   let admin: ConsoleSession;
-  let workers: { close(): Promise<void> };
-  const receiver = new LoopbackReceiver();
+  let receiver: LoopbackReceiver;
 
   beforeAll(async () => {
-    await receiver.start();
-    t = await createTestApp(kind, {
-      FRONTDESK_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1",
+    world = await startWebhookWorld(kind, {
       FRONTDESK_WEBHOOK_ATTEMPTS: "4",
       FRONTDESK_WEBHOOK_RETRY_BASE_MS: "1000",
       FRONTDESK_WEBHOOK_TIMEOUT_SECONDS: "3",
@@ -44,15 +41,10 @@ describeEachStore("erasure reaches webhooks and curated answers on %s", (kind) =
       FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "1000",
       FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000",
     });
-    ({ tenant, admin } = await seedConsoleCast(t));
-    workers = await registerWebhookWorkers(t.services, pino({ level: "silent" }), { resolve: async () => [{ address: "127.0.0.1", family: 4 }] });
+    ({ t, receiver } = world);
+    ({ tenant, admin } = world.cast);
   }, 120_000);
-  afterAll(async () => {
-    receiver.release();
-    await workers.close();
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => world.close());
 
   const post = async (session: StartedSession, path: string, payload: Record<string, unknown>) => {
     const response = await t.app.inject({ method: "POST", url: `${W}${path}`, headers: { ...bearer(session.jwt), origin: SITE_ORIGIN }, payload });

@@ -1,13 +1,12 @@
 import type { WebhookEndpoint } from "@frontdesk/contracts";
-import { pino } from "pino";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { queueWebhookEvent } from "../../src/webhooks/queue-webhook-event.js";
-import { registerWebhookWorkers } from "../../src/webhooks/register-webhook-workers.js";
-import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
+import { CONSOLE, type ConsoleSession } from "../support/console-session.js";
 import { bearer, SITE_ORIGIN, startSession, type Tenant } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
+import type { TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
-import { LoopbackReceiver } from "./loopback-receiver.js";
+import type { LoopbackReceiver } from "./loopback-receiver.js";
+import { startWebhookWorld, type WebhookWorld } from "./webhook-world.js";
 
 /**
  * Issue 28, finding 5: one workspace's slow receiver costs that workspace, not others. Attempts
@@ -16,18 +15,16 @@ import { LoopbackReceiver } from "./loopback-receiver.js";
  * rate-limited per workspace.
  */
 describeEachStore("webhook fairness between workspaces on %s", (kind) => {
+  let world: WebhookWorld;
   let t: TestApp;
   let tenant: Tenant;
   let other: Tenant;
   let admin: ConsoleSession;
   let outsider: ConsoleSession;
-  let workers: { close(): Promise<void> };
-  const receiver = new LoopbackReceiver();
+  let receiver: LoopbackReceiver;
 
   beforeAll(async () => {
-    await receiver.start();
-    t = await createTestApp(kind, {
-      FRONTDESK_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1",
+    world = await startWebhookWorld(kind, {
       FRONTDESK_WEBHOOK_CONCURRENCY: "4",
       FRONTDESK_WEBHOOK_WORKSPACE_CONCURRENCY: "2",
       FRONTDESK_WEBHOOK_TIMEOUT_SECONDS: "30",
@@ -37,15 +34,10 @@ describeEachStore("webhook fairness between workspaces on %s", (kind) => {
       FRONTDESK_WEBHOOK_CIRCUIT_COOLDOWN_SECONDS: "2",
       FRONTDESK_WEBHOOK_DISABLE_AFTER_FAILURES: "100",
     });
-    ({ tenant, other, admin, outsider } = await seedConsoleCast(t));
-    workers = await registerWebhookWorkers(t.services, pino({ level: "silent" }), { resolve: async () => [{ address: "127.0.0.1", family: 4 }] });
+    ({ t, receiver } = world);
+    ({ tenant, other, admin, outsider } = world.cast);
   }, 120_000);
-  afterAll(async () => {
-    receiver.release();
-    await workers.close();
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => world.close());
 
   const createEndpoint = async (session: ConsoleSession, url: string, events: string[]): Promise<string> => {
     const response = await t.app.inject({ method: "POST", url: `${CONSOLE}/webhooks`, headers: session.headers, payload: { url, events } });
