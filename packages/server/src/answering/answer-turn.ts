@@ -1,5 +1,6 @@
 import type { Citation } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
+import type { Services } from "../services.js";
 import type { Embedder } from "../embeddings/embedder.js";
 import { detectLanguage } from "../language/detect-language.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
@@ -43,6 +44,21 @@ export interface TurnKnowledge {
   generator: AnswerGenerator;
   /** Looks for an operator's curated answer to the message (a read only); absent when the agent has none. */
   findCuratedAnswer?: (message: string) => Promise<CuratedMatch | null>;
+}
+
+/** The service's knowledge and generator as a turn reads them, with the agent's curated answers when it has any. */
+export function turnKnowledgeOf(
+  services: Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers">,
+  findCuratedAnswer?: (message: string) => Promise<CuratedMatch | null>,
+): TurnKnowledge {
+  return {
+    db: services.db,
+    embedder: services.embedder,
+    lexical: services.lexical,
+    calibration: services.retrievalCalibration(services.embedder.id),
+    generator: services.answers,
+    ...(findCuratedAnswer === undefined ? {} : { findCuratedAnswer }),
+  };
 }
 
 export interface TurnInput {

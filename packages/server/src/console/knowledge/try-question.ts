@@ -1,5 +1,5 @@
 import type { TryQuestionBody, TryQuestionResponse } from "@frontdesk/contracts";
-import { answerTurn, type TurnDecision } from "../../answering/answer-turn.js";
+import { answerTurn, turnKnowledgeOf, type TurnDecision } from "../../answering/answer-turn.js";
 import type { TurnTrace } from "../../answering/turn-trace.js";
 import type { Services } from "../../services.js";
 import { requireWorkspaceAgent } from "../agents/change-console-agent.js";
@@ -22,17 +22,10 @@ export async function tryQuestion(services: Services, operator: SignedInOperator
   let error: TryQuestionResult["answer"]["error"] = null;
   let outcome: { decision: TurnDecision; trace: TurnTrace } | null = null;
   for await (const event of answerTurn(
-    {
-      db: services.db,
-      embedder: services.embedder,
-      lexical: services.lexical,
-      calibration: services.retrievalCalibration(services.embedder.id),
-      generator: services.answers,
-      findCuratedAnswer: async (question) => {
-        const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question });
-        return found === null ? null : { ...found.curated, similarity: found.similarity };
-      },
-    },
+    turnKnowledgeOf(services, async (question) => {
+      const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question });
+      return found === null ? null : { ...found.curated, similarity: found.similarity };
+    }),
     { agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone } }, message: body.question, history: [], signal },
   )) {
     if (event.type === "token") content += event.token;
