@@ -132,7 +132,7 @@ describeNeeding("postgres", "redis")("channel rights end across two serve proces
     await untilRevoked(bobs);
     for (const watched of bobs) expect(watched.errors()).toEqual([{ type: "AuthError", error: "The operator was removed.", status: 403 }]);
     await fenced(witness, bobs);
-  }, 30_000);
+  }, 60_000);
 
   it("security: signing out everywhere on B (from another device) ends, on B and A, the subscriptions of every session", async () => {
     const { conversation_id } = await init(b);
@@ -147,7 +147,7 @@ describeNeeding("postgres", "redis")("channel rights end across two serve proces
     await untilRevoked([...laptop, onPhone]);
     for (const watched of [...laptop, onPhone]) expect(watched.errors()).toEqual([{ type: "AuthError", error: "The console session has ended: sign in again.", status: 403 }]);
     await fenced(witness, [...laptop, onPhone]);
-  }, 30_000);
+  }, 60_000);
 
   it("security: a password changed on A (set-password link) ends, on B, the subscriptions of every session of the operator", async () => {
     const { conversation_id } = await init(a);
@@ -162,7 +162,7 @@ describeNeeding("postgres", "redis")("channel rights end across two serve proces
     await untilRevoked(eves);
     for (const watched of eves) expect(watched.errors()).toEqual([{ type: "AuthError", error: "The console session has ended: sign in again.", status: 403 }]);
     await fenced(witness, eves);
-  }, 30_000);
+  }, 60_000);
 
   it("security: a visitor erased on A loses, on B, its conversation's channel, after hearing conversation.deleted", async () => {
     const { jwt, conversation_id } = await init(a);
@@ -174,5 +174,5 @@ describeNeeding("postgres", "redis")("channel rights end across two serve proces
     await untilRevoked([channel]);
     expect(channel.heard.map((entry) => entry.event)).toEqual(["pusher:subscription_succeeded", "conversation.deleted", "pusher:subscription_error"]);
     expect(channel.errors()).toEqual([{ type: "AuthError", error: "The conversation was deleted.", status: 403 }]);
-  }, 30_000);
+  }, 60_000);
 });
