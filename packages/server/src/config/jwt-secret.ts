@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { link, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeDirectory } from "../files/make-directory.js";
 
@@ -25,12 +25,18 @@ export async function resolveKeptSecret(configured: string | undefined, dataDir:
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const secret = randomBytes(48).toString("base64url");
+  // Written whole under a name of its own, then linked into place: a second process starting at
+  // the same moment either links first (and this one reads its secret) or reads this one whole,
+  // never a file created but not yet written.
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  await writeFile(draft, `${secret}\n`, { mode: 0o600 });
   try {
-    await writeFile(path, `${secret}\n`, { mode: 0o600, flag: "wx" });
+    await link(draft, path);
     return secret;
   } catch (error) {
-    // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readFile(path, "utf8")).trim();
     throw error;
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }

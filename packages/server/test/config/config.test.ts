@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -87,5 +87,13 @@ describe("configuration", () => {
     expect((await readFile(join(dir, "jwt-secret"), "utf8")).trim()).toBe(first);
     expect((await stat(join(dir, "jwt-secret"))).mode & 0o777).toBe(0o600);
     expect(await resolveJwtSecret("configured-secret-configured-secret-1234", dir)).toBe("configured-secret-configured-secret-1234");
+  });
+
+  it("edge: twelve first starts at once agree on one whole secret, and leave no draft behind", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "frontdesk-secret-race-"));
+    const secrets = await Promise.all(Array.from({ length: 12 }, () => resolveJwtSecret(undefined, dir)));
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]!.length).toBeGreaterThanOrEqual(64);
+    expect(await readdir(dir)).toEqual(["jwt-secret"]);
   });
 });
