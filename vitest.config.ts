@@ -1,16 +1,34 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const TESTS = "packages/*/test/**/*.test.ts";
+/** Files that need a module graph of their own: vi.mock replaces a module that other files import. */
+const OWN_MODULE_GRAPH = ["packages/widget/test/markdown-memo.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default"],
-    // Probes the test legs (Postgres, Redis) that scripts/provision-test-machine.mjs provisions; tests of a
-    // skipped leg are skipped, and the run ends with a banner naming them (FRONTDESK_TEST_REQUIRE_ALL=1 fails).
-    // Then makes the migrated stores that each test file's store is copied from (store-templates.ts).
-    globalSetup: ["packages/server/test/support/test-legs-global-setup.ts", "packages/server/test/support/store-templates-global-setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "shared-modules",
+          include: [TESTS],
+          exclude: [...configDefaults.exclude, ...OWN_MODULE_GRAPH],
+          // A worker process runs file after file and imports the server's modules once, not once per file
+          // (about 3 s of CPU each); every file still builds its own app, store and children, and closes them.
+          isolate: false,
+          // Probes the test legs (Postgres, Redis, Chromium) that scripts/provision-test-machine.mjs provisions; tests
+          // of a skipped leg are skipped, and the run ends with a banner naming them (FRONTDESK_TEST_REQUIRE_ALL=1
+          // fails). Then makes the migrated stores that each test file's store is copied from (store-templates.ts).
+          globalSetup: ["packages/server/test/support/test-legs-global-setup.ts", "packages/server/test/support/store-templates-global-setup.ts"],
+        },
+      },
+      // Unit tests needing no leg and no store (the global setup above is this project's alone).
+      { extends: true, test: { name: "own-modules", include: OWN_MODULE_GRAPH } },
+    ],
   },
 });

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { killedWithTestProcess } from "../support/child-processes.js";
 
 export const BIN = fileURLToPath(new URL("../../../../bin/frontdesk", import.meta.url));
 
@@ -24,9 +25,11 @@ export interface Run {
 /** Runs `bin/frontdesk …` to completion with only the given environment (and PATH). */
 export function run(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    killedWithTestProcess(
+      execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      }),
+    );
   });
 }
 
@@ -36,20 +39,15 @@ export function json(result: Run): Record<string, unknown> & { id: string } {
   return JSON.parse(result.stdout) as Record<string, unknown> & { id: string };
 }
 
-/** Servers this test process started: killed when it exits, so a timed-out test leaves no orphan holding a port or a data dir. */
-const started = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
-
 /** Starts `bin/frontdesk serve` and waits until /healthz answers (a bound of 60 s for a stuck start, not a speed requirement). */
 export async function startServer(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  started.add(child);
-  child.once("exit", () => started.delete(child));
+  // Killed when this test process ends, so a timed-out test leaves no orphan holding a port or a data dir.
+  const child = killedWithTestProcess(
+    spawn(process.execPath, [BIN, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let log = "";
   child.stderr?.on("data", (chunk) => (log += chunk));
   child.stdout?.on("data", (chunk) => (log += chunk));

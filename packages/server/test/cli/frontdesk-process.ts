@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { killedWithTestProcess } from "../support/child-processes.js";
 import { adminPostgresUrl } from "../support/test-database.js";
 import { BIN } from "./cli-process.js";
 
@@ -14,9 +15,9 @@ export interface WatchedProcess {
   exit(timeoutMs?: number): Promise<number | string>;
 }
 
-/** Spawns a command, keeping stdout and stderr together. */
+/** Spawns a command, keeping stdout and stderr together; the child is killed when the test process ends. */
 export function watch(command: string, args: string[], options: SpawnOptions): WatchedProcess {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...options });
+  const child = killedWithTestProcess(spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...options }));
   let output = "";
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {

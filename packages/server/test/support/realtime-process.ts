@@ -19,11 +19,6 @@ export interface RealtimeProcess {
   stop(): Promise<number | string>;
 }
 
-const running = new Set<WatchedProcess>();
-process.once("exit", () => {
-  for (const watched of running) if (watched.child.exitCode === null && watched.child.signalCode === null) watched.child.kill("SIGKILL");
-});
-
 /** `bin/frontdesk realtime` on a loopback port, with its own data dir, once /healthz answers. */
 export async function startRealtimeProcess(environment: Record<string, string> = {}): Promise<RealtimeProcess> {
   const port = await freePort();
@@ -36,11 +31,8 @@ export async function startRealtimeProcess(environment: Record<string, string> =
     "--port",
     String(port),
   );
-  running.add(watched);
-  watched.child.once("exit", () => {
-    running.delete(watched);
-    void rm(dataDir, { recursive: true, force: true });
-  });
+  // frontdesk() kills it if this test process ends first.
+  watched.child.once("exit", () => void rm(dataDir, { recursive: true, force: true }));
   await watched.waitFor(/Frontdesk realtime is listening/);
   const secret = environment.FRONTDESK_REALTIME_APP_SECRET ?? SHARED_REALTIME_SECRET;
   return {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { killedWithTestProcess } from "./child-processes.js";
 
 /** A port nothing listens on (the OS gave it, and it was closed again). */
 export function unusedPort(): Promise<number> {
@@ -34,9 +35,11 @@ export class ThrowawayRedis {
 
   /** Starts the server (again) on the same port; resolves once it accepts connections. */
   async restart(): Promise<void> {
-    const child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = killedWithTestProcess(
+      spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let output = "";
