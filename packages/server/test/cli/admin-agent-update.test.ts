@@ -71,20 +71,23 @@ describeEachStore("admin agent update on %s", (kind) => {
     expect(listed).toContainEqual(cleared);
   }, 300_000);
 
-  it("error: on the store directly, a bad value names its field, an unknown id is not found, and nothing changes", async () => {
-    const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Keep", "--origin", "https://keep.test", "--language", "de"));
-    const bad = errorOf(await admin("agent", "update", agent.id, "--name", "Changed", "--primary-color", "orange"));
-    expect(bad).toMatchObject({ code: "validation_failed", message: expect.stringContaining("primaryColor"), fields: { primaryColor: ["a hex colour such as #2563eb"] } });
-    expect(errorOf(await admin("agent", "update", "agt_missing", "--name", "x"))).toMatchObject({ code: "not_found", message: "No agent agt_missing." });
+  // Its refusals come from the CLI's parsing and the use cases the in-process tests run on both
+  // stores: through the binary they are checked once, on the embedded store.
+  if (kind === "pglite")
+    it("error: on the store directly, a bad value names its field, an unknown id is not found, and nothing changes", async () => {
+      const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Keep", "--origin", "https://keep.test", "--language", "de"));
+      const bad = errorOf(await admin("agent", "update", agent.id, "--name", "Changed", "--primary-color", "orange"));
+      expect(bad).toMatchObject({ code: "validation_failed", message: expect.stringContaining("primaryColor"), fields: { primaryColor: ["a hex colour such as #2563eb"] } });
+      expect(errorOf(await admin("agent", "update", "agt_missing", "--name", "x"))).toMatchObject({ code: "not_found", message: "No agent agt_missing." });
 
-    const both = await admin("agent", "update", agent.id, "--language", "fr", "--no-language");
-    expect(both.code).toBe(2);
-    expect(JSON.parse(both.stderr.split("\n")[0]!).error).toMatchObject({ code: "usage", message: "--language and --no-language cannot go together" });
-    expect((await admin("agent", "update", "--name", "x")).code).toBe(2);
+      const both = await admin("agent", "update", agent.id, "--language", "fr", "--no-language");
+      expect(both.code).toBe(2);
+      expect(JSON.parse(both.stderr.split("\n")[0]!).error).toMatchObject({ code: "usage", message: "--language and --no-language cannot go together" });
+      expect((await admin("agent", "update", "--name", "x")).code).toBe(2);
 
-    const listed = JSON.parse((await admin("agent", "list", "--workspace", workspaceId)).stdout) as unknown[];
-    expect(listed).toContainEqual(agent);
-  }, 300_000);
+      const listed = JSON.parse((await admin("agent", "list", "--workspace", workspaceId)).stdout) as unknown[];
+      expect(listed).toContainEqual(agent);
+    }, 300_000);
 
   it("happy: through the running server, a change is seen by widget init at once, with the same validation", async () => {
     const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Live", "--origin", "https://old.test"));

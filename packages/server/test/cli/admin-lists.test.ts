@@ -121,14 +121,17 @@ describeEachStore("admin list commands on %s", (kind) => {
     expect({ ...direct, sources: direct.sources.map((row) => row.id) }).toEqual({ ...throughServer, sources: throughServer.sources.map((row) => row.id) });
   }, 300_000);
 
-  it("error: a list of an unknown workspace or agent is a not-found error; a missing flag is a usage error", async () => {
-    for (const resource of ["agent", "operator", "token"]) {
-      expect(errorOf(await run(env, "admin", resource, "list", "--workspace", "ws_missing"))).toMatchObject({ code: "not_found", message: "No workspace ws_missing." });
-      const usage = await run(env, "admin", resource, "list");
-      expect(usage.code).toBe(2);
-      expect(JSON.parse(usage.stderr.split("\n")[0]!).error).toMatchObject({ code: "usage", message: "--workspace is required" });
-    }
-    expect(errorOf(await run(env, "admin", "source", "list", "--agent", "agt_missing"))).toMatchObject({ code: "not_found", message: "No agent agt_missing." });
-    expect((await run(env, "admin", "source", "list")).code).toBe(2);
-  }, 300_000);
+  // Its refusals come from the CLI's parsing and the use cases the in-process tests run on both
+  // stores: through the binary they are checked once, on the embedded store.
+  if (kind === "pglite")
+    it("error: a list of an unknown workspace or agent is a not-found error; a missing flag is a usage error", async () => {
+      for (const resource of ["agent", "operator", "token"]) {
+        expect(errorOf(await run(env, "admin", resource, "list", "--workspace", "ws_missing"))).toMatchObject({ code: "not_found", message: "No workspace ws_missing." });
+        const usage = await run(env, "admin", resource, "list");
+        expect(usage.code).toBe(2);
+        expect(JSON.parse(usage.stderr.split("\n")[0]!).error).toMatchObject({ code: "usage", message: "--workspace is required" });
+      }
+      expect(errorOf(await run(env, "admin", "source", "list", "--agent", "agt_missing"))).toMatchObject({ code: "not_found", message: "No agent agt_missing." });
+      expect((await run(env, "admin", "source", "list")).code).toBe(2);
+    }, 300_000);
 });

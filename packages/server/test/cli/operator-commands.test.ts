@@ -74,19 +74,22 @@ describeEachStore("admin operator commands on %s", (kind) => {
     expect(server.exitCode, log()).toBe(0);
   }, 300_000);
 
-  it("error: a weak password, an unknown role or operator, a missing --password-stdin", async () => {
-    const workspace = json(await run(env, "admin", "workspace", "create", "--name", "Errors"));
-    const operator = json(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "weak@acme.test", "--name", "Weak"));
-    const weak = errorOf(await runWithInput(env, "qwertyuiop\n", "admin", "operator", "set-password", operator.id, "--password-stdin"));
-    expect(weak).toMatchObject({ code: "validation_failed", fields: { password: [expect.stringMatching(/most common/)] } });
-    expect(errorOf(await runWithInput(env, "short", "admin", "operator", "set-password", operator.id, "--password-stdin")).fields?.password?.[0]).toMatch(/10 characters/);
-    expect(errorOf(await runWithInput(env, PASSWORD, "admin", "operator", "set-password", "op_missing", "--password-stdin"))).toMatchObject({ code: "not_found" });
-    expect(errorOf(await run(env, "admin", "operator", "remove", "op_missing"))).toMatchObject({ code: "not_found" });
-    expect(errorOf(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "x@acme.test", "--name", "X", "--role", "owner"))).toMatchObject({ code: "validation_failed" });
-    expect(errorOf(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "WEAK@acme.test", "--name", "Again"))).toMatchObject({ code: "validation_failed", fields: { email: ["already taken"] } });
-    const usage = await run(env, "admin", "operator", "set-password", operator.id);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/--password-stdin/);
-    expect(json(await run(env, "admin", "operator", "password-link", operator.id)).set_password_url).toMatch(/\/console\/set-password#token=/);
-  }, 300_000);
+  // Its refusals come from the CLI's parsing and the use cases the in-process tests run on both
+  // stores: through the binary they are checked once, on the embedded store.
+  if (kind === "pglite")
+    it("error: a weak password, an unknown role or operator, a missing --password-stdin", async () => {
+      const workspace = json(await run(env, "admin", "workspace", "create", "--name", "Errors"));
+      const operator = json(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "weak@acme.test", "--name", "Weak"));
+      const weak = errorOf(await runWithInput(env, "qwertyuiop\n", "admin", "operator", "set-password", operator.id, "--password-stdin"));
+      expect(weak).toMatchObject({ code: "validation_failed", fields: { password: [expect.stringMatching(/most common/)] } });
+      expect(errorOf(await runWithInput(env, "short", "admin", "operator", "set-password", operator.id, "--password-stdin")).fields?.password?.[0]).toMatch(/10 characters/);
+      expect(errorOf(await runWithInput(env, PASSWORD, "admin", "operator", "set-password", "op_missing", "--password-stdin"))).toMatchObject({ code: "not_found" });
+      expect(errorOf(await run(env, "admin", "operator", "remove", "op_missing"))).toMatchObject({ code: "not_found" });
+      expect(errorOf(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "x@acme.test", "--name", "X", "--role", "owner"))).toMatchObject({ code: "validation_failed" });
+      expect(errorOf(await run(env, "admin", "operator", "create", "--workspace", workspace.id, "--email", "WEAK@acme.test", "--name", "Again"))).toMatchObject({ code: "validation_failed", fields: { email: ["already taken"] } });
+      const usage = await run(env, "admin", "operator", "set-password", operator.id);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toMatch(/--password-stdin/);
+      expect(json(await run(env, "admin", "operator", "password-link", operator.id)).set_password_url).toMatch(/\/console\/set-password#token=/);
+    }, 300_000);
 });
