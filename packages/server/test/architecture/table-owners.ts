@@ -1,0 +1,41 @@
+/**
+ * The owner of every table the migrations create: the one folder of packages/server/src whose SQL
+ * writes it (INSERT, UPDATE, DELETE) and reads it (FROM, JOIN). Every other folder calls the owner's
+ * door (ARCHITECTURE.md, "The shape of the code"); table-owners.test.ts keeps it so.
+ */
+export const TABLE_OWNERS: Readonly<Record<string, string>> = {
+  // tenants/: who uses the service, and with which agents and keys
+  workspaces: "tenants",
+  agents: "tenants",
+  api_tokens: "tenants",
+  operators: "tenants",
+  operator_sessions: "tenants",
+  operator_password_tokens: "tenants",
+  setup_tokens: "tenants",
+  // conversations/: a visitor's conversations and everything said in them, and the quota they count against
+  visitors: "conversations",
+  conversations: "conversations",
+  messages: "conversations",
+  conversation_reads: "conversations",
+  conversation_counters: "conversations",
+  // widget/: what the visitor leaves besides their words
+  leads: "widget",
+  events: "widget",
+  // inbox/
+  inbox_notifications: "inbox",
+  // sources/ and ingest/: what the agents know
+  sources: "sources",
+  source_texts: "sources",
+  documents: "ingest",
+  chunks: "ingest",
+  knowledge_revisions: "ingest",
+  wordpress_posts: "wordpress",
+  // console/curated/: answers the operators wrote
+  curated_answers: "console",
+  // privacy/
+  erasures: "privacy",
+  // webhooks/
+  webhook_endpoints: "webhooks",
+  webhook_events: "webhooks",
+  webhook_deliveries: "webhooks",
+};
