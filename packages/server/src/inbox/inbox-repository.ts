@@ -1,5 +1,7 @@
 import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
+import { countRemoved } from "../db/count-removed.js";
 import type { Queryable, SqlValue } from "../db/database.js";
+import { textArray } from "../db/text-array.js";
 import { newId } from "../db/ids.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
@@ -118,4 +120,12 @@ export async function markInboxRead(
     [operator.id, operator.workspaceId, "ids" in which ? JSON.stringify(which.ids) : null],
   );
   return rows.length;
+}
+
+/** Deletes the workspace's notifications about these conversations (inbox_notifications_conversation_idx), for erasure and retention; how many. */
+export async function deleteNotificationsOfConversations(tx: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<number> {
+  return countRemoved(tx, `DELETE FROM inbox_notifications n WHERE n.workspace_id = $1 AND n.conversation_id = ANY($2::text[])`, [
+    workspaceId,
+    textArray(conversationIds),
+  ]);
 }

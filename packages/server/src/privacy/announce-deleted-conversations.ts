@@ -1,6 +1,12 @@
 import type { BusEvent } from "../realtime/event-bus.js";
 import type { Services } from "../services.js";
-import type { DeletedConversation } from "./erasure-repository.js";
+
+/** A conversation that no longer exists (announced to consoles after the commit). */
+export interface DeletedConversation {
+  id: string;
+  workspaceId: string;
+  agentId: string;
+}
 
 /** What is told, after the commit, that conversations no longer exist. */
 export type DeletionAnnouncer = (conversations: DeletedConversation[], reason: "erasure" | "retention") => void;

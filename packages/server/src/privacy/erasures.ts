@@ -1,5 +1,5 @@
 /**
- * The erasure audit and a workspace's retention, as the admin CLI reaches them: `erasures` is
- * owned by privacy/.
+ * The erasure audit, as the admin CLI reaches it: `erasures` is owned by privacy/ (a workspace's
+ * retention setting is a column of `workspaces`: tenants/workspaces.ts).
  */
-export { listErasures, setWorkspaceRetention } from "./erasure-repository.js";
+export { listErasures } from "./erasure-repository.js";

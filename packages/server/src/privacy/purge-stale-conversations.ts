@@ -1,7 +1,10 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
-import { addCounts, listRetentionWorkspaces, NO_ERASURE, purgeStaleConversationBatch, recordErasure } from "./erasure-repository.js";
+import { listRetentionWorkspaces } from "../tenants/workspaces.js";
+import { addCounts, NO_ERASURE } from "./erasure-counts.js";
+import { recordErasure } from "./erasure-repository.js";
+import { purgeStaleConversationBatch } from "./purge-stale-conversation-batch.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Conversations deleted per transaction: short transactions, bounded locks. */

@@ -41,3 +41,18 @@ export async function listWorkspaces(db: Queryable): Promise<Workspace[]> {
   const { rows } = await db.query<WorkspaceRow>(`SELECT * FROM workspaces ORDER BY created_at, id`);
   return rows.map(toWorkspace);
 }
+/** The workspaces the retention job visits, with their override: all of them when the deployment sets a period, else those with one. */
+export async function listRetentionWorkspaces(db: Queryable, deploymentDays: number | null): Promise<{ id: string; retentionDays: number | null }[]> {
+  const { rows } = await db.query<{ id: string; retention_days: number | null }>(
+    deploymentDays === null
+      ? `SELECT id, retention_days FROM workspaces WHERE retention_days IS NOT NULL ORDER BY id`
+      : `SELECT id, retention_days FROM workspaces ORDER BY created_at, id`,
+  );
+  return rows.map((row) => ({ id: row.id, retentionDays: row.retention_days }));
+}
+
+/** Sets the workspace's retention override (null: the deployment's; 0: keep forever); false when there is no such workspace. */
+export async function setWorkspaceRetention(db: Queryable, workspaceId: string, retentionDays: number | null): Promise<boolean> {
+  const { rows } = await db.query(`UPDATE workspaces SET retention_days = $2 WHERE id = $1 RETURNING id`, [workspaceId, retentionDays]);
+  return rows.length > 0;
+}

@@ -1,4 +1,6 @@
+import { countRemoved } from "../db/count-removed.js";
 import type { Queryable } from "../db/database.js";
+import { textArray } from "../db/text-array.js";
 import { lockedVisitorOf } from "./visitor-lock.js";
 
 export interface EventInput {
@@ -25,4 +27,14 @@ export async function insertEvent(db: Queryable, event: EventInput): Promise<str
     [event.workspaceId, event.agentId, event.conversationId, event.event, event.ruleId, JSON.stringify(event.metadata)],
   );
   return rows[0]?.id ?? null;
+}
+
+/** Deletes the workspace's events of these conversations (events_conversation_idx), for erasure and retention; how many. */
+export async function deleteEventsOfConversations(tx: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<number> {
+  return countRemoved(tx, `DELETE FROM events e WHERE e.workspace_id = $1 AND e.conversation_id = ANY($2::text[])`, [workspaceId, textArray(conversationIds)]);
+}
+
+/** Deletes the workspace's events of these visitors (events_visitor_idx), for erasure and retention; how many. */
+export async function deleteEventsOfVisitors(tx: Queryable, workspaceId: string, visitorIds: readonly string[]): Promise<number> {
+  return countRemoved(tx, `DELETE FROM events e WHERE e.workspace_id = $1 AND e.visitor_id = ANY($2::text[])`, [workspaceId, textArray(visitorIds)]);
 }

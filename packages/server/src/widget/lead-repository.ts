@@ -1,5 +1,7 @@
 import type { Lead } from "@frontdesk/contracts";
+import { countRemoved } from "../db/count-removed.js";
 import type { Queryable } from "../db/database.js";
+import { textArray } from "../db/text-array.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
 
@@ -97,4 +99,14 @@ export async function findVisitorLead(db: Queryable, visitorId: string): Promise
 export async function findWorkspaceLead(db: Queryable, workspaceId: string, leadId: string): Promise<Lead | null> {
   const { rows } = await db.query<LeadRow>(`SELECT * FROM leads WHERE id = $1 AND workspace_id = $2`, [leadId, workspaceId]);
   return rows[0] ? toLead(rows[0]) : null;
+}
+
+/** Deletes the workspace's leads of these conversations (leads_conversation_idx), for erasure and retention; how many. */
+export async function deleteLeadsOfConversations(tx: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<number> {
+  return countRemoved(tx, `DELETE FROM leads l WHERE l.workspace_id = $1 AND l.conversation_id = ANY($2::text[])`, [workspaceId, textArray(conversationIds)]);
+}
+
+/** Deletes the workspace's leads of these visitors (leads_visitor_idx), for erasure and retention; how many. */
+export async function deleteLeadsOfVisitors(tx: Queryable, workspaceId: string, visitorIds: readonly string[]): Promise<number> {
+  return countRemoved(tx, `DELETE FROM leads l WHERE l.workspace_id = $1 AND l.visitor_id = ANY($2::text[])`, [workspaceId, textArray(visitorIds)]);
 }

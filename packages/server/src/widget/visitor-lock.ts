@@ -10,7 +10,7 @@ import { AppError } from "../http/app-error.js";
  *   2. the visitor's conversations (`conversations`), in id order when there are several;
  *   3. the rows under them: messages, leads, events, inbox notifications, read marks, queued jobs.
  *
- * Erasure (privacy/erasure-repository.ts) locks 1 FOR UPDATE, then 2 FOR UPDATE, then deletes 3.
+ * Erasure (privacy/delete-visitor-data.ts, through each owner) locks 1 FOR UPDATE, then 2 FOR UPDATE, then deletes 3.
  * Postgres itself locks the visitor FOR KEY SHARE, late, in two cases: the foreign-key check of a
  * lead or an event (at the end of its statement, after the conversation's), and that of a
  * conversation's row updated a second time in one transaction (every transition: its state, then

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { deleteVisitorData, lockVisitorOfWorkspace, purgeStaleConversationBatch } from "../../src/privacy/erasure-repository.js";
+import { lockVisitorOfWorkspace } from "../../src/conversations/conversation-deletion.js";
+import { deleteVisitorData } from "../../src/privacy/delete-visitor-data.js";
+import { purgeStaleConversationBatch } from "../../src/privacy/purge-stale-conversation-batch.js";
 import { exportVisitorData } from "../../src/privacy/export-visitor-data.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
