@@ -2,18 +2,13 @@ import type { FastifyRequest } from "fastify";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { hashConsoleSecret, looksLikeConsoleSecret } from "./console-secret.js";
-import { findActiveOperatorSession, SESSION_TOUCH_INTERVAL_MS, touchOperatorSession } from "./operator-session-repository.js";
+import { findActiveOperatorSession, SESSION_TOUCH_INTERVAL_MS, touchOperatorSession } from "../tenants/operator-sessions.js";
+import type { OperatorAccount } from "../tenants/operators.js";
 import { publicOrigin } from "./public-origin.js";
 import { SESSION_COOKIE_NAME } from "./session-cookie.js";
 
 /** The operator a console request acts for; every console query is scoped to `workspaceId`. */
-export interface SignedInOperator {
-  id: string;
-  workspaceId: string;
-  role: "admin" | "agent";
-  name: string;
-  email: string;
-}
+export type SignedInOperator = OperatorAccount;
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -4,7 +4,7 @@ import { signSubscription } from "../realtime/channels/channel-signature.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { isConversationOfWorkspace } from "./conversation-channel-repository.js";
-import { liveOperatorSessionRole } from "./operator-session-repository.js";
+import { liveOperatorSessionRole } from "../tenants/operator-sessions.js";
 
 const CONVERSATION_CHANNEL_PREFIX = conversationChannel("");
 const CONVERSATION_OPERATORS_PREFIX = conversationOperatorsChannel("");

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { generateConsoleSecret, hashConsoleSecret } from "./console-secret.js";
-import { insertPasswordToken } from "./operator-credentials-repository.js";
+import { insertPasswordToken } from "../tenants/operators.js";
 
 export interface SetPasswordLink {
   url: string;

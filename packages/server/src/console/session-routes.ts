@@ -5,7 +5,7 @@ import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import { operatorGuard, operatorOf, requireSameOrigin, sessionSecretOf } from "./authenticate-operator.js";
 import { hashConsoleSecret } from "./console-secret.js";
 import { consoleReadErrors, consoleSecurity } from "./console-responses.js";
-import { deleteOperatorSession } from "./operator-session-repository.js";
+import { deleteOperatorSession } from "../tenants/operator-sessions.js";
 import { presentSignedInOperator } from "./schemas.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions } from "./session-cookie.js";
 import { setPasswordWithToken } from "./set-password.js";

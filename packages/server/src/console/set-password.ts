@@ -2,7 +2,7 @@ import type { Database } from "../db/database.js";
 import { sqlStateOf } from "../db/sql-state.js";
 import { AppError } from "../http/app-error.js";
 import { hashConsoleSecret, looksLikeConsoleSecret } from "./console-secret.js";
-import { consumePasswordToken, replaceOperatorPassword } from "./operator-credentials-repository.js";
+import { consumePasswordToken, replaceOperatorPassword } from "../tenants/operators.js";
 import { hashPassword } from "./password-hash.js";
 import { requireAcceptablePassword } from "./password-policy.js";
 

@@ -1,7 +1,7 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { findOperatorCredentials } from "./operator-credentials-repository.js";
+import { findOperatorCredentials } from "../tenants/operators.js";
 import { verifyAgainstDummy, verifyPassword } from "./password-hash.js";
 import { startOperatorSession, type StartedOperatorSession } from "./start-operator-session.js";
 

@@ -1,6 +1,6 @@
 import type { Services } from "../services.js";
 import { generateConsoleSecret, hashConsoleSecret } from "./console-secret.js";
-import { insertOperatorSession } from "./operator-session-repository.js";
+import { insertOperatorSession } from "../tenants/operator-sessions.js";
 
 export interface StartedOperatorSession {
   /** The cookie's value: shown once, only its hash is stored. */

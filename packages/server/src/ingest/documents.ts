@@ -6,3 +6,5 @@
 export { countDocumentsBySource, listFailedPages, markDocumentFailed, restemAgentChunks } from "./document-repository.js";
 export type { DocumentCounts } from "./document-repository.js";
 export { upsertRevisionsOf } from "./knowledge-revision-repository.js";
+export { deleteSourceDocuments, insertPendingDocuments, requeueAllSourceDocuments, requeueDocumentsAtUrls } from "./plugin-document-repository.js";
+export type { PluginSourceRef } from "./plugin-document-repository.js";

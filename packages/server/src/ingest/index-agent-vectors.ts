@@ -1,4 +1,5 @@
 import type { Database } from "../db/database.js";
+import { promoteAgentToVectorIndex } from "../tenants/agents.js";
 
 /** Chunks flagged per statement: on PGlite each costs 5–10 ms of HNSW insertion, so a batch holds the store for a quarter to half a second. */
 export const VECTOR_FLAG_BATCH = 50;
@@ -28,20 +29,8 @@ export interface VectorIndexing {
  * by the next call (as are those left when `signal` stopped it between batches). Retrieval is exact for unflagged chunks, so answers do not depend on progress.
  */
 export async function indexAgentVectors(db: Database, agentId: string, minChunks: number, signal?: AbortSignal): Promise<VectorIndexing> {
-  const { rows } = await db.query<{ indexed: boolean; promoted: boolean }>(
-    `WITH agent AS (
-       SELECT id, vectors_indexed_at IS NOT NULL AS indexed FROM agents WHERE id = $1
-     ), promoted AS (
-       UPDATE agents SET vectors_indexed_at = now()
-       WHERE id = (SELECT id FROM agent WHERE NOT indexed)
-         AND (SELECT count(*) FROM (SELECT 1 FROM chunks WHERE agent_id = $1 AND dimensions = 384 AND NOT vector_indexed LIMIT $2) outside) >= $2
-       RETURNING id
-     )
-     SELECT (SELECT indexed FROM agent) OR EXISTS (SELECT 1 FROM promoted) AS indexed, EXISTS (SELECT 1 FROM promoted) AS promoted`,
-    [agentId, Math.max(0, minChunks)],
-  );
-  const state = rows[0];
-  if (!state?.indexed) return { indexed: false, promoted: false, flagged: 0 };
+  const state = await promoteAgentToVectorIndex(db, agentId, minChunks);
+  if (!state.indexed) return { indexed: false, promoted: false, flagged: 0 };
   let flagged = 0;
   for (;;) {
     const { rows: batch } = await db.query<{ flagged: number }>(

@@ -5,3 +5,5 @@
  */
 export { findSource, findSourceText, findWorkspaceSource, listAgentSources, listWorkspaceSources, lockSource, patchSourceConfig, presentSource, setSourceOutcome } from "./source-repository.js";
 export type { SettledSource, SourceOutcome, SourceRecord } from "./source-repository.js";
+export { findOrCreateWordpressSource, findWordpressSource, markWordpressPush } from "./wordpress-source-repository.js";
+export type { WordpressSource } from "./wordpress-source-repository.js";

@@ -155,3 +155,24 @@ export async function updateAgentSettings(db: Queryable, agentId: string, settin
   );
   return toAgent(rows[0]!);
 }
+
+/**
+ * Marks the agent's vectors as meant for the HNSW index (`vectors_indexed_at`, migration 0022) once
+ * it has at least `minChunks` 384-dimension chunks outside it, counted in the same statement.
+ * `indexed`: they are (now) meant to be; `promoted`: this call passed the threshold.
+ */
+export async function promoteAgentToVectorIndex(db: Queryable, agentId: string, minChunks: number): Promise<{ indexed: boolean; promoted: boolean }> {
+  const { rows } = await db.query<{ indexed: boolean; promoted: boolean }>(
+    `WITH agent AS (
+       SELECT id, vectors_indexed_at IS NOT NULL AS indexed FROM agents WHERE id = $1
+     ), promoted AS (
+       UPDATE agents SET vectors_indexed_at = now()
+       WHERE id = (SELECT id FROM agent WHERE NOT indexed)
+         AND (SELECT count(*) FROM (SELECT 1 FROM chunks WHERE agent_id = $1 AND dimensions = 384 AND NOT vector_indexed LIMIT $2) outside) >= $2
+       RETURNING id
+     )
+     SELECT (SELECT indexed FROM agent) OR EXISTS (SELECT 1 FROM promoted) AS indexed, EXISTS (SELECT 1 FROM promoted) AS promoted`,
+    [agentId, Math.max(0, minChunks)],
+  );
+  return rows[0] ?? { indexed: false, promoted: false };
+}

@@ -2,4 +2,4 @@
  * Agents as other domains reach them: `agents` is owned by tenants/, whose repository alone holds
  * its SQL.
  */
-export { findAgent, findAgentWithQuota, findWorkspaceAgent, listWorkspaceAgents, setAgentPublished } from "./agent-repository.js";
+export { findAgent, findAgentWithQuota, findWorkspaceAgent, listWorkspaceAgents, promoteAgentToVectorIndex, setAgentPublished } from "./agent-repository.js";

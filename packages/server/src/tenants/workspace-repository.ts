@@ -56,3 +56,13 @@ export async function setWorkspaceRetention(db: Queryable, workspaceId: string, 
   const { rows } = await db.query(`UPDATE workspaces SET retention_days = $2 WHERE id = $1 RETURNING id`, [workspaceId, retentionDays]);
   return rows.length > 0;
 }
+
+/** The oldest workspace (one made by the CLI before the first run), adopted by the setup; null when none. */
+export async function findFirstWorkspace(db: Queryable): Promise<{ id: string; name: string } | null> {
+  const { rows } = await db.query<{ id: string; name: string }>(`SELECT id, name FROM workspaces ORDER BY created_at, id LIMIT 1`);
+  return rows[0] ?? null;
+}
+
+export async function renameWorkspace(db: Queryable, workspaceId: string, name: string): Promise<void> {
+  await db.query(`UPDATE workspaces SET name = $2 WHERE id = $1`, [workspaceId, name]);
+}

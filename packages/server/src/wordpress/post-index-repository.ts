@@ -11,11 +11,6 @@ export async function listPostDocumentIds(db: Queryable, sourceId: string): Prom
   return rows.map((row) => row.id);
 }
 
-/** Marks every post document of the source pending (a re-sync); their chunks keep answering meanwhile. */
-export async function requeueAllPostDocuments(tx: Queryable, sourceId: string): Promise<void> {
-  await tx.query(`UPDATE documents SET status = 'pending', error = NULL, updated_at = now() WHERE source_id = $1`, [sourceId]);
-}
-
 export interface PostToIndex {
   documentId: number;
   url: string;

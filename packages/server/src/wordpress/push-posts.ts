@@ -2,19 +2,16 @@ import type { WordpressPost, WordpressPostResult, WordpressPostsBody, WordpressP
 import { CONCURRENCY_SQL_STATES, sqlStateOf } from "../db/sql-state.js";
 import { AppError } from "../http/app-error.js";
 import { sha256Hex } from "../ingest/content-hash.js";
+import { deleteSourceDocuments, insertPendingDocuments, requeueDocumentsAtUrls } from "../ingest/documents.js";
 import type { Services } from "../services.js";
+import { findOrCreateWordpressSource, markWordpressPush } from "../sources/sources.js";
 import { findWorkspaceAgent } from "../tenants/agents.js";
 import { isOriginAllowed } from "../tenants/origin-policy.js";
 import { checkPosts, type CheckedPost } from "./check-posts.js";
 import { refreshWordpressProgress } from "./index-wordpress-posts-job.js";
 import {
-  deletePostDocuments,
-  findOrCreateWordpressSource,
   findStoredPosts,
   findUrlHolders,
-  insertPostDocuments,
-  markWordpressPush,
-  requeuePostDocuments,
   touchUnchangedPosts,
   upsertPosts,
   type PostToStore,
@@ -110,13 +107,13 @@ export async function pushPosts(services: Services, workspaceId: string, body: W
     const unchanged = kept.filter((entry) => entry.published && isUnchanged(entry, stored.get(entry.post.post_id)));
 
     const removedDocuments = unpublished.flatMap((entry) => stored.get(entry.post.post_id)?.documentId ?? []);
-    await deletePostDocuments(tx, source.id, removedDocuments);
+    await deleteSourceDocuments(tx, source.id, removedDocuments);
     const requeued = queued.flatMap((entry) => {
       const documentId = stored.get(entry.post.post_id)?.documentId;
       return documentId ? [{ id: documentId, url: entry.post.url }] : [];
     });
-    await requeuePostDocuments(tx, source.id, requeued);
-    const fresh = await insertPostDocuments(tx, source, queued.filter((entry) => !stored.get(entry.post.post_id)?.documentId).map((entry) => entry.post.url));
+    await requeueDocumentsAtUrls(tx, source.id, requeued);
+    const fresh = await insertPendingDocuments(tx, source, queued.filter((entry) => !stored.get(entry.post.post_id)?.documentId).map((entry) => entry.post.url));
     const documentOf = (entry: Accepted): number => stored.get(entry.post.post_id)?.documentId ?? fresh.get(entry.post.url)!;
 
     await upsertPosts(tx, source, [...queued.map((entry) => toStore(entry, documentOf(entry))), ...unpublished.map((entry) => toStore(entry, null))]);

@@ -2,7 +2,8 @@ import { WORDPRESS_FAILED_POSTS_LIMIT, type WordpressSyncStatus } from "@frontde
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findWorkspaceAgent } from "../tenants/agents.js";
-import { countPosts, findWordpressSource, listFailedPosts } from "./wordpress-post-repository.js";
+import { findWordpressSource } from "../sources/sources.js";
+import { countPosts, listFailedPosts } from "./wordpress-post-repository.js";
 
 /** GET /wp/status: the agent's posts by state, the last push and the last settled indexing, and the posts that failed. */
 export async function readSyncStatus(services: Services, workspaceId: string, agentId: string): Promise<WordpressSyncStatus> {

@@ -1,12 +1,10 @@
 import type { Queryable } from "../db/database.js";
-import { newId } from "../db/ids.js";
-import { isoOrNull } from "../db/timestamps.js";
-import { upsertRevisionsOf } from "../ingest/documents.js";
+import { deleteSourceDocuments, type PluginSourceRef } from "../ingest/documents.js";
 
 /**
- * The SQL of WordPress sync: the `wordpress_posts` table (migration 0018) and the agent's one
- * source of kind `wordpress` (its rows live in `sources`, whose other kinds sources/ owns; the
- * documents of that source are written here in the statements that keep posts and documents in step).
+ * The SQL of WordPress sync on `wordpress_posts` (migration 0018). The agent's one source of kind
+ * `wordpress` is sources/' (sources/sources.ts), its documents ingest's (ingest/documents.ts);
+ * the reads here join the posts to their documents, one indexed statement per batch.
  */
 
 export interface StoredPost {
@@ -32,52 +30,6 @@ export interface PostToStore {
   modifiedAt: string;
   contentHash: string;
   content: string | null;
-}
-
-export interface WordpressSource {
-  id: string;
-  workspaceId: string;
-  agentId: string;
-}
-
-/** The agent's `wordpress` source, created (pending) when it has none (index sources_agent_wordpress_idx). */
-export async function findOrCreateWordpressSource(
-  tx: Queryable,
-  agent: { id: string; workspaceId: string },
-  siteUrl: string,
-): Promise<{ source: WordpressSource; created: boolean }> {
-  const inserted = await tx.query<{ id: string }>(
-    `INSERT INTO sources (id, workspace_id, agent_id, kind, config)
-     VALUES ($1, $2, $3, 'wordpress', $4::jsonb)
-     ON CONFLICT (agent_id) WHERE kind = 'wordpress' DO NOTHING RETURNING id`,
-    [newId("src"), agent.workspaceId, agent.id, JSON.stringify({ title: "WordPress", source_url: siteUrl, pages_found: 0, pages_indexed: 0, pages_failed: 0 })],
-  );
-  if (inserted.rows[0]) return { source: { id: inserted.rows[0].id, workspaceId: agent.workspaceId, agentId: agent.id }, created: true };
-  const found = await findWordpressSource(tx, agent.id);
-  if (!found) throw new Error("the agent's wordpress source vanished while it was being created");
-  return { source: found, created: false };
-}
-
-export async function findWordpressSource(db: Queryable, agentId: string): Promise<(WordpressSource & { status: "pending" | "indexed" | "failed"; syncRequestedAt: string | null; lastSyncedAt: string | null }) | null> {
-  const { rows } = await db.query<{ id: string; workspace_id: string; status: "pending" | "indexed" | "failed"; sync_requested_at: Date | null; last_synced_at: Date | null }>(
-    `SELECT id, workspace_id, status, sync_requested_at, last_synced_at FROM sources WHERE agent_id = $1 AND kind = 'wordpress'`,
-    [agentId],
-  );
-  const row = rows[0];
-  return row
-    ? { id: row.id, workspaceId: row.workspace_id, agentId, status: row.status, syncRequestedAt: isoOrNull(row.sync_requested_at), lastSyncedAt: isoOrNull(row.last_synced_at) }
-    : null;
-}
-
-/** The push changed the source: a failed one is pending again, and the push's time is kept (sync_requested_at). */
-export async function markWordpressPush(tx: Queryable, sourceId: string, queued: boolean): Promise<void> {
-  await tx.query(
-    `UPDATE sources SET sync_requested_at = now(), updated_at = now(),
-       status = CASE WHEN $2 AND status = 'failed' THEN 'pending' ELSE status END,
-       error = CASE WHEN $2 AND status = 'failed' THEN NULL ELSE error END
-     WHERE id = $1`,
-    [sourceId, queued],
-  );
 }
 
 /** The stored posts of a batch, by post ID, with their documents' states (primary key, then documents' key). */
@@ -127,46 +79,8 @@ export async function findUrlHolders(db: Queryable, sourceId: string, urls: read
   return new Map(rows.map((row) => [row.url, Number(row.post_id)]));
 }
 
-/** New pending documents of the source for these URLs; their ids by URL. */
-export async function insertPostDocuments(tx: Queryable, source: WordpressSource, urls: readonly string[]): Promise<Map<string, number>> {
-  if (urls.length === 0) return new Map();
-  const { rows } = await tx.query<{ id: number; url: string }>(
-    `INSERT INTO documents (source_id, workspace_id, agent_id, url, status)
-     SELECT $1, $2, $3, url, 'pending' FROM jsonb_array_elements_text($4::jsonb) AS url
-     RETURNING id::int AS id, url`,
-    [source.id, source.workspaceId, source.agentId, JSON.stringify(urls)],
-  );
-  return new Map(rows.map((row) => [row.url, row.id]));
-}
-
-/** Existing documents to index again: pending, under the post's (maybe new) URL; their chunks keep answering meanwhile. */
-export async function requeuePostDocuments(tx: Queryable, sourceId: string, documents: readonly { id: number; url: string }[]): Promise<void> {
-  if (documents.length === 0) return;
-  await tx.query(
-    `UPDATE documents d SET url = v.url, status = 'pending', error = NULL, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS v (id bigint, url text)
-     WHERE d.id = v.id AND d.source_id = $1`,
-    [sourceId, JSON.stringify(documents)],
-  );
-}
-
-/** Deletes documents of the source (their chunks cascade) and moves the agent's knowledge revision in the same statement. */
-export async function deletePostDocuments(tx: Queryable, sourceId: string, documentIds: readonly number[]): Promise<number> {
-  if (documentIds.length === 0) return 0;
-  const { rows } = await tx.query<{ removed: number }>(
-    `WITH removed AS (
-       DELETE FROM documents WHERE source_id = $1 AND id IN (SELECT (jsonb_array_elements_text($2::jsonb))::bigint) RETURNING agent_id, chunk_count
-     ), bumped AS (
-       ${upsertRevisionsOf("SELECT agent_id FROM removed WHERE chunk_count > 0")}
-     )
-     SELECT count(*)::int AS removed FROM removed`,
-    [sourceId, JSON.stringify(documentIds)],
-  );
-  return rows[0]?.removed ?? 0;
-}
-
 /** Inserts or replaces the posts (one statement; the primary key decides). */
-export async function upsertPosts(tx: Queryable, source: WordpressSource, posts: readonly PostToStore[]): Promise<void> {
+export async function upsertPosts(tx: Queryable, source: PluginSourceRef, posts: readonly PostToStore[]): Promise<void> {
   if (posts.length === 0) return;
   await tx.query(
     `INSERT INTO wordpress_posts AS p (agent_id, post_id, workspace_id, source_id, document_id, url, title, post_type, post_status, modified_at, content_hash, content)
@@ -221,7 +135,7 @@ export async function deletePost(tx: Queryable, agentId: string, postId: number)
   );
   const row = rows[0];
   if (!row) return null;
-  if (row.document_id !== null) await deletePostDocuments(tx, row.source_id, [Number(row.document_id)]);
+  if (row.document_id !== null) await deleteSourceDocuments(tx, row.source_id, [Number(row.document_id)]);
   return { sourceId: row.source_id };
 }
 

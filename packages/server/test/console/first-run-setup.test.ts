@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { createMetricsRegistry } from "../../src/observability/metrics-registry.js";
 import { announceFirstRunSetup, type SetupLink } from "../../src/console/setup/issue-setup-link.js";
-import { SETUP_TOKEN_LIFETIME_MS } from "../../src/console/setup/setup-token-repository.js";
+import { SETUP_TOKEN_LIFETIME_MS } from "../../src/tenants/setup-token-repository.js";
 import { CONSOLE, sessionCookie } from "../support/console-session.js";
 import { capturedLogger, type LogLine } from "../support/captured-log.js";
 import { seedTenant, type Tenant } from "../support/seed.js";

@@ -7,7 +7,7 @@ import PusherServer from "pusher";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { generateConsoleSecret, hashConsoleSecret } from "../../src/console/console-secret.js";
 import { issueSetPasswordLink } from "../../src/console/issue-set-password-link.js";
-import { insertOperatorSession } from "../../src/console/operator-session-repository.js";
+import { insertOperatorSession } from "../../src/tenants/operator-session-repository.js";
 import { freePort, json, run, startServer, stopServer } from "../cli/cli-process.js";
 import { CONSOLE, sessionCookie } from "../support/console-session.js";
 import type { Pusher } from "../support/pusher-client.js";

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt } from "node:crypto";
-import { replaceOperatorPassword } from "../../src/console/operator-credentials-repository.js";
+import { replaceOperatorPassword } from "../../src/tenants/operator-credentials-repository.js";
 import { PASSWORD_HASH_PARAMETERS } from "../../src/console/password-hash.js";
 import type { Services } from "../../src/services.js";
 

@@ -9,7 +9,8 @@ import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { indexesOf, plansOf, scansOf } from "../support/query-plans.js";
 import { findPostsToIndex, listPostDocumentIds, lockPostsOfDocuments } from "../../src/wordpress/post-index-repository.js";
-import { countPosts, findStoredPosts, findUrlHolders, findWordpressSource, listFailedPosts } from "../../src/wordpress/wordpress-post-repository.js";
+import { findWordpressSource } from "../../src/sources/sources.js";
+import { countPosts, findStoredPosts, findUrlHolders, listFailedPosts } from "../../src/wordpress/wordpress-post-repository.js";
 
 const WP = "/api/v1/wp";
 const POSTS = 1000;

@@ -1,11 +1,10 @@
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { deleteOperator, type Operator, type OperatorRole } from "../../tenants/operators.js";
+import { deleteOperator, findWorkspaceOperator, lockWorkspaceAdmins, type Operator, type OperatorRole, updateOperatorRole } from "../../tenants/operators.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { deleteOperatorSessions } from "../operator-session-repository.js";
+import { deleteOperatorSessions } from "../../tenants/operator-sessions.js";
 import { operatorEvent, signedOutEvent } from "../../tenants/settings-events.js";
-import { findWorkspaceOperator, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
 
 const notFound = (operatorId: string) => new AppError("operator_not_found", `No operator ${operatorId} in this workspace.`);
 const lastAdmin = () => new AppError("last_admin", "The workspace's last admin cannot be demoted or removed: make another operator an admin first.");

@@ -2,12 +2,11 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
-import { listWorkspaceOperators } from "../../tenants/operators.js";
+import { findWorkspaceOperator, listWorkspaceOperators } from "../../tenants/operators.js";
 import { authenticateOperator, operatorGuard, operatorOf } from "../authenticate-operator.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME } from "../session-cookie.js";
 import { inviteOperator, reissuePasswordLink } from "./invite-operator.js";
 import { changeOperatorRole, removeOperator, signOutEverywhere } from "./manage-operator.js";
-import { findWorkspaceOperator } from "./operator-admin-repository.js";
 import {
   changeRoleRouteSchema,
   inviteOperatorRouteSchema,

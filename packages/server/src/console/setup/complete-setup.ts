@@ -2,22 +2,14 @@ import type { SetupBody, SetupStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../../db/database.js";
 import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
-import { insertOperator } from "../../tenants/operators.js";
-import { insertWorkspace } from "../../tenants/workspaces.js";
+import { insertOperator, replaceOperatorPassword } from "../../tenants/operators.js";
+import { anyOperatorExists, consumeSetupToken, findUsableSetupToken, lockSetup } from "../../tenants/setup-tokens.js";
+import { findFirstWorkspace, insertWorkspace, renameWorkspace } from "../../tenants/workspaces.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { hashConsoleSecret, looksLikeConsoleSecret } from "../console-secret.js";
-import { replaceOperatorPassword } from "../operator-credentials-repository.js";
 import { hashPassword } from "../password-hash.js";
 import { requireAcceptablePassword } from "../password-policy.js";
 import { startOperatorSession, type StartedOperatorSession } from "../start-operator-session.js";
-import {
-  anyOperatorExists,
-  consumeSetupToken,
-  findFirstWorkspace,
-  findUsableSetupToken,
-  lockSetup,
-  renameWorkspace,
-} from "./setup-token-repository.js";
 
 export const DEFAULT_WORKSPACE_NAME = "My workspace";
 

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Queryable } from "../../db/database.js";
 import { generateConsoleSecret, hashConsoleSecret } from "../console-secret.js";
-import { anyOperatorExists, insertSetupToken } from "./setup-token-repository.js";
+import { anyOperatorExists, insertSetupToken } from "../../tenants/setup-tokens.js";
 
 export interface SetupLink {
   url: string;

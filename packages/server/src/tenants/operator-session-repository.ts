@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
-import type { OperatorRole } from "../tenants/operators.js";
+import type { OperatorRole } from "./operator-repository.js";
 
 /** A session ends after 12 hours without a request, and 30 days after sign-in whatever happens. */
 export const SESSION_IDLE_TIMEOUT_MS = 12 * 3600 * 1000;

@@ -1,7 +1,15 @@
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
-import type { SignedInOperator } from "./authenticate-operator.js";
 import { deleteOperatorSessions } from "./operator-session-repository.js";
+
+/** An operator with an account, as sign-in finds them (the console's signed-in operator). */
+export interface OperatorAccount {
+  id: string;
+  workspaceId: string;
+  role: "admin" | "agent";
+  name: string;
+  email: string;
+}
 
 /** Set-password links are valid 24 hours, once. */
 export const PASSWORD_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
@@ -20,7 +28,7 @@ interface CredentialsRow {
  * (migration 0025). An invitation not yet accepted has no password and is no account: it signs in
  * as an unknown e-mail would, whichever workspace sent it.
  */
-export async function findOperatorCredentials(db: Queryable, email: string): Promise<{ operator: SignedInOperator; passwordHash: string | null } | null> {
+export async function findOperatorCredentials(db: Queryable, email: string): Promise<{ operator: OperatorAccount; passwordHash: string | null } | null> {
   const { rows } = await db.query<CredentialsRow>(
     `SELECT id, workspace_id, role, name, email, password_hash FROM operators WHERE lower(email) = lower($1) AND password_hash IS NOT NULL`,
     [email],

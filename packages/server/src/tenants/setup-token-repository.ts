@@ -1,5 +1,5 @@
-import type { Queryable } from "../../db/database.js";
-import { newId } from "../../db/ids.js";
+import type { Queryable } from "../db/database.js";
+import { newId } from "../db/ids.js";
 
 /** A setup link works 24 hours, once, and only while the deployment has no operator. */
 export const SETUP_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
@@ -45,14 +45,4 @@ export async function consumeSetupToken(tx: Queryable, tokenHash: string, now: D
   if (!spent) return false;
   await tx.query(`DELETE FROM setup_tokens WHERE id <> $1`, [spent.id]);
   return true;
-}
-
-/** The oldest workspace (one made by the CLI before the first run), adopted by the setup; null when none. */
-export async function findFirstWorkspace(db: Queryable): Promise<{ id: string; name: string } | null> {
-  const { rows } = await db.query<{ id: string; name: string }>(`SELECT id, name FROM workspaces ORDER BY created_at, id LIMIT 1`);
-  return rows[0] ?? null;
-}
-
-export async function renameWorkspace(db: Queryable, workspaceId: string, name: string): Promise<void> {
-  await db.query(`UPDATE workspaces SET name = $2 WHERE id = $1`, [workspaceId, name]);
 }

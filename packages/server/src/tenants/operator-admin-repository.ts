@@ -1,5 +1,5 @@
-import type { Queryable } from "../../db/database.js";
-import { toOperator, type Operator, type OperatorRole, type OperatorRow } from "../../tenants/operators.js";
+import type { Queryable } from "../db/database.js";
+import { toOperator, type Operator, type OperatorRole, type OperatorRow } from "./operator-repository.js";
 
 /**
  * Locks the workspace's admins (rows of operators_workspace_created_idx, in id order) until the
