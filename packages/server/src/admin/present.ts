@@ -4,7 +4,7 @@ import type { Agent } from "../tenants/agent.js";
 import type { ApiToken } from "../tenants/api-tokens.js";
 import type { Operator } from "../tenants/operators.js";
 import type { Workspace } from "../tenants/workspaces.js";
-import type { ConversationRecord } from "../widget/widget-conversations.js";
+import type { ConversationRecord } from "../conversations/conversations.js";
 
 /** The admin CLI speaks the API's snake_case. */
 

@@ -1,11 +1,11 @@
 import type { Citation, MessageBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { recordVisitorPage } from "../widget/sessions.js";
+import { recordVisitorPage } from "../conversations/visitor-sessions.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import type { AnswerErrorCode } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
-import { insertBotReply } from "./message-repository.js";
+import { insertBotReply } from "../conversations/messages.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
 import { answerTurn, HISTORY_TURNS, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";

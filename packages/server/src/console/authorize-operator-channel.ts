@@ -3,7 +3,7 @@ import { conversationChannel, conversationOperatorsChannel, grantPrincipals, ope
 import { signSubscription } from "../realtime/channels/channel-signature.js";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { isConversationOfWorkspace } from "./conversation-channel-repository.js";
+import { isConversationOfWorkspace } from "../conversations/conversations.js";
 import { liveOperatorSessionRole } from "../tenants/operator-sessions.js";
 
 const CONVERSATION_CHANNEL_PREFIX = conversationChannel("");

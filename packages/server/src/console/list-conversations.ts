@@ -1,7 +1,7 @@
 import { CONVERSATION_PAGE_DEFAULT, type ConversationListItem, type ConversationListQuery } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { listWorkspaceConversations, type ConversationListFilter } from "./conversation-list-repository.js";
+import { listWorkspaceConversations, type ConversationListFilter } from "../conversations/conversations.js";
 import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";
 
 /**

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { listMessagesAfterSeq } from "../conversations/message-listing.js";
-import { findConsoleConversation } from "./conversation-detail-repository.js";
+import { findConsoleConversation } from "../conversations/conversations.js";
 import { conversationNotFound } from "./show-conversation.js";
 
 /**

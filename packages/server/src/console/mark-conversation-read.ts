@@ -1,6 +1,6 @@
 import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { markConversationRead as moveReadMarker } from "./conversation-detail-repository.js";
+import { markConversationRead as moveReadMarker } from "../conversations/conversations.js";
 import { conversationNotFound } from "./show-conversation.js";
 
 /**

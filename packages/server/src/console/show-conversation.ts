@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findVisitorLead } from "../widget/leads.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
-import { findConsoleConversation, listLatestConsoleMessages } from "./conversation-detail-repository.js";
+import { findConsoleConversation, listLatestConsoleMessages } from "../conversations/conversations.js";
 
 /** The detail's messages: the latest ones; earlier ones are read forwards with GET …/messages?after_seq. */
 export const DETAIL_MESSAGE_COUNT = 100;

@@ -1,6 +1,6 @@
 import type { SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
-import { insertMessage } from "../answering/messages.js";
+import { insertMessage } from "./message-repository.js";
 import type { Services } from "../services.js";
 import { writeConversationState, type ConversationState, type NextState } from "./conversation-state-repository.js";
 

@@ -5,7 +5,7 @@ import { textArray } from "../db/text-array.js";
 /**
  * The SQL of erasure and retention on the tables conversations/ owns: visitors, conversations, their
  * messages and operators' read marks. privacy/ calls these in its transaction, in the lock order of
- * widget/visitor-lock.ts (the visitor, then their conversations, then the rows under them). Each
+ * conversations/visitor-lock.ts (the visitor, then their conversations, then the rows under them). Each
  * statement names the workspace and, where the table has one, the agent, and reaches its rows
  * through an index: conversations by visitor (conversations_visitor_recent_idx) or by workspace and
  * activity (conversations_workspace_activity_idx), messages and reads by conversation.
@@ -140,7 +140,7 @@ export async function deleteConversations(tx: Queryable, workspaceId: string, co
 
 /**
  * The visitors among these who have no conversation left, locked. SKIP LOCKED: the purge holds
- * conversations here, and waiting on a visitor that a write of theirs holds (widget/visitor-lock.ts)
+ * conversations here, and waiting on a visitor that a write of theirs holds (conversations/visitor-lock.ts)
  * would invert erasure's order; a visitor busy writing keeps their row (their next init starts a new
  * conversation with it).
  */

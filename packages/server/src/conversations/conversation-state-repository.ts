@@ -1,7 +1,7 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { isoOrNull } from "../db/timestamps.js";
-import { lockedVisitorOf } from "../widget/visitor-lock.js";
+import { lockedVisitorOf } from "./visitor-lock.js";
 
 /** What the state machine reads and writes of a conversation. */
 export interface ConversationState {
@@ -57,7 +57,7 @@ export async function findConversationState(db: Queryable, workspaceId: string, 
  * of every transition's compare-and-set (a concurrent transition waits here, then reads the state
  * the first one committed). Null when it does not exist in the workspace (or its visitor was erased).
  *
- * Its visitor's row is locked first, FOR KEY SHARE, in the same statement (widget/visitor-lock.ts):
+ * Its visitor's row is locked first, FOR KEY SHARE, in the same statement (conversations/visitor-lock.ts):
  * a transition updates the row it locked a second time (its system message takes the next seq),
  * and Postgres checks the foreign keys of a row updated again in its transaction, the visitor's
  * among them; locked only then, the visitor would come after the conversation, against erasure's order.

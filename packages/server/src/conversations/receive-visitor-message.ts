@@ -1,7 +1,7 @@
-import { insertVisitorQuestion, type StoredQuestion } from "../answering/messages.js";
+import { insertVisitorQuestion, type StoredQuestion } from "./message-repository.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { sessionEnded } from "../widget/visitor-lock.js";
+import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 

@@ -1,6 +1,6 @@
 import type { Citation } from "@frontdesk/contracts";
-import { insertMessage } from "../answering/messages.js";
-import { markConversationRead } from "../console/conversation-details.js";
+import { insertMessage } from "./message-repository.js";
+import { markConversationRead } from "./conversation-detail-repository.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { lockConversationState } from "./conversation-state-repository.js";

@@ -2,7 +2,7 @@ import type { ConversationStatus } from "@frontdesk/contracts";
 import { notifyWorkspaceOperators } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { sessionEnded } from "../widget/visitor-lock.js";
+import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
 import { lockConversationState, updateHumanRequestReason } from "./conversation-state-repository.js";
 import { operatorsOnline } from "./operators-online.js";

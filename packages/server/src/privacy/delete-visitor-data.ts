@@ -9,7 +9,7 @@ import {
   listVisitorQuestions,
   lockVisitorConversations,
   type VisitorOfWorkspace,
-} from "../conversations/conversation-deletion.js";
+} from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
@@ -22,7 +22,7 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
  * satisfaction, coupon, pages, browser), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
  * their words. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
- * visitor's conversations before anything under them (widget/visitor-lock.ts). Each statement
+ * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
  * reaches its rows through an index (migration 0015 adds the missing ones).
  * `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
  */

@@ -3,7 +3,7 @@ import type { Database } from "../db/database.js";
 import { retryOnConcurrencyFailure } from "../db/retry-on-concurrency-failure.js";
 import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
 import { waitForAttemptsToStop } from "../webhooks/forget-webhook-events.js";
-import { lockVisitorOfWorkspace } from "../conversations/conversation-deletion.js";
+import { lockVisitorOfWorkspace } from "../conversations/visitor-data.js";
 import { deleteVisitorData } from "./delete-visitor-data.js";
 import { recordErasure } from "./erasure-repository.js";
 
@@ -32,7 +32,7 @@ export interface Erasure {
 /**
  * The one erasure of a visitor, for the widget's DELETE /me, the console and the CLI: in one
  * transaction, the visitor's row is locked, then their conversations (the lock order every write of
- * a visitor's session follows, widget/visitor-lock.ts), everything of theirs with the agent is
+ * a visitor's session follows, conversations/visitor-lock.ts), everything of theirs with the agent is
  * deleted (delete-visitor-data.ts says what), and the audit record is written. A transaction that
  * Postgres ends for a concurrent one's sake (40P01, 40001) is run again. Null when the workspace has
  * no such visitor (never had, or already erased: the two cannot be told apart, by design).

@@ -1,93 +1,31 @@
 import type { VisitorExport } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
-import { type LeadRow, toLead } from "../widget/leads.js";
+import { findVisitorToExport, listConversationsToExport, listMessagesToExport } from "../conversations/visitor-data.js";
+import { listEventsToExport } from "../widget/events.js";
+import { listLeadsToExport } from "../widget/leads.js";
 
-type ExportedConversation = VisitorExport["conversations"][number];
-type ExportedMessage = ExportedConversation["messages"][number];
-
-interface ConversationRow {
-  id: string;
-  status: ExportedConversation["status"];
-  page_url: string | null;
-  last_page_url: string | null;
-  last_page_context: Record<string, unknown> | null;
-  user_agent: string | null;
-  human_requested_at: Date | null;
-  human_request_reason: string | null;
-  satisfaction_rating: "good" | "bad" | null;
-  satisfaction_comment: string | null;
-  satisfaction_at: Date | null;
-  coupon_code: string | null;
-  coupon_applied_at: Date | null;
-  created_at: Date;
-  last_activity_at: Date;
-  closed_at: Date | null;
-}
-
-interface MessageRow {
-  conversation_id: string;
-  id: string;
-  role: ExportedMessage["role"];
-  content: string;
-  citations: ExportedMessage["citations"];
-  author_name: string | null;
-  created_at: Date;
-}
-
-interface EventRow {
-  conversation_id: string | null;
-  event: string;
-  rule_id: string | null;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-}
-
-const VISITOR_CONVERSATIONS = `SELECT c.id FROM conversations c WHERE c.workspace_id = $1 AND c.agent_id = $2 AND c.visitor_id = $3`;
+type ExportedMessage = VisitorExport["conversations"][number]["messages"][number];
 
 /**
  * Everything the service holds about one visitor of the workspace (an access request): their
  * conversations with every message, satisfaction and coupon, their leads and their widget events.
- * Null when the workspace has no such visitor. Read in one transaction, so the parts agree.
+ * Null when the workspace has no such visitor. Read in one transaction through each table's owner;
+ * the leads and events are those of the conversations read first.
  */
 export async function exportVisitorData(
   db: { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
   request: { workspaceId: string; visitorId: string; now: Date },
 ): Promise<VisitorExport | null> {
   return db.transaction(async (tx) => {
-    const { rows: visitors } = await tx.query<{ id: string; agent_id: string; anon_id: string; created_at: Date; last_seen_at: Date }>(
-      `SELECT v.id, v.agent_id, v.anon_id, v.created_at, v.last_seen_at FROM visitors v JOIN agents a ON a.id = v.agent_id
-       WHERE v.id = $1 AND a.workspace_id = $2`,
-      [request.visitorId, request.workspaceId],
-    );
-    const visitor = visitors[0];
+    const visitor = await findVisitorToExport(tx, request.workspaceId, request.visitorId);
     if (!visitor) return null;
-    const scope = [request.workspaceId, visitor.agent_id, visitor.id];
-    const { rows: conversations } = await tx.query<ConversationRow>(
-      `SELECT c.id, c.status, c.page_url, c.last_page_url, c.last_page_context, c.user_agent, c.human_requested_at, c.human_request_reason,
-              c.satisfaction_rating, c.satisfaction_comment, c.satisfaction_at, c.coupon_code, c.coupon_applied_at, c.created_at,
-              c.last_activity_at, c.closed_at
-       FROM conversations c WHERE c.workspace_id = $1 AND c.agent_id = $2 AND c.visitor_id = $3 ORDER BY c.created_at, c.id`,
-      scope,
-    );
-    const { rows: messages } = await tx.query<MessageRow>(
-      `SELECT m.conversation_id, m.id, m.role, m.content, m.citations, m.author_name, m.created_at
-       FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS}) ORDER BY m.conversation_id, m.seq`,
-      scope,
-    );
-    const { rows: leads } = await tx.query<LeadRow>(
-      `SELECT l.* FROM leads l WHERE l.workspace_id = $1 AND l.agent_id = $2
-         AND l.id IN (SELECT v.id FROM leads v WHERE v.visitor_id = $3 UNION SELECT c.id FROM leads c WHERE c.conversation_id IN (${VISITOR_CONVERSATIONS}))
-       ORDER BY l.created_at, l.id`,
-      scope,
-    );
-    const { rows: events } = await tx.query<EventRow>(
-      `SELECT e.conversation_id, e.event, e.rule_id, e.metadata, e.created_at FROM events e
-       WHERE e.workspace_id = $1 AND e.agent_id = $2
-         AND e.id IN (SELECT v.id FROM events v WHERE v.visitor_id = $3 UNION SELECT c.id FROM events c WHERE c.conversation_id IN (${VISITOR_CONVERSATIONS}))
-       ORDER BY e.created_at, e.id`,
-      scope,
-    );
+    const scope = { workspaceId: request.workspaceId, agentId: visitor.agent_id, visitorId: visitor.id };
+    const conversations = await listConversationsToExport(tx, scope);
+    const messages = await listMessagesToExport(tx, scope);
+    const conversationIds = conversations.map((row) => row.id);
+    const leads = await listLeadsToExport(tx, { ...scope, conversationIds });
+    const events = await listEventsToExport(tx, { ...scope, conversationIds });
     const messagesOf = new Map<string, ExportedMessage[]>();
     for (const row of messages) {
       const list = messagesOf.get(row.conversation_id) ?? [];
@@ -118,7 +56,7 @@ export async function exportVisitorData(
         closed_at: isoOrNull(row.closed_at),
         messages: messagesOf.get(row.id) ?? [],
       })),
-      leads: leads.map(toLead),
+      leads,
       events: events.map((row) => ({
         conversation_id: row.conversation_id,
         event: row.event,

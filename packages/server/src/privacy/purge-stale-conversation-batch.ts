@@ -7,7 +7,7 @@ import {
   deleteVisitors,
   lockStaleConversations,
   lockVisitorsWithoutConversations,
-} from "../conversations/conversation-deletion.js";
+} from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bearerToken } from "../auth/session-token.js";
 import { AppError } from "../http/app-error.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
-import { findVisitorWorkspace } from "../conversations/conversation-deletion.js";
+import { findVisitorWorkspace } from "../conversations/visitor-data.js";
 import { servicesDeletionAnnouncer } from "./announce-deleted-conversations.js";
 import { eraseVisitor } from "./erase-visitor.js";
 import { eraseMeRouteSchema } from "./schemas.js";

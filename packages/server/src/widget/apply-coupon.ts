@@ -1,8 +1,7 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
-import { stampCoupon } from "./conversation-repository.js";
-import { sessionEnded } from "./visitor-lock.js";
+import { sessionEnded, stampCoupon } from "../conversations/conversations.js";
 
 /** POST /coupon/apply: stamps the conversation with the code so attribution can credit the bot; 401 once the visitor is erased. */
 export async function applyCoupon(services: Services, session: WidgetSession, code: string) {

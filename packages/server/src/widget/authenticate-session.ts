@@ -2,7 +2,7 @@ import type { SessionClaims } from "@frontdesk/contracts";
 import { bearerToken } from "../auth/session-token.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { findSessionConversation, type SessionConversation } from "./session-repository.js";
+import { findSessionConversation, type SessionConversation } from "../conversations/visitor-sessions.js";
 
 export interface WidgetSession {
   claims: SessionClaims;

@@ -3,7 +3,7 @@ import { conversationChannel, grantPrincipals } from "../realtime/bus-channels.j
 import { signSubscription } from "../realtime/channels/channel-signature.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
-import { findSessionConversation } from "./session-repository.js";
+import { findSessionConversation } from "../conversations/visitor-sessions.js";
 
 /**
  * POST /broadcasting/auth: signs the visitor's subscription to its own conversation's channel,

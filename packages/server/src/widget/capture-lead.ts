@@ -1,8 +1,9 @@
 import type { LeadBody } from "@frontdesk/contracts";
+import { lockSessionVisitor, sessionEnded, touchConversationActivity } from "../conversations/conversations.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { upsertLead } from "./lead-repository.js";
-import { lockSessionVisitor, sessionEnded } from "./visitor-lock.js";
+
 
 /**
  * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail, then tells
@@ -15,6 +16,7 @@ export async function captureLead(services: Services, session: WidgetSession, bo
   const captured = await services.db.transaction(async (tx) => {
     // The visitor first, as erasure locks them (visitor-lock.ts): the lead's foreign keys lock the conversation, then the visitor.
     if (!(await lockSessionVisitor(tx, conversation.id))) throw sessionEnded();
+    await touchConversationActivity(tx, conversation.id);
     const stored = await upsertLead(tx, {
       workspaceId: conversation.workspaceId,
       agentId: conversation.agentId,

@@ -49,15 +49,12 @@ export interface LeadInput {
 
 /**
  * One lead per (agent, e-mail): a repeat updates name and phone where given and merges
- * `fields` over the stored ones, and the conversation is marked active, in one statement.
- * `created` tells whether the row is new.
+ * `fields` over the stored ones, in one statement (the caller marks the conversation active first,
+ * conversations/conversations.ts). `created` tells whether the row is new.
  */
 export async function upsertLead(db: Queryable, lead: LeadInput): Promise<{ lead: Lead; created: boolean }> {
   const { rows } = await db.query<LeadRow & { created: boolean }>(
-    `WITH touched AS (
-       UPDATE conversations SET last_activity_at = now() WHERE id = $4 AND last_activity_at < now() - interval '1 minute'
-     )
-     INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
+    `INSERT INTO leads (id, workspace_id, agent_id, conversation_id, visitor_id, email, email_normalized, name, phone, fields)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
      ON CONFLICT (agent_id, email_normalized) DO UPDATE SET
        name = COALESCE(EXCLUDED.name, leads.name),
@@ -109,4 +106,21 @@ export async function deleteLeadsOfConversations(tx: Queryable, workspaceId: str
 /** Deletes the workspace's leads of these visitors (leads_visitor_idx), for erasure and retention; how many. */
 export async function deleteLeadsOfVisitors(tx: Queryable, workspaceId: string, visitorIds: readonly string[]): Promise<number> {
   return countRemoved(tx, `DELETE FROM leads l WHERE l.workspace_id = $1 AND l.visitor_id = ANY($2::text[])`, [workspaceId, textArray(visitorIds)]);
+}
+
+/**
+ * The agent's leads of the visitor or of these conversations of theirs, oldest first, for the
+ * visitor's export (leads_visitor_idx, leads_conversation_idx).
+ */
+export async function listLeadsToExport(
+  tx: Queryable,
+  scope: { workspaceId: string; agentId: string; visitorId: string; conversationIds: readonly string[] },
+): Promise<Lead[]> {
+  const { rows } = await tx.query<LeadRow>(
+    `SELECT l.* FROM leads l WHERE l.workspace_id = $1 AND l.agent_id = $2
+       AND l.id IN (SELECT v.id FROM leads v WHERE v.visitor_id = $3 UNION SELECT c.id FROM leads c WHERE c.conversation_id = ANY($4::text[]))
+     ORDER BY l.created_at, l.id`,
+    [scope.workspaceId, scope.agentId, scope.visitorId, textArray(scope.conversationIds)],
+  );
+  return rows.map(toLead);
 }

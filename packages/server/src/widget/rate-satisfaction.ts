@@ -1,7 +1,6 @@
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
-import { rateConversation } from "./conversation-repository.js";
-import { sessionEnded } from "./visitor-lock.js";
+import { rateConversation, sessionEnded } from "../conversations/conversations.js";
 
 /** POST /satisfaction: the visitor's CSAT rating; the latest one wins. `satisfaction.rated` is raised with it (no live channel carries ratings). */
 export async function rateSatisfaction(

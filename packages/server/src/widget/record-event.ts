@@ -2,7 +2,7 @@ import type { EventBody } from "@frontdesk/contracts";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "./authenticate-session.js";
 import { insertEvent } from "./event-repository.js";
-import { sessionEnded } from "./visitor-lock.js";
+import { sessionEnded } from "../conversations/conversations.js";
 
 /** POST /events: one row of client telemetry (launcher opened, CTA clicked, …); 401 once the visitor is erased. */
 export async function recordEvent(services: Services, session: WidgetSession, body: EventBody): Promise<{ id: string; event: string }> {

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Agent } from "../tenants/agent.js";
-import type { SessionConversation } from "./session-repository.js";
+import type { SessionConversation } from "../conversations/visitor-sessions.js";
 
 const TTL_MS = 2_000;
 const MAX_ENTRIES = 50_000;

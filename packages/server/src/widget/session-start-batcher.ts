@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { CONCURRENCY_SQL_STATES, sqlStateOf } from "../db/sql-state.js";
-import { startSessions, type SessionStartRequest, type SessionStartScope, type StartedSession } from "./session-repository.js";
+import { startSessions, type SessionStartRequest, type SessionStartScope, type StartedSession } from "../conversations/visitor-sessions.js";
 
 const MAX_BATCH = 256;
 

@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
-import { listRecentMessages } from "./session-repository.js";
+import { listRecentMessages } from "../conversations/messages.js";
 
 export const INIT_MESSAGE_COUNT = 30;
 const MAX_USER_AGENT_LENGTH = 512;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
-import { insertMessage } from "../../src/answering/message-repository.js";
+import { insertMessage } from "../../src/conversations/message-repository.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";

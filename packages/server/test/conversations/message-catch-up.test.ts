@@ -1,6 +1,6 @@
 import type { ConsoleMessage, ConversationMessage } from "@frontdesk/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { insertMessage } from "../../src/answering/message-repository.js";
+import { insertMessage } from "../../src/conversations/message-repository.js";
 import { listMessagesAfterSeq } from "../../src/conversations/message-listing-repository.js";
 import { newId } from "../../src/db/ids.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";

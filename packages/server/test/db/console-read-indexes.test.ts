@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { insertVisitorQuestion } from "../../src/answering/message-repository.js";
-import { listWorkspaceConversations } from "../../src/console/conversation-list-repository.js";
+import { insertVisitorQuestion } from "../../src/conversations/message-repository.js";
+import { listWorkspaceConversations } from "../../src/conversations/conversation-list-repository.js";
 import { listMessagesAfterSeq } from "../../src/conversations/message-listing-repository.js";
 import { countUnreadInbox, listInboxPage } from "../../src/inbox/inbox-repository.js";
 import { findVisitorLead } from "../../src/widget/lead-repository.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "../../src/console/analytics/analytics-repository.js";
-import { listWorkspaceLeads } from "../../src/console/leads/lead-list-repository.js";
+import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "../../src/conversations/conversation-analytics-repository.js";
+import { listWorkspaceLeads } from "../../src/widget/lead-list-repository.js";
 import { indexesOf, plansOf, scansOf, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 

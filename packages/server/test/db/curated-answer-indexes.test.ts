@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { findQuestionOfBotMessage, findWorkspaceCuratedAnswer, listAgentCuratedAnswers, listCuratedQuestionCandidates } from "../../src/console/curated/curated-answer-repository.js";
-import { listLowConfidenceQuestions } from "../../src/console/curated/knowledge-gap-repository.js";
+import { findWorkspaceCuratedAnswer, listAgentCuratedAnswers, listCuratedQuestionCandidates } from "../../src/console/curated/curated-answer-repository.js";
+import { findQuestionOfBotMessage, listLowConfidenceQuestions } from "../../src/conversations/bot-reply-question-repository.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 

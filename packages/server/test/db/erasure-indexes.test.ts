@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
-import { lockVisitorOfWorkspace } from "../../src/conversations/conversation-deletion.js";
+import { lockVisitorOfWorkspace } from "../../src/conversations/visitor-data.js";
 import { deleteVisitorData } from "../../src/privacy/delete-visitor-data.js";
 import { purgeStaleConversationBatch } from "../../src/privacy/purge-stale-conversation-batch.js";
 import { exportVisitorData } from "../../src/privacy/export-visitor-data.js";

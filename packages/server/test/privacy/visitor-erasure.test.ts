@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { parseAdminArguments } from "../../src/cli/admin-arguments.js";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
-import { lockVisitorOfWorkspace } from "../../src/conversations/conversation-deletion.js";
+import { lockVisitorOfWorkspace } from "../../src/conversations/visitor-data.js";
 import { deleteVisitorData } from "../../src/privacy/delete-visitor-data.js";
 import { servicesDeletionAnnouncer } from "../../src/privacy/announce-deleted-conversations.js";
 import { effectiveRetentionDays, purgeStaleConversations } from "../../src/privacy/purge-stale-conversations.js";

@@ -13,7 +13,7 @@ import { registerWebhookWorkers } from "../../src/webhooks/register-webhook-work
 import { insertWebhookEndpoint } from "../../src/webhooks/webhook-endpoint-repository.js";
 import { createWebhookServices, type WebhookServices } from "../../src/webhooks/webhook-services.js";
 import { verifyWebhookSignature } from "../../src/webhooks/webhook-signature.js";
-import { rateConversation } from "../../src/widget/conversation-repository.js";
+import { rateConversation } from "../../src/conversations/widget-conversation-repository.js";
 import { CONSOLE, type ConsoleSession, createSignedInOperator, seedConsoleCast } from "../support/console-session.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, startSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";

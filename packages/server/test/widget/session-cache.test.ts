@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { Agent } from "../../src/tenants/agent.js";
 import { SessionCache } from "../../src/widget/session-cache.js";
-import type { SessionConversation } from "../../src/widget/session-repository.js";
+import type { SessionConversation } from "../../src/conversations/visitor-session-repository.js";
 
 function conversation(id: string, agentId: string): SessionConversation {
   return { id, workspaceId: "ws_1", agentId, visitorId: `vis_${id}`, agentPublished: true, vertical: "general" };

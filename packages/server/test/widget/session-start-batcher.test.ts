@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable, SqlValue } from "../../src/db/database.js";
 import { quotaMonth } from "../../src/widget/start-session.js";
 import { SessionStartBatcher } from "../../src/widget/session-start-batcher.js";
-import type { SessionStartRequest, SessionStartScope } from "../../src/widget/session-repository.js";
+import type { SessionStartRequest, SessionStartScope } from "../../src/conversations/visitor-session-repository.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { seedTenant, type Tenant } from "../support/seed.js";

@@ -2,7 +2,7 @@ import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
 import { findWorkspaceAgent } from "../../tenants/agents.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply, type AnalyticsScope } from "./analytics-repository.js";
+import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply, type AnalyticsScope } from "../../conversations/conversation-reports.js";
 import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, TOP_QUESTIONS } from "./schemas.js";
 
 const DAY_MS = 86_400_000;

@@ -2,7 +2,8 @@ import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
 import { findWorkspaceAgent } from "../../tenants/agents.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { type CuratedAnswer, findQuestionOfBotMessage, insertCuratedAnswer } from "./curated-answer-repository.js";
+import { findQuestionOfBotMessage } from "../../conversations/messages.js";
+import { type CuratedAnswer, insertCuratedAnswer } from "./curated-answer-repository.js";
 
 /**
  * POST /console/curated-answers: stores an operator's answer. "Fix this answer" passes the bot

@@ -5,7 +5,7 @@ import { analyticsPeriod } from "../analytics/show-analytics.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { CURATED_ANSWER_THRESHOLD, matchCuratedAnswers } from "./find-curated-answer.js";
 import { groupSimilarQuestions } from "./group-similar-questions.js";
-import { listLowConfidenceQuestions } from "./knowledge-gap-repository.js";
+import { listLowConfidenceQuestions } from "../../conversations/messages.js";
 import { KNOWLEDGE_GAPS_MAX } from "./schemas.js";
 
 /** How many low-confidence answers of the period are grouped (the most recent). */

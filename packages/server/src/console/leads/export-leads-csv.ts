@@ -1,7 +1,7 @@
 import type { Services } from "../../services.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { csvRow } from "./csv-row.js";
-import { listWorkspaceLeads, type LeadListFilter } from "./lead-list-repository.js";
+import { listWorkspaceLeads, type LeadListFilter } from "../../widget/leads.js";
 import { CSV_COLUMNS } from "./schemas.js";
 
 /** Leads read per query while exporting: the file is written a page at a time, never held whole. */

@@ -1,7 +1,7 @@
 import type { Services } from "../../services.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { decodeCursor, encodeCursor } from "../../paging/page-cursor.js";
-import { listWorkspaceLeads, type LeadListFilter } from "./lead-list-repository.js";
+import { listWorkspaceLeads, type LeadListFilter } from "../../widget/leads.js";
 import { LEAD_PAGE_DEFAULT } from "./schemas.js";
 
 export interface LeadListQuery {

@@ -2,7 +2,7 @@ import type { Services } from "../../services.js";
 import { findWorkspace } from "../../tenants/workspaces.js";
 import { quotaMonth } from "../../widget/start-session.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { listMonthlyConversationCounts } from "./workspace-usage-repository.js";
+import { listMonthlyConversationCounts } from "../../conversations/conversation-reports.js";
 
 /** How many months the history shows, the current one included. */
 export const USAGE_MONTHS = 6;

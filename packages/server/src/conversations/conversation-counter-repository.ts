@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../db/database.js";
 
 export interface MonthUsage {
   /** `YYYY-MM-01`, the UTC month. */

@@ -1,7 +1,7 @@
-import type { Queryable, SqlValue } from "../../db/database.js";
+import type { Queryable, SqlValue } from "../db/database.js";
 import type { Lead } from "@frontdesk/contracts";
-import { toLead, type LeadRow } from "../../widget/leads.js";
-import { microsecondsOf, timestampFromMicroseconds } from "../../paging/page-cursor.js";
+import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
+import { toLead, type LeadRow } from "./lead-repository.js";
 
 /** A lead as the widget API shows it, with its agent's name. */
 export type ConsoleLead = Lead & { agent_name: string };

@@ -103,3 +103,8 @@ export async function stampCoupon(db: Queryable, conversationId: string, code: s
   );
   return rows[0] ? toConversation(rows[0]) : null;
 }
+
+/** Marks the conversation active (the visitor left their contact details in it), at most once a minute. */
+export async function touchConversationActivity(db: Queryable, conversationId: string): Promise<void> {
+  await db.query(`UPDATE conversations SET last_activity_at = now() WHERE id = $1 AND last_activity_at < now() - interval '1 minute'`, [conversationId]);
+}

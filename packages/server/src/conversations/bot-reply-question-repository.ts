@@ -1,5 +1,5 @@
-import type { Queryable } from "../../db/database.js";
-import { iso } from "../../db/timestamps.js";
+import type { Queryable } from "../db/database.js";
+import { iso } from "../db/timestamps.js";
 
 /**
  * The visitor questions an agent's bot answered with low confidence in [from, to), newest first
@@ -27,4 +27,26 @@ export async function listLowConfidenceQuestions(
     [scope.agentId, scope.workspaceId, scope.from, scope.to, limit],
   );
   return rows.map((row) => ({ question: row.question, askedAt: iso(row.answered_at) }));
+}
+
+/**
+ * "Fix this answer" from a bot message: its conversation's agent and the visitor's message just
+ * before it (null question when there is none). Null when the message is not a bot message of the workspace.
+ */
+export async function findQuestionOfBotMessage(
+  db: Queryable,
+  workspaceId: string,
+  messageId: string,
+): Promise<{ agentId: string; question: string | null } | null> {
+  const { rows } = await db.query<{ agent_id: string; question: string | null }>(
+    `SELECT c.agent_id,
+       (SELECT v.content FROM messages v
+         WHERE v.conversation_id = m.conversation_id AND v.role = 'visitor' AND v.seq < m.seq
+         ORDER BY v.seq DESC LIMIT 1) AS question
+     FROM messages m JOIN conversations c ON c.id = m.conversation_id
+     WHERE m.id = $1 AND m.role = 'bot' AND c.workspace_id = $2`,
+    [messageId, workspaceId],
+  );
+  const row = rows[0];
+  return row ? { agentId: row.agent_id, question: row.question } : null;
 }

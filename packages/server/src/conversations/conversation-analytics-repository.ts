@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../db/database.js";
 
 /** One agent's conversations created in [from, to): what every analytics query reads. */
 export interface AnalyticsScope {
@@ -15,7 +15,7 @@ const params = (scope: AnalyticsScope) => [scope.agentId, scope.workspaceId, sco
  * The conversations analytics counts: the agent's, created in the period (conversations_agent_created_idx),
  * in which the visitor wrote or a person was asked for. A conversation opened without a word is left out.
  */
-const COUNTED_CONVERSATIONS = `conversations c
+const COUNTED_CONVERSATIONS = `FROM conversations c
   WHERE c.agent_id = $1 AND c.workspace_id = $2 AND c.created_at >= $3 AND c.created_at < $4
     AND (c.handed_to_human_at IS NOT NULL OR EXISTS (SELECT 1 FROM messages v WHERE v.conversation_id = c.id AND v.role = 'visitor'))`;
 
@@ -49,7 +49,7 @@ export async function countDailyOutcomes(db: Queryable, scope: AnalyticsScope): 
        SELECT to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, c.handed_to_human_at IS NOT NULL AS handed, c.satisfaction_rating,
          EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = c.id AND b.role = 'bot') AS bot_replied,
          EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = c.id AND b.role = 'bot' AND b.low_confidence) AS low_confidence
-       FROM ${COUNTED_CONVERSATIONS}
+       ${COUNTED_CONVERSATIONS}
      )
      SELECT day, count(*)::text AS conversations,
        count(*) FILTER (WHERE handed)::text AS handed_to_human,
@@ -84,7 +84,7 @@ export async function medianFirstOperatorReply(db: Queryable, scope: AnalyticsSc
        SELECT c.handed_to_human_at,
          (SELECT min(o.created_at) FROM messages o
            WHERE o.conversation_id = c.id AND o.role = 'operator' AND o.created_at >= c.handed_to_human_at) AS first_reply
-       FROM ${COUNTED_CONVERSATIONS} AND c.handed_to_human_at IS NOT NULL
+       ${COUNTED_CONVERSATIONS} AND c.handed_to_human_at IS NOT NULL
      ) handed
      WHERE first_reply IS NOT NULL`,
     params(scope),
@@ -105,7 +105,7 @@ export async function listTopQuestions(db: Queryable, scope: AnalyticsScope, lim
     `SELECT question, count(*)::text AS count
      FROM (
        SELECT ${NORMALISED_QUESTION} AS question
-       FROM messages m JOIN (SELECT c.id FROM ${COUNTED_CONVERSATIONS}) counted ON counted.id = m.conversation_id
+       FROM messages m JOIN (SELECT c.id ${COUNTED_CONVERSATIONS}) counted ON counted.id = m.conversation_id
        WHERE m.role = 'visitor'
      ) questions
      WHERE question <> ''
@@ -126,7 +126,7 @@ export async function countFunnel(db: Queryable, scope: AnalyticsScope): Promise
     `SELECT
        (SELECT count(DISTINCT e.visitor_id) FROM events e
          WHERE e.agent_id = $1 AND e.workspace_id = $2 AND e.event = 'launcher.open' AND e.created_at >= $3 AND e.created_at < $4)::text AS launcher_opened,
-       (SELECT count(DISTINCT c.visitor_id) FROM ${COUNTED_CONVERSATIONS})::text AS conversations,
+       (SELECT count(DISTINCT c.visitor_id) ${COUNTED_CONVERSATIONS})::text AS conversations,
        (SELECT count(*) FROM leads l WHERE l.agent_id = $1 AND l.workspace_id = $2 AND l.created_at >= $3 AND l.created_at < $4)::text AS leads`,
     params(scope),
   );

@@ -1,6 +1,7 @@
 /**
- * Erasure's and retention's door to the tables conversations/ owns (visitors, conversations,
- * messages, read marks): privacy/ deletes through these, in its transaction and lock order.
+ * Privacy's door to the tables conversations/ owns (visitors, conversations, messages, read marks):
+ * erasure and retention delete through these, in their transaction and lock order, and the
+ * visitor's export reads through them.
  */
 export {
   deleteConversations,
@@ -19,3 +20,4 @@ export {
   lockVisitorsWithoutConversations,
 } from "./conversation-deletion-repository.js";
 export type { RemovedConversation, StaleConversation, VisitorOfWorkspace } from "./conversation-deletion-repository.js";
+export { findVisitorToExport, listConversationsToExport, listMessagesToExport } from "./visitor-export-repository.js";
