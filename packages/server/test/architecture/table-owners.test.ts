@@ -6,7 +6,7 @@ import { TABLE_OWNERS } from "./table-owners.js";
 const SOURCE = fileURLToPath(new URL("../../src", import.meta.url));
 const MIGRATIONS = fileURLToPath(new URL("../../src/db/migrations", import.meta.url));
 
-/** A table named outside its owner's folder that has not been moved yet: `file table`, and why. */
+/** A table that SQL outside its owner's folder names: `file table`, and why it stays there. */
 type Exception = readonly [access: string, reason: string];
 
 /** Writes outside their table's owner: none (12 tables had writers in several folders before issue 29). */

@@ -1,7 +1,8 @@
 /**
  * The owner of every table the migrations create: the one folder of packages/server/src whose SQL
- * writes it (INSERT, UPDATE, DELETE) and reads it (FROM, JOIN). Every other folder calls the owner's
- * door (ARCHITECTURE.md, "The shape of the code"); table-owners.test.ts keeps it so.
+ * alone writes it (INSERT, UPDATE, DELETE) and reads it (FROM, JOIN, USING), but for the joins
+ * table-owners.test.ts lists with their reasons. Every other folder calls the owner's door
+ * (ARCHITECTURE.md, "The shape of the code"); table-owners.test.ts keeps it so.
  */
 export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   // tenants/: who uses the service, and with which agents and keys
