@@ -34,6 +34,8 @@ export const errorCodes = [
   "conversation_taken",
   "not_assignee",
   "conversation_closed",
+  "idempotency_key_reused",
+  "idempotency_request_in_progress",
   "invalid_transition",
   "unauthenticated",
   "invalid_credentials",

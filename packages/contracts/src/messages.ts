@@ -16,6 +16,17 @@ export const messageBodySchema = z.object({
 });
 export type MessageBody = z.infer<typeof messageBodySchema>;
 
+/** An `Idempotency-Key`: 1–255 printable ASCII characters (the widget sends a random UUID per message). */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/**
+ * The headers of POST /messages(/stream) that are validated: an optional `Idempotency-Key` (others pass
+ * through untouched). A repeat of the key in the conversation within 24 hours answers the first answer again.
+ */
+export const messageHeadersSchema = z.looseObject({
+  "idempotency-key": z.string().regex(IDEMPOTENCY_KEY, "must be 1-255 printable ASCII characters").optional(),
+});
+
 export const answerSchema = z.object({
   message_id: z.string(),
   conversation_id: z.string(),

@@ -5,7 +5,7 @@ import { recordVisitorPage } from "../conversations/visitor-sessions.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import type { AnswerErrorCode } from "./generate/answer-generator.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
-import { insertBotReply } from "../conversations/messages.js";
+import { insertBotReply, type StoredQuestion } from "../conversations/messages.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
 import { answerTurn, HISTORY_TURNS, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
@@ -33,9 +33,21 @@ export async function* answerMessage(
   signal: AbortSignal,
 ): AsyncGenerator<ConversationEvent> {
   const started = Date.now();
-  const { conversation } = session;
   // The statement that stores the message reads the state, the history and whether curated answers exist: outside `bot` nothing more is read.
   const visitorMessage = await receiveVisitorMessage(services, session, body.message, HISTORY_TURNS);
+  yield* answerStoredQuestion(services, session, body, visitorMessage, signal, started);
+}
+
+/** answerMessage once the visitor's message is stored (`visitorMessage`): the turn, its decision applied. */
+export async function* answerStoredQuestion(
+  services: Services,
+  session: WidgetSession,
+  body: MessageBody,
+  visitorMessage: StoredQuestion,
+  signal: AbortSignal,
+  started = Date.now(),
+): AsyncGenerator<ConversationEvent> {
+  const { conversation } = session;
   const pageRecorded = recordVisitorPage(services.db, conversation.id, { pageUrl: body.page_url, pageContext: body.page_context });
   if (visitorMessage.status !== "bot") {
     await pageRecorded;

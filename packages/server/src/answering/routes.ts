@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { TurnAdmission } from "../event-loop/turn-admission.js";
 import { sessionGuard, sessionOf } from "../widget/route-guards.js";
-import { answerMessage } from "./answer-message.js";
+import { openAnswer } from "./answer-message-once.js";
 import { messagesRouteSchema, messagesStreamRouteSchema } from "./schemas.js";
 import { SseWriter } from "./sse-writer.js";
 
@@ -28,7 +28,8 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       let content = "";
       let citations: { id: number; url: string }[] = [];
-      for await (const event of answerMessage(services, session, request.body, controller.signal)) {
+      const events = await openAnswer(services, session, request.body, request.headers["idempotency-key"], controller.signal);
+      for await (const event of events) {
         if (event.type === "token") content += event.token;
         else if (event.type === "citations") citations = event.citations;
         else if (event.type === "done") {
@@ -58,9 +59,11 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = sessionOf(request);
       const conversationId = session.conversation.id;
       const controller = new AbortController();
+      // The key's refusals (a reused key, a request still in progress) are JSON answers, before the stream starts.
+      const events = await openAnswer(services, session, request.body, request.headers["idempotency-key"], controller.signal);
       const sse = new SseWriter(reply, () => controller.abort(), services.config.http.sseHeartbeatMs);
       try {
-        for await (const event of answerMessage(services, session, request.body, controller.signal)) {
+        for await (const event of events) {
           if (event.type === "token") sse.send({ event: "token", token: event.token });
           else if (event.type === "citations") sse.send({ event: "citations", citations: event.citations });
           else if (event.type === "error") sse.send({ event: "error", code: event.code, message: event.message });

@@ -1,5 +1,5 @@
-import { answerResponseSchema, messageBodySchema, streamFrameSchema } from "@frontdesk/contracts";
-import { jsonResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
+import { answerResponseSchema, messageBodySchema, messageHeadersSchema, streamFrameSchema } from "@frontdesk/contracts";
+import { errorResponse, jsonResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
 
 const tags = ["widget"];
 
@@ -12,7 +12,21 @@ const answerDescription =
   "takes the conversation over while the answer is being generated, the reply is discarded (never stored nor sent to " +
   "the operators): the answer is empty with `discarded`, and a streamed answer ends with `done` `discarded` (the widget " +
   "drops the text it showed; the operator's `conversation.updated` and system message arrive on the conversation's channel). " +
-  "Shares the session token's budget with `/messages/stream` and `/events`.";
+  "Shares the session token's budget with `/messages/stream` and `/events`.\n\n" +
+  "**Idempotency-Key** (optional header, 1–255 printable ASCII characters, e.g. a random UUID per message; the widget " +
+  "sends one with every message and the same one when it sends the message again): a repeat of the key in the same " +
+  "conversation within 24 hours stores nothing and answers the first request's final answer (on `/messages/stream` as " +
+  "a stream: the whole content as one `token` frame, then `citations` and `done`; the two routes share keys). A repeat " +
+  "with another body is 422 `idempotency_key_reused`; one while the first is still being answered is 409 " +
+  "`idempotency_request_in_progress` with `Retry-After: 1`. When the first request ended without an answer (the " +
+  "service stopped), the repeat answers the message it stored, without storing it again.";
+
+const idempotencyErrors = {
+  409: errorResponse("`idempotency_request_in_progress`: a request with this `Idempotency-Key` is still being answered (`Retry-After: 1`)."),
+  422: errorResponse(
+    "`validation_failed`: the body or the `Idempotency-Key` header is invalid (`fields`); `idempotency_key_reused`: the key was sent before with another body.",
+  ),
+};
 
 /** The route schemas of the message routes: validation, serialisation and the OpenAPI document. */
 export const messagesRouteSchema = {
@@ -21,10 +35,12 @@ export const messagesRouteSchema = {
   summary: "Send a message and get the whole answer",
   description: answerDescription,
   security: sessionSecurity,
+  headers: messageHeadersSchema,
   body: messageBodySchema,
   response: {
     200: jsonResponse("The bot's answer, with its citations.", answerResponseSchema),
     ...sessionErrors,
+    ...idempotencyErrors,
   },
 };
 
@@ -51,9 +67,11 @@ export const messagesStreamRouteSchema = {
   summary: "Send a message and stream the answer (Server-Sent Events)",
   description: answerDescription,
   security: sessionSecurity,
+  headers: messageHeadersSchema,
   body: messageBodySchema,
   response: {
     200: { description: streamDescription, content: { "text/event-stream": { schema: streamFrameSchema } } },
     ...sessionErrors,
+    ...idempotencyErrors,
   },
 };

@@ -148,3 +148,24 @@ export async function insertMessage(db: Queryable, message: NewMessage): Promise
 export function insertBotReply(db: Queryable, message: NewMessage, questionSeq: number): Promise<StoredMessage | null> {
   return insertMessageWhen(db, { ...message, role: "bot" }, { kind: "botSince", seq: questionSeq });
 }
+
+/**
+ * A visitor's question already stored, read as insertVisitorQuestion returns it (its conversation's
+ * state now, the `historyTurns` messages before it, whether the agent has curated answers): a repeat
+ * of an idempotency key answers it when the request that stored it ended without an answer.
+ */
+export async function readVisitorQuestion(db: Queryable, conversationId: string, messageId: string, historyTurns: number): Promise<StoredQuestion | null> {
+  const { rows } = await db.query<InsertedRow & { history: HistoryTurn[] | null; agent_has_curated_answers: boolean }>(
+    `SELECT m.id, m.created_at, m.conversation_seq, c.status,
+       CASE WHEN c.status = 'bot' THEN
+         (SELECT json_agg(json_build_object('role', recent.role, 'content', recent.content, 'lowConfidence', recent.low_confidence) ORDER BY recent.seq)
+          FROM (SELECT role, content, low_confidence, seq FROM messages WHERE conversation_id = $1 AND seq < m.seq ORDER BY seq DESC LIMIT $3) recent)
+       END AS history,
+       c.status = 'bot' AND EXISTS (SELECT 1 FROM curated_answers WHERE agent_id = c.agent_id) AS agent_has_curated_answers
+     FROM messages m JOIN conversations c ON c.id = m.conversation_id
+     WHERE m.conversation_id = $1 AND m.id = $2 AND m.role = 'visitor'`,
+    [conversationId, messageId, historyTurns],
+  );
+  const row = rows[0];
+  return row ? { ...toStored(row), history: row.history ?? [], agentHasCuratedAnswers: row.agent_has_curated_answers } : null;
+}

@@ -34,6 +34,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   conversation_taken: 409,
   not_assignee: 409,
   conversation_closed: 409,
+  idempotency_key_reused: 422,
+  idempotency_request_in_progress: 409,
   invalid_transition: 409,
   unauthenticated: 401,
   invalid_credentials: 401,

@@ -21,7 +21,7 @@ export function registerWidgetCors(app: FastifyInstance, prefix: string): void {
     if (request.method === "OPTIONS") {
       reply
         .header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
-        .header("Access-Control-Allow-Headers", "Authorization, Content-Type")
+        .header("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
         .header("Access-Control-Max-Age", String(PREFLIGHT_MAX_AGE_SECONDS))
         .code(204)
         .send();

@@ -25,7 +25,7 @@ describeEachStore("HTTP surface on %s", (kind) => {
     expect(response.statusCode).toBe(204);
     expect(response.headers["access-control-allow-origin"]).toBe("https://anywhere.example");
     expect(response.headers["access-control-allow-methods"]).toBe("GET, POST, DELETE, OPTIONS");
-    expect(response.headers["access-control-allow-headers"]).toBe("Authorization, Content-Type");
+    expect(response.headers["access-control-allow-headers"]).toBe("Authorization, Content-Type, Idempotency-Key");
     expect(Number(response.headers["access-control-max-age"])).toBeGreaterThan(0);
   });
 

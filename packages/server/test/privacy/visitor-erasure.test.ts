@@ -23,7 +23,7 @@ const W = "/api/v1/widget";
  * them of the visitor) and those that cannot. A new table fails this test until it is sorted here,
  * and, when it holds visitor data, until erasure (src/privacy/erasure-repository.ts) deletes it.
  */
-const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events"];
+const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys"];
 const OTHER_TABLES = [
   "workspaces", // retention_days; a quota
   "agents",
@@ -80,8 +80,8 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
   }, 120_000);
   afterAll(() => t.close());
 
-  const post = async (session: StartedSession, path: string, payload: Record<string, unknown>) => {
-    const response = await t.app.inject({ method: "POST", url: `${W}${path}`, headers: bearer(session.jwt), payload });
+  const post = async (session: StartedSession, path: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const response = await t.app.inject({ method: "POST", url: `${W}${path}`, headers: { ...bearer(session.jwt), ...headers }, payload });
     expect(response.statusCode, `${path}: ${response.body}`).toBeLessThan(300);
     return response;
   };
@@ -94,7 +94,8 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     const second = await startSession(t.app, agentId, { anon_id: first.anonymousId, new_conversation: true });
     expect(second.visitorId).toBe(first.visitorId);
     for (const session of [first, second]) {
-      await post(session, "/messages", { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}` });
+      // With an Idempotency-Key, as the widget sends them: the key's row (and its kept answer) is the visitor's too.
+      await post(session, "/messages", { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}` }, { "idempotency-key": `key-${marker}` });
       await post(session, "/events", { event: "launcher.open", metadata: { note: marker } });
     }
     await post(first, "/leads", { name: `Name ${marker}`, email, phone: "+44 20 7946 0000", fields: { note: marker } });
