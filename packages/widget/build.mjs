@@ -14,7 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
 const assets = join(dist, "assets");
 // Browsers of the last few years: ES2020 (optional chaining, dynamic import), constructable stylesheets.
-const target = ["es2020", "chrome93", "firefox101", "safari16.4", "edge93"];
+const target = ["chrome93", "firefox101", "safari16.4", "edge93"];
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });

@@ -22,44 +22,49 @@ export interface HumanRequest {
  * channel's signature. The session token always travels as a bearer header, never in a URL.
  */
 export class HandoffApi {
+  readonly #serviceUrl: string;
+  readonly #token: () => string;
   constructor(
-    private readonly serviceUrl: string,
+    serviceUrl: string,
     /** The current session token (renewed tokens are picked up on the next call). */
-    private readonly token: () => string,
-  ) {}
+    token: () => string,
+  ) {
+    this.#token = token;
+    this.#serviceUrl = serviceUrl;
+  }
 
-  private async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    return (await this.send<{ data: T } | undefined>(method, path, body))?.data as T;
+  async #call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    return (await this.#send<{ data: T } | undefined>(method, path, body))?.data as T;
   }
 
   /** The answer's JSON (undefined for 204), or the service's error. */
-  private send<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    return widgetRequest<T>(this.serviceUrl, path, { method, body, token: this.token() });
+  #send<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    return widgetRequest<T>(this.#serviceUrl, path, { method, body, token: this.#token() });
   }
 
   conversation(): Promise<VisitorConversation> {
-    return this.call("GET", "conversation");
+    return this.#call("GET", "conversation");
   }
 
   messagesAfter(seq: number): Promise<{ messages: ConversationMessage[]; has_more: boolean }> {
-    return this.call("GET", `conversation/messages?after_seq=${seq}`);
+    return this.#call("GET", `conversation/messages?after_seq=${seq}`);
   }
 
   requestHuman(): Promise<HumanRequest> {
-    return this.call("POST", "request-human", {});
+    return this.#call("POST", "request-human", {});
   }
 
   typing(): Promise<void> {
-    return this.call("POST", "typing", { typing: true });
+    return this.#call("POST", "typing", { typing: true });
   }
 
   lead(email: string): Promise<unknown> {
-    return this.call("POST", "leads", { email });
+    return this.#call("POST", "leads", { email });
   }
 
   /** POST /broadcasting/auth: the signature of `channelName` for the realtime connection `socketId`. */
   authorizeChannel(socketId: string, channelName: string): Promise<{ auth: string }> {
     // Answered as pusher-js expects it, without the `data` envelope.
-    return this.send<{ auth: string }>("POST", "broadcasting/auth", { socket_id: socketId, channel_name: channelName });
+    return this.#send<{ auth: string }>("POST", "broadcasting/auth", { socket_id: socketId, channel_name: channelName });
   }
 }

@@ -49,81 +49,83 @@ const TYPING_SHOWN_MS = 8000;
  */
 export class HandoffController {
   state: HandoffState = NO_HANDOFF;
-  private init: InitData | null = null;
-  private lastSeq = 0;
-  private connection: RealtimeConnection | null = null;
-  private live = false;
-  private lastTypingSent = 0;
-  private typingTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly api: HandoffApi;
+  #init: InitData | null = null;
+  #lastSeq = 0;
+  #connection: RealtimeConnection | null = null;
+  #live = false;
+  #lastTypingSent = 0;
+  #typingTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #api: HandoffApi;
 
+  readonly #host: HandoffHost;
   constructor(
     serviceUrl: string,
-    private readonly host: HandoffHost,
+    host: HandoffHost,
   ) {
-    this.api = new HandoffApi(serviceUrl, () => this.init?.jwt ?? "");
+    this.#host = host;
+    this.#api = new HandoffApi(serviceUrl, () => this.#init?.jwt ?? "");
   }
 
-  private set(change: Partial<HandoffState>): void {
+  #set(change: Partial<HandoffState>): void {
     this.state = { ...this.state, ...change };
-    this.host.setHandoff(this.state);
+    this.#host.setHandoff(this.state);
   }
 
   /** After every init: a new conversation (first start, "new conversation") resets the handoff and reads its state. */
   started(data: InitData): void {
-    const changed = this.init?.conversation_id !== data.conversation_id;
-    this.init = data;
+    const changed = this.#init?.conversation_id !== data.conversation_id;
+    this.#init = data;
     if (!changed) return;
-    this.connection?.disconnect();
-    this.connection = null;
-    this.live = false;
-    this.lastSeq = data.messages.reduce((seq, message) => Math.max(seq, message.seq ?? 0), 0);
-    this.set(NO_HANDOFF);
-    void this.refresh();
+    this.#connection?.disconnect();
+    this.#connection = null;
+    this.#live = false;
+    this.#lastSeq = data.messages.reduce((seq, message) => Math.max(seq, message.seq ?? 0), 0);
+    this.#set(NO_HANDOFF);
+    void this.#refresh();
   }
 
   /** Frontdesk.reset(): the forgotten visitor's conversation is no longer listened to. */
   stop(): void {
-    this.connection?.disconnect();
-    this.connection = null;
-    this.live = false;
-    this.init = null;
-    clearTimeout(this.typingTimer);
-    this.set(NO_HANDOFF);
+    this.#connection?.disconnect();
+    this.#connection = null;
+    this.#live = false;
+    this.#init = null;
+    clearTimeout(this.#typingTimer);
+    this.#set(NO_HANDOFF);
   }
 
   /** A call with the session token, renewed once when it is refused. */
-  private async authorized<T>(call: () => Promise<T>): Promise<T> {
+  async #authorized<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof WidgetApiError && error.status === 401) || !(await this.host.session(true))) throw error;
+      if (!(error instanceof WidgetApiError && error.status === 401) || !(await this.#host.session(true))) throw error;
       return call();
     }
   }
 
   /** GET /conversation: the status, the assignee and whether anyone is online; live events from now on unless the bot has it. */
-  private async refresh(): Promise<void> {
+  async #refresh(): Promise<void> {
     try {
-      this.apply(await this.authorized(() => this.api.conversation()));
+      this.#apply(await this.#authorized(() => this.#api.conversation()));
     } catch {
       // The state is read again after the next (re)subscription.
     }
   }
 
-  private apply(conversation: VisitorConversation): void {
-    this.changeStatus(conversation.status, conversation.assignee?.name ?? null, conversation.operators_online);
-    if (conversation.status !== "bot") this.goLive();
+  #apply(conversation: VisitorConversation): void {
+    this.#changeStatus(conversation.status, conversation.assignee?.name ?? null, conversation.operators_online);
+    if (conversation.status !== "bot") this.#goLive();
   }
 
   /** A new status; the e-mail form is offered while waiting with nobody online, and withdrawn once the wait is over. */
-  private changeStatus(status: ConversationStatus, assignee: string | null, operatorsOnline: boolean | null): void {
+  #changeStatus(status: ConversationStatus, assignee: string | null, operatorsOnline: boolean | null): void {
     let lead = this.state.lead;
     if (status === "awaiting_human" && operatorsOnline === false && lead === "none") lead = "offered";
     if (status !== "awaiting_human" && lead === "offered") lead = "none";
     const changed = status !== this.state.status || assignee !== this.state.assignee;
-    this.set({ status, assignee, lead });
-    if (changed) this.host.statusChanged({ status, assignee: assignee === null ? null : { name: assignee } });
+    this.#set({ status, assignee, lead });
+    if (changed) this.#host.statusChanged({ status, assignee: assignee === null ? null : { name: assignee } });
   }
 
   /**
@@ -131,113 +133,113 @@ export class HandoffController {
    * visitor asked for one in a message): its state, as after a reload, and live from now on.
    */
   async followServer(): Promise<void> {
-    if (this.state.status === "bot") await this.refresh();
+    if (this.state.status === "bot") await this.#refresh();
   }
 
   /** "Talk to a person": POST /request-human, then the state live; nobody online → the e-mail form. */
   async requestHuman(): Promise<void> {
     if (this.state.requesting || this.state.status === "awaiting_human" || this.state.status === "human") return;
-    this.set({ requesting: true });
+    this.#set({ requesting: true });
     try {
-      if (!(await this.host.session())) return;
-      const answer = await this.authorized(() => this.api.requestHuman());
-      this.changeStatus(answer.status, this.state.assignee, answer.operators_online);
-      this.goLive();
+      if (!(await this.#host.session())) return;
+      const answer = await this.#authorized(() => this.#api.requestHuman());
+      this.#changeStatus(answer.status, this.state.assignee, answer.operators_online);
+      this.#goLive();
     } catch (error) {
-      this.host.fail(error);
+      this.#host.fail(error);
     } finally {
-      this.set({ requesting: false });
+      this.#set({ requesting: false });
     }
   }
 
   /** Loads the realtime chunk and subscribes to the conversation's channel (once per conversation). */
-  private goLive(): void {
-    const init = this.init;
-    if (this.live || !init) return;
-    this.live = true;
+  #goLive(): void {
+    const init = this.#init;
+    if (this.#live || !init) return;
+    this.#live = true;
     void import("./realtime-connection.js").then(({ connectConversation }) => {
-      if (this.init?.conversation_id !== init.conversation_id) return;
-      this.connection = connectConversation({
+      if (this.#init?.conversation_id !== init.conversation_id) return;
+      this.#connection = connectConversation({
         reverb: init.reverb,
         conversationId: init.conversation_id,
-        authorize: (socketId, channelName) => this.authorized(() => this.api.authorizeChannel(socketId, channelName)),
+        authorize: (socketId, channelName) => this.#authorized(() => this.#api.authorizeChannel(socketId, channelName)),
         handlers: {
-          message: (message) => this.receive([message], true),
+          message: (message) => this.#receive([message], true),
           typing: (event) => {
             if (event.role !== "operator") return;
-            clearTimeout(this.typingTimer);
-            this.set({ operatorTyping: event.typing ? event.name || "" : null });
-            if (event.typing) this.typingTimer = setTimeout(() => this.set({ operatorTyping: null }), TYPING_SHOWN_MS);
+            clearTimeout(this.#typingTimer);
+            this.#set({ operatorTyping: event.typing ? event.name || "" : null });
+            if (event.typing) this.#typingTimer = setTimeout(() => this.#set({ operatorTyping: null }), TYPING_SHOWN_MS);
           },
           updated: (event) => {
-            this.lastSeq = Math.max(this.lastSeq, event.seq);
-            this.changeStatus(event.status, event.assignee?.name ?? null, null);
+            this.#lastSeq = Math.max(this.#lastSeq, event.seq);
+            this.#changeStatus(event.status, event.assignee?.name ?? null, null);
           },
-          subscribed: () => void this.catchUp(),
+          subscribed: () => void this.#catchUp(),
         },
       });
     });
   }
 
   /** After (re)subscribing: what was published since the last seq this widget saw, then the state. */
-  private async catchUp(): Promise<void> {
+  async #catchUp(): Promise<void> {
     try {
       for (;;) {
-        const page = await this.authorized(() => this.api.messagesAfter(this.lastSeq));
-        this.receive(page.messages, false);
+        const page = await this.#authorized(() => this.#api.messagesAfter(this.#lastSeq));
+        this.#receive(page.messages, false);
         if (!page.has_more || page.messages.length === 0) break;
       }
-      this.apply(await this.authorized(() => this.api.conversation()));
+      this.#apply(await this.#authorized(() => this.#api.conversation()));
     } catch {
       // Tried again at the next reconnect.
     }
   }
 
   /** Adds messages the visitor does not show yet (by id; this tab's own messages by role and text). */
-  private receive(incoming: ConversationMessage[], live: boolean): void {
-    let messages = this.host.messages();
+  #receive(incoming: ConversationMessage[], live: boolean): void {
+    let messages = this.#host.messages();
     const arrived: ChatMessage[] = [];
     for (const message of incoming) {
-      if (message.seq !== null) this.lastSeq = Math.max(this.lastSeq, message.seq);
+      if (message.seq !== null) this.#lastSeq = Math.max(this.#lastSeq, message.seq);
       if (messages.some((shown) => shown.id === message.id)) continue;
       // The answer streaming into this tab is shown by the stream.
-      if (live && message.role === "bot" && this.host.answering()) continue;
+      if (live && message.role === "bot" && this.#host.answering()) continue;
       const own = messages.find((shown) => !shown.id && !shown.streaming && shown.role === message.role && shown.content === message.content);
       if (own) {
         messages = messages.map((shown) => (shown === own ? { ...shown, id: message.id } : shown));
         continue;
       }
       if (message.role === "operator") {
-        clearTimeout(this.typingTimer);
-        this.set({ operatorTyping: null });
+        clearTimeout(this.#typingTimer);
+        this.#set({ operatorTyping: null });
       }
-      const shown = chatMessageOf(message, this.host.nextKey());
+      const shown = chatMessageOf(message, this.#host.nextKey());
       messages = [...messages, shown];
       arrived.push(shown);
     }
-    this.host.setMessages(messages);
-    for (const message of arrived) this.host.received(message);
+    this.#host.setMessages(messages);
+    for (const message of arrived) this.#host.received(message);
   }
 
   /** The visitor is typing: POST /typing, at most once every 2 seconds. */
   typed(): void {
     const now = Date.now();
-    if (!this.init || now - this.lastTypingSent < TYPING_EVERY_MS) return;
-    this.lastTypingSent = now;
-    this.api.typing().catch(() => {
+    if (!this.#init || now - this.#lastTypingSent < TYPING_EVERY_MS) return;
+    this.#lastTypingSent = now;
+    this.#api.typing().catch(() => {
       // Typing is a hint: a failure is not the visitor's concern.
     });
   }
 
   /** The e-mail left instead of waiting: POST /leads. */
   async leaveEmail(email: string): Promise<void> {
-    this.set({ lead: "sending", leadError: false });
+    this.#set({ lead: "sending", leadError: false });
     try {
-      await this.authorized(() => this.api.lead(email.trim()));
-      this.set({ lead: "saved" });
+      await this.#authorized(() => this.#api.lead(email.trim()));
+      this.#set({ lead: "saved" });
     } catch (error) {
-      this.set({ lead: "offered", leadError: true });
-      if (!(error instanceof WidgetApiError && error.status === 422)) this.host.fail(error);
+      this.#set({ lead: "offered", leadError: true });
+      if (!(error instanceof WidgetApiError && error.status === 422)) this.#host.fail(error);
     }
   }
 }
