@@ -1,5 +1,5 @@
 import type { ConversationMessage, SystemMessageCode } from "@frontdesk/contracts";
-import type { CitationChip } from "./widget-api-client.js";
+import type { CitationChip, Outgoing } from "./widget-api-client.js";
 
 export type ChatRole = "visitor" | "bot" | "operator" | "system";
 
@@ -17,8 +17,10 @@ export interface ChatMessage {
   /** The answer is still arriving. */
   streaming: boolean;
   lowConfidence: boolean;
-  /** The visitor's message the service refused (so did not keep): waiting out Retry-After, then it may be sent again. */
-  unsent?: "waiting" | "retry";
+  /** The visitor's message was not delivered (the service unreachable, or refusing it): "Not sent", with "Try again". */
+  unsent?: boolean;
+  /** The visitor's message until it is delivered: what is sent again, kept in the outbox across reloads. */
+  out?: Outgoing;
 }
 
 /** A stored message of the conversation as the chat shows it. */

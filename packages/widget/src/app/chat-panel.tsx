@@ -56,11 +56,9 @@ export function Message({ message, strings, onRetry }: { message: ChatMessage; s
       {unsent && (
         <p class="unsent-note">
           <span>{strings.notSent}</span>
-          {unsent === "retry" && (
-            <button type="button" class="link" onClick={() => onRetry?.(message.key)}>
-              {strings.retry}
-            </button>
-          )}
+          <button type="button" class="link" onClick={() => onRetry?.(message.key)}>
+            {strings.retry}
+          </button>
         </p>
       )}
     </div>

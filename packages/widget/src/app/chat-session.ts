@@ -1,9 +1,9 @@
 import type { Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
-import { WidgetApiClient, type InitData } from "./widget-api-client.js";
+import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
 import { WidgetApiError } from "./widget-request.js";
 import { en, type UiStrings } from "./ui-strings.js";
-import { forgetAnonId, readAnonId, writeAnonId } from "./visitor-storage.js";
+import { forgetAnonId, readAnonId, outbox, writeAnonId } from "./visitor-storage.js";
 import { chatMessageOf, type ChatMessage } from "./chat-message.js";
 import { HandoffController, NO_HANDOFF, type HandoffState } from "./handoff/handoff-controller.js";
 
@@ -35,122 +35,152 @@ export class ChatSession {
   state: ChatState = { open: false, phase: "idle", conversationId: null, agent: null, branding: null, messages: [], notice: null, answering: false, handoff: NO_HANDOFF };
   /** The notices' words, in the widget's language (mount keeps them current). */
   strings: UiStrings = en;
-  private readonly listeners = new Set<Listener>();
-  private readonly api: WidgetApiClient;
-  private session: InitData | null = null;
-  private starting: Promise<InitData | null> | null = null;
-  private counter = 0;
+  readonly #listeners = new Set<Listener>();
+  readonly #api: WidgetApiClient;
+  #session: InitData | null = null;
+  #starting: Promise<InitData | null> | null = null;
+  #counter = 0;
   /** Failed starts in a row (network errors): the next try waits 1, 2, 4 … up to 30 seconds. */
-  private failedStarts = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private renewTimer: ReturnType<typeof setTimeout> | undefined;
+  #failedStarts = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #renewTimer: ReturnType<typeof setTimeout> | undefined;
   /** The next init starts a new conversation ("new conversation" in the menu). */
-  private freshConversation = false;
-  /** Refused messages waiting out their Retry-After. */
-  private readonly unsentTimers = new Set<ReturnType<typeof setTimeout>>();
+  #freshConversation = false;
+  /** Failed deliveries in a row: the next try waits 1, 2, 4 … up to 30 seconds. */
+  #failedSends = 0;
+  #resendTimer: ReturnType<typeof setTimeout> | undefined;
   readonly handoff: HandoffController;
 
-  constructor(private readonly context: MountContext) {
-    this.api = new WidgetApiClient(context.options.serviceUrl);
+  readonly #context: MountContext;
+  constructor(context: MountContext) {
+    this.#context = context;
+    this.#api = new WidgetApiClient(context.options.serviceUrl);
     this.handoff = new HandoffController(context.options.serviceUrl, {
       messages: () => this.state.messages,
-      setMessages: (messages) => this.update({ messages }),
-      setHandoff: (handoff) => this.update({ handoff }),
+      setMessages: (messages) => this.#update({ messages }),
+      setHandoff: (handoff) => this.#update({ handoff }),
       answering: () => this.state.answering,
-      nextKey: () => this.nextKey(),
+      nextKey: () => this.#nextKey(),
       session: (renew) => this.start(renew),
-      fail: (error) => this.fail(error, false),
+      fail: (error) => this.#fail(error, false),
       received: ({ role, content, citations, lowConfidence }) => {
-        if (role !== "visitor") this.context.emit("message", { role, content, citations, low_confidence: lowConfidence });
+        if (role !== "visitor") this.#context.emit("message", { role, content, citations, low_confidence: lowConfidence });
       },
-      statusChanged: (detail) => this.context.emit("handoff", detail),
+      statusChanged: (detail) => this.#context.emit("handoff", detail),
     });
-    // Back online: a session that could not start tries again at once.
+    // Back online: a session that could not start, and the messages not delivered, try again at once.
     window.addEventListener("online", () => {
-      if (!this.session && this.state.open) void this.start();
+      if (!this.#session && this.state.open) void this.start();
+      this.#flush();
     });
+    // The messages a reload interrupted come back as not sent, and go again by themselves.
+    const kept = outbox(context.options.agentId);
+    this.state.messages = kept.map((out) => this.#visitorMessage(out, true));
+    if (kept[0]) this.#resendLater(0);
+  }
+
+  #visitorMessage(out: Outgoing, unsent?: boolean): ChatMessage {
+    return { key: this.#nextKey(), role: "visitor", content: out.body.message, citations: [], streaming: false, lowConfidence: false, out, unsent };
+  }
+
+  /** Writes the messages not yet delivered to the outbox. */
+  #keep(): void {
+    outbox(this.#context.options.agentId, this.state.messages.flatMap((item) => (item.out ? [item.out] : [])));
+  }
+
+  /** Undelivered messages go again by themselves: after 1, 2, 4 … 30 s (or Retry-After), and when the browser is back online. */
+  #resendLater(delay = Math.min(1000 * 2 ** this.#failedSends++, 30_000)): void {
+    clearTimeout(this.#resendTimer);
+    this.#resendTimer = setTimeout(() => this.#flush(), delay);
+  }
+
+  /** Sends the first message not delivered (the next goes once it is). */
+  #flush(): void {
+    const next = this.state.messages.find((item) => item.out && item.unsent);
+    if (next && !this.state.answering && this.state.phase !== "unavailable") void this.#deliver(next);
   }
 
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  private update(change: Partial<ChatState>): void {
+  #update(change: Partial<ChatState>): void {
     this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener(this.state);
+    for (const listener of this.#listeners) listener(this.state);
   }
 
-  private changeMessage(key: string, patch: Partial<ChatMessage>): void {
-    this.update({ messages: this.state.messages.map((item) => (item.key === key ? { ...item, ...patch } : item)) });
+  #changeMessage(key: string, patch: Partial<ChatMessage>): void {
+    this.#update({ messages: this.state.messages.map((item) => (item.key === key ? { ...item, ...patch } : item)) });
   }
 
-  private nextKey(): string {
-    this.counter += 1;
-    return `m${this.counter}`;
+  #nextKey(): string {
+    this.#counter += 1;
+    return `m${this.#counter}`;
   }
 
   setOpen(open: boolean): void {
     if (this.state.open === open || this.state.phase === "unavailable") return;
-    this.update({ open });
-    this.context.emit(open ? "open" : "close");
+    this.#update({ open });
+    this.#context.emit(open ? "open" : "close");
     if (open) void this.start();
   }
 
   /** init once (concurrent callers share it); null when the page cannot use the agent (never asked again) or the network failed. */
   start(renew = false): Promise<InitData | null> {
     if (this.state.phase === "unavailable") return Promise.resolve(null);
-    if (this.session && !renew) return Promise.resolve(this.session);
+    if (this.#session && !renew) return Promise.resolve(this.#session);
     // init runs a microtask later, so a listener that calls start() while it updates the state shares this one.
-    this.starting ??= Promise.resolve()
-      .then(() => this.init())
+    this.#starting ??= Promise.resolve()
+      .then(() => this.#init())
       .finally(() => {
-        this.starting = null;
+        this.#starting = null;
       });
-    return this.starting;
+    return this.#starting;
   }
 
-  private async init(): Promise<InitData | null> {
-    const { options } = this.context;
-    if (!this.context.hasConsent()) return null;
-    if (!this.session) this.update({ phase: "starting", notice: null });
+  async #init(): Promise<InitData | null> {
+    const { options } = this.#context;
+    if (!this.#context.hasConsent()) return null;
+    if (!this.#session) this.#update({ phase: "starting", notice: null });
     try {
-      const anonId = this.session?.anonymous_id ?? readAnonId(options.agentId);
-      const fresh = this.freshConversation;
-      const data = await this.api.init({ agent_id: options.agentId, page_url: location.href, ...(anonId ? { anon_id: anonId } : {}), ...(fresh ? { new_conversation: true } : {}) });
+      const anonId = this.#session?.anonymous_id ?? readAnonId(options.agentId);
+      const fresh = this.#freshConversation;
+      const data = await this.#api.init({ agent_id: options.agentId, page_url: location.href, ...(anonId ? { anon_id: anonId } : {}), ...(fresh ? { new_conversation: true } : {}) });
       writeAnonId(options.agentId, data.anonymous_id);
-      this.failedStarts = 0;
-      clearTimeout(this.retryTimer);
-      if (fresh) this.freshConversation = false;
+      this.#failedStarts = 0;
+      clearTimeout(this.#retryTimer);
+      if (fresh) this.#freshConversation = false;
       // A renewal may find the conversation ended (idle): the new one's messages replace the old.
-      const first = !this.session || this.session.conversation_id !== data.conversation_id;
-      this.session = data;
-      this.renewBefore(data.expires_at);
+      const first = !this.#session || this.#session.conversation_id !== data.conversation_id;
+      this.#session = data;
+      this.#renewBefore(data.expires_at);
       this.handoff.started(data);
       if (first) {
-        this.update({
+        this.#update({
           phase: "ready",
           conversationId: data.conversation_id,
           agent: data.agent,
           branding: data.branding,
           notice: null,
-          messages: data.messages.map((message) => chatMessageOf(message, this.nextKey())),
+          // The messages not yet delivered stay, after the conversation's.
+          messages: [...data.messages.map((message) => chatMessageOf(message, this.#nextKey())), ...this.state.messages.filter((item) => item.out)],
         });
       }
       return data;
     } catch (error) {
-      const first = !this.session;
-      this.fail(error, first);
-      if (first && !(error instanceof WidgetApiError)) this.retryLater();
+      const first = !this.#session;
+      this.#fail(error, first);
+      if (first && !(error instanceof WidgetApiError)) this.#retryLater();
       return null;
     }
   }
 
   /** The session token is renewed (init again: same visitor, same conversation) five minutes before it expires. */
-  private renewBefore(expiresAt: string): void {
-    clearTimeout(this.renewTimer);
+  #renewBefore(expiresAt: string): void {
+    clearTimeout(this.#renewTimer);
     const delay = Math.max(Date.parse(expiresAt) - Date.now() - 5 * 60_000, 30_000);
-    this.renewTimer = setTimeout(() => void this.start(true), Math.min(delay, 2 ** 31 - 1));
+    this.#renewTimer = setTimeout(() => void this.start(true), Math.min(delay, 2 ** 31 - 1));
   }
 
   /** What the page shows, sent as `page_context` with each message (see engagement/page-context.ts). */
@@ -158,92 +188,90 @@ export class ChatSession {
 
   /** Frontdesk.reset(): forgets the visitor on this site and closes the widget; the next open starts a new visitor. */
   forget(): void {
-    forgetAnonId(this.context.options.agentId);
-    clearTimeout(this.renewTimer);
-    for (const timer of this.unsentTimers) clearTimeout(timer);
-    this.unsentTimers.clear();
+    forgetAnonId(this.#context.options.agentId);
+    clearTimeout(this.#renewTimer);
+    clearTimeout(this.#resendTimer);
     this.handoff.stop();
-    this.session = null;
-    this.update({ open: false, phase: "idle", conversationId: null, messages: [], notice: null });
+    this.#session = null;
+    this.#update({ open: false, phase: "idle", conversationId: null, messages: [], notice: null });
   }
 
   /** "New conversation": init with new_conversation; the old conversation's messages go. */
   async newConversation(): Promise<void> {
     if (this.state.answering) return;
-    this.freshConversation = true;
-    if (await this.start(true)) this.update({ notice: null });
+    this.#freshConversation = true;
+    if (await this.start(true)) this.#update({ notice: null });
   }
 
   /** A start that failed on the network is tried again with back-off while the widget is open. */
-  private retryLater(): void {
-    clearTimeout(this.retryTimer);
-    const delay = Math.min(1000 * 2 ** this.failedStarts, 30_000);
-    this.failedStarts += 1;
-    this.retryTimer = setTimeout(() => {
-      if (!this.session && this.state.open) void this.start();
+  #retryLater(): void {
+    clearTimeout(this.#retryTimer);
+    const delay = Math.min(1000 * 2 ** this.#failedStarts, 30_000);
+    this.#failedStarts += 1;
+    this.#retryTimer = setTimeout(() => {
+      if (!this.#session && this.state.open) void this.start();
     }, delay);
   }
 
-  private fail(error: unknown, starting: boolean): void {
-    if (error instanceof WidgetApiError && (error.code === "origin_forbidden" || error.code === "agent_not_found")) {
-      // For the site owner, once; the visitor sees no widget that cannot work.
+  /**
+   * The page cannot use the agent (its origin refused, the agent unknown), as `/rules` (when the page
+   * loads) or init says first: the widget goes before the visitor can use it, with one error in the
+   * console for the site owner. True when so.
+   */
+  unavailable(error: unknown): boolean {
+    if (!(error instanceof WidgetApiError && (error.code === "origin_forbidden" || error.code === "agent_not_found"))) return false;
+    if (this.state.phase !== "unavailable") {
       console.error(
         error.code === "origin_forbidden"
-          ? `Frontdesk: this page's origin ${location.origin} is not one of agent ${this.context.options.agentId}'s allowed origins; add it with \`frontdesk admin agent update ${this.context.options.agentId} --origin ${location.origin}\` (with every --origin to keep).`
-          : `Frontdesk: no published agent has the id ${this.context.options.agentId} (data-agent-id).`,
+          ? `Frontdesk: this page's origin ${location.origin} is not one of agent ${this.#context.options.agentId}'s allowed origins; add it with \`frontdesk admin agent update ${this.#context.options.agentId} --origin ${location.origin}\` (with every --origin to keep).`
+          : `Frontdesk: no published agent has the id ${this.#context.options.agentId} (data-agent-id).`,
       );
       // Nothing runs on for it: no renewal, no retry, no channel (the rules stop as they see the phase).
-      clearTimeout(this.renewTimer);
-      clearTimeout(this.retryTimer);
+      clearTimeout(this.#renewTimer);
+      clearTimeout(this.#retryTimer);
+      clearTimeout(this.#resendTimer);
       this.handoff.stop();
-      this.update({ phase: "unavailable", open: false });
-      this.context.host.remove();
-      this.context.emit("error", { code: error.code });
-      return;
+      this.#update({ phase: "unavailable", open: false });
+      this.#context.host.remove();
+      this.#context.emit("error", { code: error.code });
     }
+    return true;
+  }
+
+  #fail(error: unknown, starting: boolean): void {
+    if (this.unavailable(error)) return;
     const notice = error instanceof WidgetApiError && error.status === 429 ? this.strings.tooMany(error.retryAfter) : this.strings.networkProblem;
-    this.update({ notice, ...(starting ? { phase: "idle" as const } : {}) });
-    this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
+    this.#update({ notice, ...(starting ? { phase: "idle" as const } : {}) });
+    this.#context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
   }
 
-  private refused(key: string, retryAfter: number | null): void {
-    this.changeMessage(key, { unsent: retryAfter ? "waiting" : "retry" });
-    if (!retryAfter) return;
-    const timer = setTimeout(() => {
-      this.unsentTimers.delete(timer);
-      this.changeMessage(key, { unsent: "retry" });
-    }, retryAfter * 1000);
-    this.unsentTimers.add(timer);
-  }
-
-  /** "Send again" on a refused message: it is sent anew (and moves to the end of the conversation). */
+  /** "Try again" on a message not sent: the same message (same Idempotency-Key) goes again, to the end of the conversation. */
   retry(key: string): void {
     const message = this.state.messages.find((item) => item.key === key);
-    if (message?.unsent !== "retry" || this.state.answering) return;
-    this.update({ messages: this.state.messages.filter((item) => item !== message) });
-    void this.send(message.content);
+    if (message?.unsent && !this.state.answering) void this.#deliver(message);
   }
 
-  /** Sends the visitor's message and streams the answer into a new bot message. */
+  /** Sends the visitor's message, kept in the outbox with its own Idempotency-Key until it is delivered. */
   async send(text: string): Promise<void> {
     const message = text.trim();
     if (!message || this.state.answering) return;
     if (!this.state.open) this.setOpen(true);
-    this.update({ answering: true });
-    const session = await this.start();
-    if (!session) {
-      this.update({ answering: false });
-      return;
-    }
-    const visitor: ChatMessage = { key: this.nextKey(), role: "visitor", content: message, citations: [], streaming: false, lowConfidence: false };
-    const answer: ChatMessage = { key: this.nextKey(), role: "bot", content: "", citations: [], streaming: true, lowConfidence: false };
-    this.update({ messages: [...this.state.messages, visitor, answer], answering: true, notice: null });
-    const change = (patch: Partial<ChatMessage>) => {
-      Object.assign(answer, patch);
-      this.update({ messages: this.state.messages.map((item) => (item.key === answer.key ? { ...answer } : item)) });
-    };
     const pageContext = this.pageContext();
     const body = { message, page_url: location.href, ...(pageContext ? { page_context: pageContext } : {}) };
+    const key = crypto.getRandomValues(new Uint32Array(4)).join("-");
+    await this.#deliver(this.#visitorMessage({ body, key }));
+  }
+
+  /** Sends (again) a message of the outbox and streams the answer into a new bot message. */
+  async #deliver(visitor: ChatMessage): Promise<void> {
+    const out = visitor.out!;
+    this.#update({ answering: true, notice: null, messages: [...this.state.messages.filter((item) => item.key !== visitor.key), { ...visitor, unsent: undefined }] });
+    this.#keep();
+    const answer: ChatMessage = { key: this.#nextKey(), role: "bot", content: "", citations: [], streaming: true, lowConfidence: false };
+    const change = (patch: Partial<ChatMessage>) => {
+      Object.assign(answer, patch);
+      this.#update({ messages: this.state.messages.map((item) => (item.key === answer.key ? { ...answer } : item)) });
+    };
     const onFrame = (frame: Parameters<Parameters<WidgetApiClient["streamAnswer"]>[2]>[0]) => {
       if (frame.event === "token") change({ content: answer.content + frame.token });
       else if (frame.event === "citations") change({ citations: frame.citations.filter((citation) => /^https?:\/\//i.test(citation.url)) });
@@ -253,27 +281,41 @@ export class ChatSession {
         if (frame.awaiting_human === true) void this.handoff.followServer();
       }
     };
+    let delivered = false;
     try {
+      // No session (the service is unreachable): not sent, tried again later.
+      const session = await this.start();
+      if (!session) throw null;
+      this.#update({ messages: [...this.state.messages, answer] });
       try {
-        await this.api.streamAnswer(session.jwt, body, onFrame);
+        await this.#api.streamAnswer(session.jwt, out, onFrame);
       } catch (error) {
         // An expired or refused token: a fresh one (same visitor, same conversation) and one retry.
         if (!(error instanceof WidgetApiError && error.status === 401)) throw error;
         const renewed = await this.start(true);
-        if (!renewed) return;
-        await this.api.streamAnswer(renewed.jwt, body, onFrame);
+        if (!renewed) throw error;
+        await this.#api.streamAnswer(renewed.jwt, out, onFrame);
       }
+      delivered = true;
+      this.#failedSends = 0;
+      this.#changeMessage(visitor.key, { out: undefined });
       const { role, content, citations, lowConfidence } = answer;
-      this.context.emit("message", { role, content, citations, low_confidence: lowConfidence });
+      this.#context.emit("message", { role, content, citations, low_confidence: lowConfidence });
     } catch (error) {
-      // Refused (a 429, a message too long): the service did not keep it. Shown as not sent, with a
-      // "send again" once Retry-After's seconds have passed.
-      if (error instanceof WidgetApiError) this.refused(visitor.key, error.retryAfter);
-      this.fail(error, false);
+      // Not delivered, as far as the widget knows: shown as not sent, with "Try again", and sent again by itself
+      // (the same Idempotency-Key: the service stores it once and answers it once), after Retry-After when there is
+      // one; a message the service found invalid (422) only by the visitor's hand.
+      const refusal = error instanceof WidgetApiError ? error : null;
+      if (refusal?.status != 422) this.#resendLater(refusal?.retryAfter ? refusal.retryAfter * 1000 : undefined);
+      this.#changeMessage(visitor.key, { unsent: true });
+      if (error) this.#fail(error, false);
     } finally {
-      if (answer.content === "") this.update({ messages: this.state.messages.filter((item) => item.key !== answer.key) });
+      this.#keep();
+      // A broken stream's words go: the answer comes whole when the message is sent again.
+      if (!(delivered && answer.content)) this.#update({ messages: this.state.messages.filter((item) => item.key !== answer.key) });
       else change({ streaming: false });
-      this.update({ answering: false });
+      this.#update({ answering: false });
+      if (delivered) this.#flush();
     }
   }
 }

@@ -4,6 +4,12 @@ import { openWidgetRequest, widgetRequest } from "./widget-request.js";
 
 export type InitData = InitResponse["data"];
 
+/** A visitor's message as sent: its body, and its Idempotency-Key (the same each time it is sent again). */
+export interface Outgoing {
+  body: { message: string; page_url: string; page_context?: Record<string, unknown> };
+  key: string;
+}
+
 /** A citation as the stream sends it; `title` is shown when the service sends one. */
 export type CitationChip = Citation & { title?: string };
 
@@ -16,15 +22,18 @@ export type StreamFrame =
 
 /** The widget API of one service: /api/v1/widget/* under the URL widget.js came from. */
 export class WidgetApiClient {
-  constructor(private readonly serviceUrl: string) {}
-
-  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean }): Promise<InitData> {
-    return (await widgetRequest<InitResponse>(this.serviceUrl, "init", { body })).data;
+  readonly #serviceUrl: string;
+  constructor(serviceUrl: string) {
+    this.#serviceUrl = serviceUrl;
   }
 
-  /** POST /messages/stream: calls `onFrame` for each frame as it arrives. */
-  async streamAnswer(token: string, body: { message: string; page_url: string; page_context?: Record<string, unknown> }, onFrame: (frame: StreamFrame) => void): Promise<void> {
-    const response = await openWidgetRequest(this.serviceUrl, "messages/stream", { body, token });
+  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean }): Promise<InitData> {
+    return (await widgetRequest<InitResponse>(this.#serviceUrl, "init", { body })).data;
+  }
+
+  /** POST /messages/stream with the message's Idempotency-Key: calls `onFrame` for each frame as it arrives. */
+  async streamAnswer(token: string, { body, key }: Outgoing, onFrame: (frame: StreamFrame) => void): Promise<void> {
+    const response = await openWidgetRequest(this.#serviceUrl, "messages/stream", { body, token, key });
     if (!response.body) throw new TypeError("the answer has no body");
     await readEventStream(response.body, (data) => {
       try {

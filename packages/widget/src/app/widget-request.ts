@@ -23,6 +23,8 @@ export interface WidgetRequest {
   token?: string;
   /** The request outlives the page (an event posted as the visitor follows a link). */
   keepalive?: boolean;
+  /** An Idempotency-Key (a message: the same one each time it is sent). */
+  key?: string;
 }
 
 /** The WidgetApiError an answer that is not a success stands for (a proxy's page keeps its status). */
@@ -41,9 +43,10 @@ async function failure(response: Response): Promise<WidgetApiError> {
 }
 
 /** Sends the request; resolves with a successful answer still unread (a stream), rejects with its WidgetApiError or fetch's network error. */
-export async function openWidgetRequest(serviceUrl: string, path: string, { method = "POST", body, token, keepalive }: WidgetRequest = {}): Promise<Response> {
+export async function openWidgetRequest(serviceUrl: string, path: string, { method = "POST", body, token, keepalive, key }: WidgetRequest = {}): Promise<Response> {
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Bearer ${token}`;
+  if (key) headers["idempotency-key"] = key;
   if (body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(new URL(`api/v1/widget/${path}`, serviceUrl), {
     method,

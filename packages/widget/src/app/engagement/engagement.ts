@@ -38,100 +38,104 @@ type Listener = (state: EngagementState) => void;
 export class Engagement {
   state: EngagementState = { bubble: null, coupon: null, satisfaction: "hidden", rating: null };
   strings: EngagementStrings = engagementEn;
-  private readonly listeners = new Set<Listener>();
-  private readonly api: EngagementApi;
-  private extraContext: Record<string, unknown> = {};
-  private silenceTimer: ReturnType<typeof setTimeout> | undefined;
-  private stopRules: () => void = () => {};
-  private rulesStarted = false;
+  readonly #listeners = new Set<Listener>();
+  readonly #api: EngagementApi;
+  #extraContext: Record<string, unknown> = {};
+  #silenceTimer: ReturnType<typeof setTimeout> | undefined;
+  #stopRules: () => void = () => {};
+  #rulesStarted = false;
   /** The widget became unavailable (init refused the page): no rule runs again. */
-  private stopped = false;
+  #stopped = false;
   /** The rule whose action opened the panel (its `launcher.open` carries the rule's id). */
-  private openingRule: string | null = null;
+  #openingRule: string | null = null;
 
+  readonly #context: MountContext;
+  readonly #session: ChatSession;
   constructor(
-    private readonly context: MountContext,
-    private readonly session: ChatSession,
+    context: MountContext,
+    session: ChatSession,
   ) {
-    this.api = new EngagementApi(context.options.serviceUrl);
-    session.pageContext = () => readPageContext(document, this.extraContext);
+    this.#session = session;
+    this.#context = context;
+    this.#api = new EngagementApi(context.options.serviceUrl);
+    session.pageContext = () => readPageContext(document, this.#extraContext);
     let previous: ChatState = session.state;
     session.subscribe((state) => {
-      this.observe(previous, state);
+      this.#observe(previous, state);
       previous = state;
     });
   }
 
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  private update(change: Partial<EngagementState>): void {
+  #update(change: Partial<EngagementState>): void {
     this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener(this.state);
+    for (const listener of this.#listeners) listener(this.state);
   }
 
-  private storageKey(name: string): string {
-    return `frontdesk:${this.context.options.agentId}:${name}`;
+  #storageKey(name: string): string {
+    return `frontdesk:${this.#context.options.agentId}:${name}`;
   }
 
   /** Reads the agent's rules and starts watching the page (once; only with consent). */
   async startRules(): Promise<void> {
-    if (this.rulesStarted || this.stopped || !this.context.hasConsent()) return;
-    this.rulesStarted = true;
+    if (this.#rulesStarted || this.#stopped || !this.#context.hasConsent()) return;
+    this.#rulesStarted = true;
     try {
-      const rules = await this.api.rules(this.context.options.agentId);
-      if (!this.stopped) this.stopRules = runRules(rules, (rule) => this.fire(rule));
+      const rules = await this.#api.rules(this.#context.options.agentId);
+      if (!this.#stopped) this.#stopRules = runRules(rules, (rule) => this.#fire(rule));
     } catch {
       // No rules on this page (a refused origin is reported when the visitor opens the widget).
     }
   }
 
-  private fire(rule: BehaviorRule): void {
-    if (rule.trigger.type === "scroll") void this.telemetry("scroll.trigger", rule.id, { percent: rule.trigger.percent });
+  #fire(rule: BehaviorRule): void {
+    if (rule.trigger.type === "scroll") void this.#telemetry("scroll.trigger", rule.id, { percent: rule.trigger.percent });
     const action = rule.action;
     if (action.type === "open") {
-      if (!this.session.state.open) {
-        this.openingRule = rule.id;
-        this.session.setOpen(true);
+      if (!this.#session.state.open) {
+        this.#openingRule = rule.id;
+        this.#session.setOpen(true);
       }
       return;
     }
-    if (this.session.state.open) return;
-    if (action.type === "message") this.update({ bubble: { ruleId: rule.id, text: action.text, cta: null } });
-    else this.update({ bubble: { ruleId: rule.id, text: action.text ?? null, cta: { label: action.label, url: action.url, ...(action.coupon ? { coupon: action.coupon } : {}) } } });
+    if (this.#session.state.open) return;
+    if (action.type === "message") this.#update({ bubble: { ruleId: rule.id, text: action.text, cta: null } });
+    else this.#update({ bubble: { ruleId: rule.id, text: action.text ?? null, cta: { label: action.label, url: action.url, ...(action.coupon ? { coupon: action.coupon } : {}) } } });
   }
 
   /** Posts one telemetry event (starting the session it belongs to). */
-  private async telemetry(event: string, ruleId: string | null, metadata?: Record<string, unknown>): Promise<void> {
-    const data = await this.session.start();
+  async #telemetry(event: string, ruleId: string | null, metadata?: Record<string, unknown>): Promise<void> {
+    const data = await this.#session.start();
     if (!data) return;
     try {
-      await this.api.event(data.jwt, event, ruleId ?? undefined, metadata);
+      await this.#api.event(data.jwt, event, ruleId ?? undefined, metadata);
     } catch (error) {
-      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
+      this.#context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
   }
 
   /** The bubble's text was clicked: the panel opens. */
   openFromBubble(): void {
-    this.openingRule = this.state.bubble?.ruleId ?? null;
-    this.update({ bubble: null });
-    this.session.setOpen(true);
+    this.#openingRule = this.state.bubble?.ruleId ?? null;
+    this.#update({ bubble: null });
+    this.#session.setOpen(true);
   }
 
   dismissBubble(): void {
     const ruleId = this.state.bubble?.ruleId ?? null;
-    this.update({ bubble: null });
-    if (ruleId) void this.telemetry("rule.dismiss", ruleId);
+    this.#update({ bubble: null });
+    if (ruleId) void this.#telemetry("rule.dismiss", ruleId);
   }
 
   /** The call to action: its click is posted, its coupon applied, then the visitor follows its link. */
   async followCta(): Promise<void> {
     const bubble = this.state.bubble;
     if (!bubble?.cta) return;
-    await this.telemetry("cta.click", bubble.ruleId, { url: bubble.cta.url });
+    await this.#telemetry("cta.click", bubble.ruleId, { url: bubble.cta.url });
     if (bubble.cta.coupon) await this.applyCoupon(bubble.cta.coupon);
     // The server accepts only http(s) links; checked again here, as every link the widget follows is.
     const url = safeHref(bubble.cta.url);
@@ -143,28 +147,28 @@ export class Engagement {
     const code = String(value ?? "").trim();
     if (!COUPON_CODE.test(code)) {
       console.error(`Frontdesk: applyCoupon("${code}"): a coupon code is 3 to 32 letters, digits and dashes.`);
-      this.context.emit("error", { code: "invalid_coupon" });
+      this.#context.emit("error", { code: "invalid_coupon" });
       return;
     }
-    this.update({ coupon: { code, status: "applying" } });
-    const data = await this.session.start();
+    this.#update({ coupon: { code, status: "applying" } });
+    const data = await this.#session.start();
     if (!data) {
-      this.update({ coupon: null });
+      this.#update({ coupon: null });
       return;
     }
     try {
-      await this.api.coupon(data.jwt, code);
-      this.update({ coupon: { code, status: "applied" } });
+      await this.#api.coupon(data.jwt, code);
+      this.#update({ coupon: { code, status: "applied" } });
       try {
-        localStorage.setItem(this.storageKey("coupon"), `${data.conversation_id} ${code}`);
+        localStorage.setItem(this.#storageKey("coupon"), `${data.conversation_id} ${code}`);
       } catch {
         // storage blocked: shown on this page only
       }
     } catch (error) {
-      this.update({ coupon: { code, status: "refused" } });
-      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
+      this.#update({ coupon: { code, status: "refused" } });
+      this.#context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
-    if (!this.session.state.open) this.update({ bubble: { ruleId: null, text: this.couponText(), cta: null } });
+    if (!this.#session.state.open) this.#update({ bubble: { ruleId: null, text: this.couponText(), cta: null } });
   }
 
   couponText(): string | null {
@@ -175,20 +179,20 @@ export class Engagement {
 
   /** Frontdesk.setContext(object): added to the page context of the next messages. */
   setContext(added: unknown): void {
-    const merged = mergeExtraContext(this.extraContext, added);
+    const merged = mergeExtraContext(this.#extraContext, added);
     if (typeof merged === "string") {
       console.error(`Frontdesk: ${merged}.`);
-      this.context.emit("error", { code: "invalid_context" });
+      this.#context.emit("error", { code: "invalid_context" });
       return;
     }
-    this.extraContext = merged;
+    this.#extraContext = merged;
   }
 
   /** Frontdesk.reset(): what was kept for the visitor goes with them. */
   forget(): void {
-    clearTimeout(this.silenceTimer);
-    this.extraContext = {};
-    this.update({ bubble: null, coupon: null, satisfaction: "hidden", rating: null });
+    clearTimeout(this.#silenceTimer);
+    this.#extraContext = {};
+    this.#update({ bubble: null, coupon: null, satisfaction: "hidden", rating: null });
   }
 
   /**
@@ -196,24 +200,24 @@ export class Engagement {
    * shown again after a reload, a new conversation has none), the panel opened (its launcher.open
    * event), and answers followed by silence (satisfaction).
    */
-  private observe(previous: ChatState, state: ChatState): void {
+  #observe(previous: ChatState, state: ChatState): void {
     if (state.phase === "unavailable") {
       this.stop();
       return;
     }
-    if (state.conversationId !== previous.conversationId && state.conversationId) this.restoreCoupon(state.conversationId, previous.conversationId !== null);
+    if (state.conversationId !== previous.conversationId && state.conversationId) this.#restoreCoupon(state.conversationId, previous.conversationId !== null);
     if (state.open && !previous.open) {
-      const ruleId = this.openingRule;
-      this.openingRule = null;
-      if (this.state.bubble) this.update({ bubble: null });
-      void this.telemetry("launcher.open", ruleId);
+      const ruleId = this.#openingRule;
+      this.#openingRule = null;
+      if (this.state.bubble) this.#update({ bubble: null });
+      void this.#telemetry("launcher.open", ruleId);
     }
-    if (state.answering) clearTimeout(this.silenceTimer);
+    if (state.answering) clearTimeout(this.#silenceTimer);
     else if (previous.answering) {
       const last = state.messages[state.messages.length - 1];
       if (last?.role === "bot" && last.content) {
-        clearTimeout(this.silenceTimer);
-        this.silenceTimer = setTimeout(() => void this.askSatisfaction(), SILENCE_BEFORE_SATISFACTION_MS);
+        clearTimeout(this.#silenceTimer);
+        this.#silenceTimer = setTimeout(() => void this.askSatisfaction(), SILENCE_BEFORE_SATISFACTION_MS);
       }
     }
   }
@@ -221,60 +225,60 @@ export class Engagement {
   /** The conversation closed (a handoff status), or a minute passed after an answer: asked once per conversation. */
   async askSatisfaction(): Promise<void> {
     if (this.state.satisfaction !== "hidden") return;
-    const data = await this.session.start();
-    if (!data || this.askedAbout() === data.conversation_id) return;
-    this.update({ satisfaction: "asking", rating: null });
+    const data = await this.#session.start();
+    if (!data || this.#askedAbout() === data.conversation_id) return;
+    this.#update({ satisfaction: "asking", rating: null });
   }
 
-  private askedAbout(): string | null {
+  #askedAbout(): string | null {
     try {
-      return localStorage.getItem(this.storageKey("satisfaction"));
+      return localStorage.getItem(this.#storageKey("satisfaction"));
     } catch {
       return null;
     }
   }
 
   rate(rating: "good" | "bad"): void {
-    this.update({ satisfaction: "comment", rating });
+    this.#update({ satisfaction: "comment", rating });
   }
 
   async sendSatisfaction(comment: string): Promise<void> {
     const rating = this.state.rating;
     if (!rating) return;
-    const data = await this.session.start();
+    const data = await this.#session.start();
     if (!data) return;
     try {
-      await this.api.satisfaction(data.jwt, rating, comment.trim().slice(0, 500));
-      this.update({ satisfaction: "thanks" });
+      await this.#api.satisfaction(data.jwt, rating, comment.trim().slice(0, 500));
+      this.#update({ satisfaction: "thanks" });
       try {
-        localStorage.setItem(this.storageKey("satisfaction"), data.conversation_id);
+        localStorage.setItem(this.#storageKey("satisfaction"), data.conversation_id);
       } catch {
         // storage blocked: asked again after a reload at most
       }
     } catch (error) {
-      this.context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
+      this.#context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
     }
   }
 
   /** The coupon applied to this conversation, as kept after /coupon/apply accepted it; another conversation's goes. */
-  private restoreCoupon(conversationId: string, switched: boolean): void {
+  #restoreCoupon(conversationId: string, switched: boolean): void {
     let kept: string | null = null;
     try {
-      kept = localStorage.getItem(this.storageKey("coupon"));
+      kept = localStorage.getItem(this.#storageKey("coupon"));
     } catch {
       // storage blocked: nothing was kept
     }
     const [keptFor, code] = (kept ?? "").split(" ");
-    if (keptFor === conversationId && code && this.state.coupon === null) this.update({ coupon: { code, status: "applied" } });
-    else if (switched && keptFor !== conversationId && this.state.coupon?.status !== "applying") this.update({ coupon: null });
+    if (keptFor === conversationId && code && this.state.coupon === null) this.#update({ coupon: { code, status: "applied" } });
+    else if (switched && keptFor !== conversationId && this.state.coupon?.status !== "applying") this.#update({ coupon: null });
   }
 
   /** The widget is unavailable on this page: its rules and timers stop for good (init is never called again). */
   stop(): void {
-    this.stopped = true;
-    this.stopRules();
-    this.stopRules = () => {};
-    clearTimeout(this.silenceTimer);
-    if (this.state.bubble) this.update({ bubble: null });
+    this.#stopped = true;
+    this.#stopRules();
+    this.#stopRules = () => {};
+    clearTimeout(this.#silenceTimer);
+    if (this.state.bubble) this.#update({ bubble: null });
   }
 }
