@@ -19,11 +19,11 @@ declare global {
 }
 
 /**
- * Issue 30, item 5, in a real browser: the service stops under the visitor's feet (the in-process
- * app's server closed, every connection cut, then listening again on the same port, the store
- * untouched).
+ * Issue 30, items 5 and 6, in a real browser: the service stops under the visitor's feet (the
+ * in-process app's server closed, every connection cut, then listening again on the same port, the
+ * store untouched), and a page whose origin the agent does not allow.
  */
-describeNeeding("chromium")("messages that could not be delivered, in Chromium", () => {
+describeNeeding("chromium")("messages that could not be delivered, and a refused origin, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let port: number;
@@ -106,4 +106,29 @@ describeNeeding("chromium")("messages that could not be delivered, in Chromium",
     expect(keys[0]).toMatch(/^[\x20-\x7e]{1,255}$/);
     expect(await page.evaluate((agentId) => sessionStorage.getItem(`frontdesk:${agentId}:outbox`), stage.tenant.agentId)).toBeNull();
   }, 120_000);
+
+  it("error: on a page whose origin the agent does not allow, the refusal of /rules removes the launcher before any click, with one console error", async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    const other = `http://localhost:${new URL(stage.site.origin).port}`;
+    stage.hostPage("/refused");
+    await page.goto(`${other}/refused`);
+    // The launcher is painted at once, then goes when /rules answers 403 — nobody clicked.
+    await poll(() => page.locator("frontdesk-widget").count()).toBe(0);
+    expect(errors.filter((text) => text.startsWith("Frontdesk:"))).toEqual([
+      `Frontdesk: this page's origin ${other} is not one of agent ${stage.tenant.agentId}'s allowed origins; add it with \`frontdesk admin agent update ${stage.tenant.agentId} --origin ${other}\` (with every --origin to keep).`,
+    ]);
+    // Nothing calls init for it, and the page's Frontdesk.open() does nothing.
+    const inits: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/init")) inits.push(request.url());
+    });
+    await page.evaluate(() => (window as unknown as { Frontdesk: { open(): void } }).Frontdesk.open());
+    await page.evaluate((url) => fetch(url, { mode: "no-cors" }).then(() => undefined), `${stage.serviceUrl}/livez`);
+    expect(inits).toEqual([]);
+    expect(errors.filter((text) => text.startsWith("Frontdesk:"))).toHaveLength(1);
+  });
 });

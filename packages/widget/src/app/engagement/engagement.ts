@@ -87,8 +87,9 @@ export class Engagement {
     try {
       const rules = await this.#api.rules(this.#context.options.agentId);
       if (!this.#stopped) this.#stopRules = runRules(rules, (rule) => this.#fire(rule));
-    } catch {
-      // No rules on this page (a refused origin is reported when the visitor opens the widget).
+    } catch (error) {
+      // No rules on this page; a refused origin (or an unknown agent) removes the widget at once.
+      this.#session.unavailable(error);
     }
   }
 
