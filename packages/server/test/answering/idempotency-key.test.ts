@@ -84,6 +84,19 @@ describeEachStore("Idempotency-Key on POST /messages and /messages/stream on %s"
     expect(await stored(two.conversationId)).toEqual(["visitor", "bot"]);
   });
 
+  it("happy: in a closed conversation the keyed message reopens it once; its repeat reopens nothing and stores nothing", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const closed = await t.app.inject({ method: "POST", url: `${W}/conversation/close`, headers: bearer(session.jwt) });
+    expect(closed.statusCode).toBe(200);
+    const first = await ask(session, "after-close");
+    expect(first.statusCode).toBe(200);
+    const rows = await stored(session.conversationId);
+    expect(rows.filter((role) => role === "visitor")).toHaveLength(1);
+    const again = await ask(session, "after-close", QUESTION, "/messages/stream");
+    expect(again.statusCode).toBe(200);
+    expect(await stored(session.conversationId)).toEqual(rows);
+  });
+
   it("error: the key sent again with another body is 422 idempotency_key_reused (as JSON on the stream route too), and stores nothing", async () => {
     const session = await startSession(t.app, tenant.agentId);
     await ask(session, "reused");
