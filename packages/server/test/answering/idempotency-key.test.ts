@@ -1,6 +1,8 @@
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { purgeExpiredIdempotencyKeys } from "../../src/answering/idempotency-keys.js";
+import { OPENAI_DONE, openAiChunkEvents } from "./generate/fixtures/openai-chat-stream.js";
+import { startLoopbackChatServer, type LoopbackChatServer } from "./generate/loopback-chat-server.js";
 import { bikeShopKnowledge, pushKnowledge } from "../support/knowledge.js";
 import { bearer, seedTenant, SITE_ORIGIN, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -180,5 +182,60 @@ describeEachStore("Idempotency-Key on POST /messages and /messages/stream on %s"
     expect(erased.statusCode).toBe(204);
     const { rows } = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM message_idempotency_keys WHERE visitor_id = $1`, [session.visitorId]);
     expect(rows[0]!.n).toBe(0);
+  });
+});
+
+describeEachStore("Idempotency-Key while the first answer is still being written, on %s", (kind) => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let model: LoopbackChatServer;
+
+  beforeAll(async () => {
+    model = await startLoopbackChatServer();
+    t = await createTestApp(
+      kind,
+      { FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000", FRONTDESK_LLM_PROVIDER: "openai", FRONTDESK_LLM_BASE_URL: model.origin, FRONTDESK_LLM_MODEL: "gpt-4o-mini", FRONTDESK_LLM_API_KEY: "test-key" },
+      { workers: { allowPrivateNetworks: true } },
+    );
+    tenant = await seedTenant(t.services);
+    await pushKnowledge(t, tenant.workspaceId, tenant.agentId, bikeShopKnowledge);
+  });
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  });
+
+  it("security: a repeat while the model is still answering the first is 409 idempotency_request_in_progress and stores nothing; once the first is done, the repeat gets its answer", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const [opening, ...chunks] = openAiChunkEvents(["A full charge ", "takes about four hours."]);
+    model.respondWith({
+      status: 200,
+      headers: { "content-type": "text/event-stream; charset=utf-8" },
+      steps: [{ write: opening! }, { until: gate }, ...chunks.map((write) => ({ write })), { write: OPENAI_DONE }],
+    });
+    const headers = { ...bearer(session.jwt), "idempotency-key": "slow-one" };
+    const first = t.app.inject({ method: "POST", url: `${W}/messages/stream`, headers, payload: QUESTION });
+    await expect.poll(() => model.requests.length, { timeout: 10_000 }).toBe(1);
+
+    for (const path of ["/messages", "/messages/stream"]) {
+      const during = await t.app.inject({ method: "POST", url: `${W}${path}`, headers, payload: QUESTION });
+      expect(during.statusCode).toBe(409);
+      expect(during.headers["retry-after"]).toBe("1");
+      expect(during.json()).toEqual({ error: { code: "idempotency_request_in_progress", message: expect.any(String) } });
+    }
+    const { rows: during } = await t.services.db.query<{ role: string }>(`SELECT role FROM messages WHERE conversation_id = $1`, [session.conversationId]);
+    expect(during.map((row) => row.role)).toEqual(["visitor"]);
+
+    release();
+    const done = await first;
+    expect(done.statusCode).toBe(200);
+    const repeat = await t.app.inject({ method: "POST", url: `${W}/messages`, headers, payload: QUESTION });
+    expect(repeat.statusCode).toBe(200);
+    expect(repeat.json().data.content).toBe("A full charge takes about four hours.");
+    expect(model.requests).toHaveLength(1);
+    const { rows } = await t.services.db.query<{ role: string }>(`SELECT role FROM messages WHERE conversation_id = $1 ORDER BY seq`, [session.conversationId]);
+    expect(rows.map((row) => row.role)).toEqual(["visitor", "bot"]);
   });
 });
