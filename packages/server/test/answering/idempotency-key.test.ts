@@ -139,7 +139,7 @@ describeEachStore("Idempotency-Key on POST /messages and /messages/stream on %s"
     const messageIds = new Set(
       responses
         .filter((response) => response.statusCode === 200)
-        .map((response) => (response.headers["content-type"]?.includes("event-stream") ? parseFrames(response.body).frames.at(-1)!.message_id : response.json().data.message_id)),
+        .map((response) => (String(response.headers["content-type"]).includes("event-stream") ? parseFrames(response.body).frames.at(-1)!.message_id : response.json().data.message_id)),
     );
     expect(messageIds.size).toBe(1);
     expect(await stored(session.conversationId)).toEqual(["visitor", "bot"]);
