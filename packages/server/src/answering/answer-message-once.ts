@@ -17,7 +17,7 @@ import {
   type IdempotencyKeyRef,
   type KeptAnswer,
 } from "./idempotency-key-repository.js";
-import { readVisitorQuestion } from "./message-repository.js";
+import { readVisitorQuestion } from "../conversations/messages.js";
 
 /** The same body, byte for byte once parsed: the message, the page and its context. */
 const requestHashOf = (body: MessageBody) => createHash("sha256").update(JSON.stringify([body.message, body.page_url ?? null, body.page_context ?? null])).digest("hex");

@@ -3,7 +3,7 @@
  * `messages` is owned by conversations/, whose repositories alone hold its SQL; every insert marks
  * its conversation active and takes its next event seq in the same statement.
  */
-export { insertBotReply, insertMessage, insertVisitorQuestion } from "./message-repository.js";
+export { insertBotReply, insertMessage, insertVisitorQuestion, readVisitorQuestion } from "./message-repository.js";
 export type { NewMessage, StoredMessage, StoredQuestion } from "./message-repository.js";
 export { listRecentMessages } from "./visitor-session-repository.js";
 export { findQuestionOfBotMessage, listLowConfidenceQuestions } from "./bot-reply-question-repository.js";

@@ -1,5 +1,6 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
+import { forgetVisitorIdempotencyKeys } from "../answering/idempotency-keys.js";
 import { forgetVisitorQuestions } from "../console/curated/forget-visitor-questions.js";
 import {
   deleteVisitor,
@@ -21,7 +22,7 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
  * satisfaction, coupon, pages, browser), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
- * their words. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
+ * their words, and the keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
  * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
  * reaches its rows through an index (migration 0015 adds the missing ones).
  * `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
@@ -34,6 +35,7 @@ export async function deleteVisitorData(
   const locked = await lockVisitorConversations(tx, visitor);
   const webhookAttemptsUnderWay = await forgetWebhookEventsAbout(tx, workspaceId, { visitorIds: [visitor.id], conversationIds: locked });
   await forgetVisitorQuestions(tx, { workspaceId, agentId: visitor.agentId, questions: await listVisitorQuestions(tx, visitor) });
+  await forgetVisitorIdempotencyKeys(tx, workspaceId, visitor.id);
   const messages = await deleteVisitorMessages(tx, visitor);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, locked);
   await deleteVisitorReadMarks(tx, visitor);

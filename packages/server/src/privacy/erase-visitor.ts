@@ -3,7 +3,6 @@ import type { Database } from "../db/database.js";
 import { retryOnConcurrencyFailure } from "../db/retry-on-concurrency-failure.js";
 import type { DeletionAnnouncer } from "./announce-deleted-conversations.js";
 import { waitForAttemptsToStop } from "../webhooks/forget-webhook-events.js";
-import { forgetVisitorIdempotencyKeys } from "../answering/idempotency-keys.js";
 import { lockVisitorOfWorkspace } from "../conversations/visitor-data.js";
 import { deleteVisitorData } from "./delete-visitor-data.js";
 import { recordErasure } from "./erasure-repository.js";
@@ -43,7 +42,6 @@ export async function eraseVisitor(dependencies: EraseVisitorDependencies, reque
     const visitor = await lockVisitorOfWorkspace(tx, request.workspaceId, request.visitorId, request.agentId);
     if (!visitor) return null;
     // The idempotency keys of their messages (answering/ owns them; they hold the kept answers).
-    await forgetVisitorIdempotencyKeys(tx, visitor.workspaceId, visitor.id);
     const { counts, conversations, webhookAttemptsUnderWay } = await deleteVisitorData(tx, visitor);
     const erasureId = await recordErasure(tx, {
       workspaceId: visitor.workspaceId,

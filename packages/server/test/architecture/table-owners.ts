@@ -33,6 +33,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   wordpress_posts: "wordpress",
   // console/curated/: answers the operators wrote
   curated_answers: "console",
+  // answering/: the keys a visitor's messages were sent with
+  message_idempotency_keys: "answering",
   // privacy/
   erasures: "privacy",
   // webhooks/
