@@ -168,7 +168,10 @@ describeEachStore("WordPress bulk sync (/api/v1/wp) on %s", (kind) => {
       ["SET LOCAL enable_seqscan = off"],
     );
     expect(scansOf(nodes, ["wordpress_posts", "documents", "sources", "chunks", "agents"])).toEqual([]);
-    expect(indexesOf(nodes)).toEqual(expect.arrayContaining(["wordpress_posts_pkey", "wordpress_posts_document_idx", "wordpress_posts_source_idx", "sources_agent_wordpress_idx"]));
+    // Which index serves a source's posts is the planner's choice: with every post in one source it may
+    // read them in document order through wordpress_posts_document_idx rather than through
+    // wordpress_posts_source_idx and a sort. Either is an index read; the scans above are what must hold.
+    expect(indexesOf(nodes)).toEqual(expect.arrayContaining(["wordpress_posts_pkey", "wordpress_posts_document_idx", "sources_agent_wordpress_idx"]));
   });
 
   it("happy: the Knowledge screen hears source.updated for the wordpress source, up to its settled counts", async () => {
