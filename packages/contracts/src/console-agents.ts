@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { behaviorRuleSchema, behaviorRulesSchema } from "./behavior-rules.js";
 import { httpUrlSchema, isoTimestampSchema } from "./common.js";
+import { officeHoursSchema, replyTimes } from "./office-hours.js";
 import { brandingDisplayModes, brandingSchema } from "./widget.js";
 
 /**
@@ -27,6 +28,10 @@ export const agentSettingSchemas = {
       display_mode: z.enum(brandingDisplayModes).optional(),
     })
     .strict(),
+  /** When a person may answer (null: always); see contracts/office-hours.ts. */
+  officeHours: officeHoursSchema,
+  awayMessage: z.string().trim().min(1).max(500),
+  replyTime: z.enum(replyTimes),
 };
 
 export type BrandingOverrides = z.infer<typeof agentSettingSchemas.branding>;
@@ -46,6 +51,9 @@ export const consoleAgentSchema = z.object({
   behavior_rules: z.array(behaviorRuleSchema),
   branding: brandingSchema.describe("The branding line the widget shows: the service's, with the agent's overrides applied."),
   branding_overrides: agentSettingSchemas.branding.describe("What the agent itself sets of its branding (the rest is the service's)."),
+  office_hours: officeHoursSchema.nullable().describe("When a person may answer, in its time zone; null: always open."),
+  away_message: z.string().nullable().describe("What the widget says outside office hours; null: none."),
+  reply_time: z.enum(replyTimes).nullable().describe("How soon a person usually replies, shown by the widget inside office hours; null: not shown."),
   created_at: isoTimestampSchema,
   updated_at: isoTimestampSchema,
 });
@@ -86,6 +94,9 @@ export const CONSOLE_AGENT_UPDATE_FIELDS = [
   "language",
   "behavior_rules",
   "branding",
+  "office_hours",
+  "away_message",
+  "reply_time",
 ] as const;
 
 export const updateConsoleAgentBodySchema = z
@@ -100,6 +111,9 @@ export const updateConsoleAgentBodySchema = z
     language: agentSettingSchemas.language.nullable().optional().describe("null: `en`."),
     behavior_rules: agentSettingSchemas.behaviorRules.optional().describe("Replaces every proactive rule (`[]` removes them)."),
     branding: agentSettingSchemas.branding.nullable().optional().describe("Replaces the agent's branding overrides; null (or `{}`) goes back to the service's branding."),
+    office_hours: agentSettingSchemas.officeHours.nullable().optional().describe("Replaces the office hours (time zone and every day); null: always open."),
+    away_message: agentSettingSchemas.awayMessage.nullable().optional().describe("Shown by the widget outside office hours (at most 500 characters); null: none."),
+    reply_time: agentSettingSchemas.replyTime.nullable().optional().describe("`minutes`, `hours` or `day`: shown by the widget inside office hours; null: not shown."),
   })
   .refine((body) => CONSOLE_AGENT_UPDATE_FIELDS.some((field) => body[field] !== undefined), {
     message: "give at least one setting to change",

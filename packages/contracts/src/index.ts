@@ -17,3 +17,4 @@ export * from "./workspace-events.js";
 export * from "./system-messages.js";
 export * from "./wordpress-sync.js";
 export * from "./webhooks.js";
+export * from "./office-hours.js";

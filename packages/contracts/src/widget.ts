@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { behaviorRuleSchema, couponCodeSchema } from "./behavior-rules.js";
 import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common.js";
+import { availabilitySchema } from "./office-hours.js";
 import { systemMessageCodeSchema } from "./system-messages.js";
 
 export const agentIdSchema = z.string().min(1).max(64);
@@ -89,6 +90,7 @@ export const initResponseSchema = z.object({
     behavior_rules: z.array(behaviorRuleSchema),
     messages: z.array(conversationMessageSchema),
     reverb: reverbSchema,
+    availability: availabilitySchema,
   }),
 });
 export type InitResponse = z.infer<typeof initResponseSchema>;
@@ -132,6 +134,7 @@ export const requestHumanResponseSchema = z.object({
     human_requested_at: isoTimestampSchema.nullable().describe("The pending request's time; null when an operator already has the conversation without one."),
     reason: z.string().nullable(),
     operators_online: z.boolean().describe("Whether an operator is connected now: when false, offer to leave an e-mail (POST /leads) instead of waiting."),
+    outside_hours: z.boolean().describe("Asked outside the agent's office hours: offer to leave an e-mail at once (operators are still alerted)."),
   }),
 });
 

@@ -9,7 +9,7 @@ const id = z.string().min(1).max(64);
 const agentField = agentSettingSchemas;
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime"] as const;
 
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
@@ -48,6 +48,9 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       language: agentField.language.nullable().optional(),
       behaviorRules: agentField.behaviorRules.optional(),
       branding: agentField.branding.nullable().optional(),
+      officeHours: agentField.officeHours.nullable().optional(),
+      awayMessage: agentField.awayMessage.nullable().optional(),
+      replyTime: agentField.replyTime.nullable().optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",

@@ -27,6 +27,9 @@ export const presentAdminAgent = (agent: Agent) => ({
   starter_prompts: agent.starterPrompts,
   language_default: agent.languageDefault,
   behavior_rules: agent.behaviorRules,
+  office_hours: agent.officeHours,
+  away_message: agent.awayMessage,
+  reply_time: agent.replyTime,
   created_at: agent.createdAt,
   updated_at: agent.updatedAt,
 });

@@ -1,4 +1,4 @@
-import type { BehaviorRule } from "@frontdesk/contracts";
+import type { BehaviorRule, OfficeHours } from "@frontdesk/contracts";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { AdminCommandInput } from "../admin/admin-command.js";
@@ -14,8 +14,12 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                [--persona-name S | --no-persona-name] [--tone S | --no-tone] [--primary-color S | --no-primary-color]
                [--starter-prompt S … | --no-starter-prompts] [--language L | --no-language]
                [--behavior-rules-file FILE | --no-behavior-rules]
+               [--office-hours-file FILE | --no-office-hours] [--away-message S | --no-away-message]
+               [--reply-time minutes|hours|day | --no-reply-time]
                (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
-               FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md)
+               FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md;
+               the office hours FILE is {"time_zone":"Europe/Paris","days":{"mon":[{"open":"09:00","close":"17:30"}],…}},
+               --no-office-hours: always open)
   agent list --workspace W
   agent publish ID | agent unpublish ID
   operator create --workspace W --email E --name N [--role admin|agent]
@@ -67,26 +71,43 @@ function starterPromptsChange(values: { "starter-prompt"?: string[]; "no-starter
   return values["no-starter-prompts"] ? [] : values["starter-prompt"];
 }
 
+/** The JSON in FILE, or a usage error naming the flag (its content is validated by the command). */
+function readJsonFile(flag: string, file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--${flag}: ${file} is not JSON (${(error as Error).message})`);
+  }
+}
+
 /** --behavior-rules-file: the JSON array in FILE (its rules are validated by the command); --no-behavior-rules: none. */
 function behaviorRulesChange(values: { "behavior-rules-file"?: string; "no-behavior-rules"?: boolean }): unknown[] | undefined {
   const file = values["behavior-rules-file"];
   if (values["no-behavior-rules"] && file !== undefined) throw new UsageError("--behavior-rules-file and --no-behavior-rules cannot go together");
   if (values["no-behavior-rules"]) return [];
   if (file === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UsageError(`--behavior-rules-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
-  }
-  let rules: unknown;
-  try {
-    rules = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--behavior-rules-file: ${file} is not JSON (${(error as Error).message})`);
-  }
+  const rules = readJsonFile("behavior-rules-file", file);
   if (!Array.isArray(rules)) throw new UsageError(`--behavior-rules-file: ${file} must hold a JSON array of rules ([] removes them all)`);
   return rules;
+}
+
+/** --office-hours-file: the JSON object in FILE (validated by the command); --no-office-hours: always open (null). */
+function officeHoursChange(values: { "office-hours-file"?: string; "no-office-hours"?: boolean }): unknown {
+  const file = values["office-hours-file"];
+  if (values["no-office-hours"] && file !== undefined) throw new UsageError("--office-hours-file and --no-office-hours cannot go together");
+  if (values["no-office-hours"]) return null;
+  if (file === undefined) return undefined;
+  const hours = readJsonFile("office-hours-file", file);
+  if (typeof hours !== "object" || hours === null || Array.isArray(hours)) {
+    throw new UsageError(`--office-hours-file: ${file} must hold a JSON object {"time_zone": …, "days": {…}}`);
+  }
+  return hours;
 }
 
 function integer(value: string, name: string): number {
@@ -124,6 +145,12 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       "no-language": { type: "boolean" },
       "behavior-rules-file": { type: "string" },
       "no-behavior-rules": { type: "boolean" },
+      "office-hours-file": { type: "string" },
+      "no-office-hours": { type: "boolean" },
+      "away-message": { type: "string" },
+      "no-away-message": { type: "boolean" },
+      "reply-time": { type: "string" },
+      "no-reply-time": { type: "boolean" },
       email: { type: "string" },
       ability: { type: "string", multiple: true },
       agent: { type: "string" },
@@ -178,6 +205,9 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
         language: clearable(values, "language"),
         // Parsed JSON, checked by the command's schema (which names each bad field).
         behaviorRules: behaviorRulesChange(values) as BehaviorRule[] | undefined,
+        officeHours: officeHoursChange(values) as OfficeHours | null | undefined,
+        awayMessage: clearable(values, "away-message"),
+        replyTime: clearable(values, "reply-time") as "minutes" | null | undefined,
       };
     case "agent list":
       return { command: "agent.list", workspaceId: required(values, "workspace") };

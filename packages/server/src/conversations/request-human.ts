@@ -1,6 +1,7 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
 import { notifyWorkspaceOperators } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
+import { findAgent, officeHoursStatus } from "../tenants/agents.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
@@ -13,6 +14,7 @@ export interface HumanRequest {
   human_requested_at: string | null;
   reason: string | null;
   operators_online: boolean;
+  outside_hours: boolean;
 }
 
 /**
@@ -21,9 +23,14 @@ export interface HumanRequest {
  * live; `human.requested` is raised with the change. While already awaiting a human, the first time is kept and a given reason replaces the
  * stored one; while an operator has the conversation (`human`), nothing changes. The answer says
  * whether any operator is online, so the widget can offer to leave an e-mail instead of waiting.
+ * Outside the agent's office hours the request goes through all the same (operators are alerted,
+ * `human.requested` is raised with `outsideHours`, which the e-mail alerts read, and the inbox
+ * notification says so), and the answer's `outside_hours` makes the widget offer the e-mail at once.
  */
 export async function requestHuman(services: Services, session: WidgetSession, reason: string | null): Promise<HumanRequest> {
   const { conversation } = session;
+  const agent = await findAgent(services.db, conversation.agentId);
+  const outsideHours = !officeHoursStatus(agent?.officeHours ?? null, services.now()).openNow;
   const outcome = await services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
     if (!before) throw sessionEnded();
@@ -43,12 +50,13 @@ export async function requestHuman(services: Services, session: WidgetSession, r
       conversation: { workspaceId: requested.workspaceId, agentId: requested.agentId, conversationId: requested.id, visitorId: requested.visitorId },
       reason: requested.humanRequestReason,
       requestedAt: requested.humanRequestedAt!,
+      outsideHours,
     });
     const notifications = await notifyWorkspaceOperators(tx, {
       workspaceId: conversation.workspaceId,
       kind: "human_requested",
       conversationId: conversation.id,
-      payload: { agent_id: conversation.agentId, visitor_id: conversation.visitorId, reason },
+      payload: { agent_id: conversation.agentId, visitor_id: conversation.visitorId, reason, ...(outsideHours ? { outside_hours: true } : {}) },
     });
     return { state: committed.state, committed, notifications };
   });
@@ -79,5 +87,6 @@ export async function requestHuman(services: Services, session: WidgetSession, r
     human_requested_at: outcome.state.humanRequestedAt,
     reason: outcome.state.humanRequestReason,
     operators_online: await operatorsOnline(services, conversation.workspaceId),
+    outside_hours: outsideHours,
   };
 }

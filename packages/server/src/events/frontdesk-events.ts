@@ -16,8 +16,8 @@ export interface ConversationOfEvent {
 export type FrontdeskEvent =
   /** A visitor left an e-mail not known for the agent (`created`), or a known one again. */
   | { type: "lead.saved"; workspaceId: string; lead: Lead; created: boolean }
-  /** A conversation started waiting for a person. */
-  | { type: "human.requested"; conversation: ConversationOfEvent; reason: string | null; requestedAt: string }
+  /** A conversation started waiting for a person; `outsideHours`: asked outside the agent's office hours (alert by e-mail, nobody is on duty). */
+  | { type: "human.requested"; conversation: ConversationOfEvent; reason: string | null; requestedAt: string; outsideHours: boolean }
   /** A conversation was closed by its visitor or an operator. */
   | { type: "conversation.closed"; conversation: ConversationOfEvent; assignee: { id: string; name: string } | null; closedAt: string }
   /** A visitor rated their conversation. */

@@ -1,5 +1,6 @@
 import {
   answerSchema,
+  availabilitySchema,
   behaviorRuleSchema,
   brandingSchema,
   citationSchema,
@@ -20,6 +21,7 @@ import {
   leadBodySchema,
   leadSchema,
   messageBodySchema,
+  officeHoursSchema,
   requestHumanBodySchema,
   requestHumanResponseSchema,
   reverbSchema,
@@ -64,6 +66,18 @@ const components: [z.ZodType, ComponentMeta & { id: string }][] = [
   [conversationMessageSchema, { id: "Message", description: "A stored message of a conversation, as init returns it (oldest first)." }],
   [widgetAgentSchema, { id: "Agent", description: "What the widget needs of the agent: name, persona, theme colour, starter prompts, default language." }],
   [brandingSchema, { id: "Branding", description: "The branding line the widget shows." }],
+  [availabilitySchema, {
+    id: "Availability",
+    description:
+      "The agent's office hours as of init: `open_now`, else `next_open_at` (UTC; the widget shows it in the visitor's own time), " +
+      "the away message shown outside them and the usual reply time shown inside them.",
+  }],
+  [officeHoursSchema, {
+    id: "OfficeHours",
+    description:
+      "When a person may answer: an IANA `time_zone` and, per weekday (`mon` … `sun`), at most four open intervals `{open, close}` (HH:MM, `close` up to `24:00`), " +
+      "not overlapping; a day left out or `[]` is closed. Daylight saving time follows the zone.",
+  }],
   [reverbSchema, { id: "Reverb", description: "The Pusher-protocol realtime connection descriptor, from FRONTDESK_REALTIME_*: app key, host, port, scheme." }],
   [initResponseSchema.shape.data, { id: "Session", description: "A widget session: the conversation (new or resumed), the session token, and what the widget shows." }],
   [leadSchema, { id: "Lead", description: "A lead of the agent, deduplicated by e-mail (case-insensitive)." }],

@@ -1,4 +1,4 @@
-import type { BehaviorRule } from "@frontdesk/contracts";
+import type { BehaviorRule, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -18,6 +18,9 @@ interface AgentRow {
   language_default: string;
   branding: Agent["branding"];
   behavior_rules: BehaviorRule[];
+  office_hours: OfficeHours | null;
+  away_message: string | null;
+  reply_time: ReplyTime | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,6 +40,9 @@ function toAgent(row: AgentRow): Agent {
     languageDefault: row.language_default,
     branding: row.branding,
     behaviorRules: row.behavior_rules,
+    officeHours: row.office_hours,
+    awayMessage: row.away_message,
+    replyTime: row.reply_time,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -132,6 +138,21 @@ export async function setAgentBehaviorRules(db: Queryable, agentId: string, rule
 /** Replaces what the agent overrides of the service's branding (`{}`: nothing). */
 export async function setAgentBranding(db: Queryable, agentId: string, branding: Agent["branding"]): Promise<Agent> {
   const { rows } = await db.query<AgentRow>(`UPDATE agents SET branding = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING *`, [agentId, JSON.stringify(branding)]);
+  return toAgent(rows[0]!);
+}
+
+/** When a person may answer: the office hours (null: always), the away message and the usual reply time. */
+export interface AgentAvailabilitySettings {
+  officeHours: OfficeHours | null;
+  awayMessage: string | null;
+  replyTime: ReplyTime | null;
+}
+
+export async function setAgentAvailability(db: Queryable, agentId: string, settings: AgentAvailabilitySettings): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET office_hours = $2::jsonb, away_message = $3, reply_time = $4, updated_at = now() WHERE id = $1 RETURNING *`,
+    [agentId, settings.officeHours === null ? null : JSON.stringify(settings.officeHours), settings.awayMessage, settings.replyTime],
+  );
   return toAgent(rows[0]!);
 }
 

@@ -1,4 +1,4 @@
-import type { BehaviorRule, Branding } from "@frontdesk/contracts";
+import type { BehaviorRule, Branding, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
@@ -25,6 +25,12 @@ export interface Agent {
   branding: Partial<Branding>;
   /** Proactive rules (validated when set; see contracts/behavior-rules.ts). */
   behaviorRules: BehaviorRule[];
+  /** When a person may answer, in its zone; null: always (see office-hours.ts). */
+  officeHours: OfficeHours | null;
+  /** What the widget says outside office hours; null: nothing of the agent's own. */
+  awayMessage: string | null;
+  /** How soon a person usually replies, shown inside office hours; null: not shown. */
+  replyTime: ReplyTime | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,3 +3,4 @@
  * its SQL.
  */
 export { findAgent, findAgentWithQuota, findWorkspaceAgent, listWorkspaceAgents, promoteAgentToVectorIndex, setAgentPublished } from "./agent-repository.js";
+export { officeHoursStatus, type OfficeHoursStatus } from "./office-hours.js";

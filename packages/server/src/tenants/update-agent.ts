@@ -1,8 +1,9 @@
-import type { BehaviorRule, BrandingOverrides } from "@frontdesk/contracts";
+import type { BehaviorRule, BrandingOverrides, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
-import { findAgentForUpdate, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
+import { findAgentForUpdate, setAgentAvailability, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
+import { canonicalTimeZone } from "./office-hours.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
 import { restemAgentChunks } from "../ingest/documents.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
@@ -27,6 +28,12 @@ export interface UpdateAgentInput {
   behaviorRules?: BehaviorRule[];
   /** Replaces what the agent overrides of the service's branding; null: none (the service's branding). */
   branding?: BrandingOverrides | null;
+  /** Replaces the office hours (validated by the caller's schema); null: always open. */
+  officeHours?: OfficeHours | null;
+  /** null: none. */
+  awayMessage?: string | null;
+  /** null: not shown. */
+  replyTime?: ReplyTime | null;
 }
 
 /** Changes an agent's settings in one transaction (its row locked while read and written). */
@@ -53,7 +60,14 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
     const textSearchConfig = textSearchConfigFor(updated.languageDefault);
     if (textSearchConfig !== textSearchConfigFor(agent.languageDefault)) await restemAgentChunks(tx, agent.id, textSearchConfig);
     const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
-    return input.branding === undefined ? withRules : setAgentBranding(tx, agent.id, input.branding ?? {});
+    const withBranding = input.branding === undefined ? withRules : await setAgentBranding(tx, agent.id, input.branding ?? {});
+    if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withBranding;
+    const officeHours = input.officeHours === undefined ? agent.officeHours : input.officeHours;
+    return setAgentAvailability(tx, agent.id, {
+      officeHours: officeHours === null ? null : { ...officeHours, time_zone: canonicalTimeZone(officeHours.time_zone) },
+      awayMessage: input.awayMessage === undefined ? agent.awayMessage : input.awayMessage,
+      replyTime: input.replyTime === undefined ? agent.replyTime : input.replyTime,
+    });
   });
 }
 

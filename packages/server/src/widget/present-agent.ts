@@ -1,6 +1,7 @@
-import type { Branding, WidgetAgent } from "@frontdesk/contracts";
+import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { Config } from "../config/config.js";
 import type { Agent } from "../tenants/agent.js";
+import { officeHoursStatus } from "../tenants/agents.js";
 
 export function presentAgent(agent: Agent): WidgetAgent {
   return {
@@ -21,5 +22,16 @@ export function presentBranding(agent: Agent, config: Config): Branding {
     url: agent.branding.url ?? config.branding.url,
     logo_url: agent.branding.logo_url ?? `${config.publicUrl}/widget/logo.svg`,
     display_mode: agent.branding.display_mode ?? "logo_and_label",
+  };
+}
+
+/** The agent's office hours at `now` as the widget shows them (docs/widget.md, "Office hours"). */
+export function presentAvailability(agent: Agent, now: Date): Availability {
+  const status = officeHoursStatus(agent.officeHours, now);
+  return {
+    open_now: status.openNow,
+    next_open_at: status.nextOpenAt?.toISOString() ?? null,
+    away_message: agent.awayMessage,
+    reply_time: agent.replyTime,
   };
 }

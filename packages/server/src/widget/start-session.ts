@@ -3,7 +3,7 @@ import { randomBase62 } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { admitAgent } from "./admit-agent.js";
-import { presentAgent, presentBranding } from "./present-agent.js";
+import { presentAgent, presentAvailability, presentBranding } from "./present-agent.js";
 import { listRecentMessages } from "../conversations/messages.js";
 
 export const INIT_MESSAGE_COUNT = 30;
@@ -77,5 +77,6 @@ export async function startSession(
     behavior_rules: agent.behaviorRules,
     messages,
     reverb: { app_key: config.realtime.appKey, ...config.realtime.descriptor },
+    availability: presentAvailability(agent, now),
   };
 }

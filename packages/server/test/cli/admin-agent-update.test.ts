@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sendAdminCommand } from "../../src/admin/admin-socket.js";
 import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
@@ -88,6 +91,26 @@ describeEachStore("admin agent update on %s", (kind) => {
       const listed = JSON.parse((await admin("agent", "list", "--workspace", workspaceId)).stdout) as unknown[];
       expect(listed).toContainEqual(agent);
     }, 300_000);
+
+  it("happy: office hours from a JSON file, the away message and the reply time; a bad zone or overlap names its field; --no-X clears each", async () => {
+    const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Hours", "--origin", "https://hours.test"));
+    const dir = await mkdtemp(join(tmpdir(), "frontdesk-hours-"));
+    const file = (name: string, value: unknown) => writeFile(join(dir, name), JSON.stringify(value)).then(() => join(dir, name));
+    const week = { time_zone: "America/New_York", days: { mon: [{ open: "08:00", close: "12:00" }, { open: "13:00", close: "18:00" }], sat: [] } };
+    const set = json(await admin("agent", "update", agent.id, "--office-hours-file", await file("week.json", week), "--away-message", "Back on Monday.", "--reply-time", "minutes"));
+    expect(set).toMatchObject({ office_hours: week, away_message: "Back on Monday.", reply_time: "minutes" });
+
+    const badZone = errorOf(await admin("agent", "update", agent.id, "--office-hours-file", await file("zone.json", { ...week, time_zone: "New York" })));
+    expect(badZone).toMatchObject({ code: "validation_failed", fields: { "officeHours.time_zone": ["an IANA time zone such as Europe/Paris or America/New_York"] } });
+    const overlap = { time_zone: "UTC", days: { tue: [{ open: "09:00", close: "12:00" }, { open: "11:00", close: "14:00" }] } };
+    expect(errorOf(await admin("agent", "update", agent.id, "--office-hours-file", await file("overlap.json", overlap))).fields).toEqual({ "officeHours.days.tue.1.open": ["overlaps the interval 09:00–12:00"] });
+    expect(errorOf(await admin("agent", "update", agent.id, "--reply-time", "soon")).fields).toHaveProperty("replyTime");
+    const notObject = await admin("agent", "update", agent.id, "--office-hours-file", await file("array.json", []));
+    expect(notObject.code).toBe(2);
+
+    const cleared = json(await admin("agent", "update", agent.id, "--no-office-hours", "--no-away-message", "--no-reply-time"));
+    expect(cleared).toMatchObject({ office_hours: null, away_message: null, reply_time: null });
+  }, 300_000);
 
   it("happy: through the running server, a change is seen by widget init at once, with the same validation", async () => {
     const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Live", "--origin", "https://old.test"));

@@ -127,6 +127,7 @@ describeEachStore("the visitor's /conversation routes and the bot's turn on %s",
       human_requested_at: expect.any(String),
       reason: null,
       operators_online: false,
+      outside_hours: false,
     });
   });
 

@@ -69,8 +69,9 @@ export const updateAgentRouteSchema = {
   summary: "Change an agent's settings",
   description:
     "Admins only. Changes the given settings in one transaction (`admin agent update`'s use case): name, allowed origins (the whole list), " +
-    "vertical, persona name and tone, primary colour, starter prompts, language, proactive behavior rules (a coupon only on an `ecommerce` agent) " +
-    "and branding overrides. Widget sessions see the change on their next request.",
+    "vertical, persona name and tone, primary colour, starter prompts, language, proactive behavior rules (a coupon only on an `ecommerce` agent), " +
+    "branding overrides, and office hours (an IANA time zone and open intervals per weekday), the away message and the usual reply time. " +
+    "Widget sessions see the change on their next request.",
   security: consoleAdminSecurity,
   params: agentIdParamsSchema,
   body: updateConsoleAgentBodySchema,
@@ -79,7 +80,10 @@ export const updateAgentRouteSchema = {
     ...consoleWriteErrors,
     403: adminOnly,
     404: agentNotFound,
-    422: errorResponse("`validation_failed`: `fields` names each bad member (e.g. `behavior_rules.0.action.coupon` on a `general` agent)."),
+    422: errorResponse(
+      "`validation_failed`: `fields` names each bad member (e.g. `behavior_rules.0.action.coupon` on a `general` agent, `office_hours.time_zone` " +
+        "for an unknown zone, `office_hours.days.mon.1.open` for an interval overlapping another).",
+    ),
   },
 };
 

@@ -13,6 +13,7 @@ export const agentNotFound = () => new AppError("agent_not_found", "No agent wit
 const CONSOLE_FIELD_NAMES: [cli: string, console: string][] = [
   ["origin", "origins"],
   ["behaviorRules", "behavior_rules"],
+  ["officeHours", "office_hours"],
 ];
 
 async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
@@ -80,6 +81,9 @@ export async function updateConsoleAgent(services: Services, operator: SignedInO
       ...(body.language === undefined ? {} : { language: body.language }),
       ...(body.behavior_rules === undefined ? {} : { behaviorRules: body.behavior_rules }),
       ...(body.branding === undefined ? {} : { branding: body.branding }),
+      ...(body.office_hours === undefined ? {} : { officeHours: body.office_hours }),
+      ...(body.away_message === undefined ? {} : { awayMessage: body.away_message }),
+      ...(body.reply_time === undefined ? {} : { replyTime: body.reply_time }),
     }),
   );
   return announceAgentChange(services, agent);
