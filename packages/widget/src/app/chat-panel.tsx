@@ -6,7 +6,7 @@ import { safeHref } from "./markdown.js";
 import { MarkdownView } from "./markdown-view.js";
 import { systemText } from "./system-messages.js";
 import type { UiStrings } from "./ui-strings.js";
-import { HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
+import { AwayNotice, HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
 import type { CitationChip } from "./widget-api-client.js";
 
 function useChatState(session: ChatSession): ChatState {
@@ -68,6 +68,8 @@ export function Message({ message, strings, onRetry }: { message: ChatMessage; s
 export interface ChatPanelProps {
   session: ChatSession;
   strings: UiStrings;
+  /** The widget's language (a BCP 47 tag), for the times it shows. */
+  language: string;
   /** Called once the panel has rendered open (to move focus into it). */
   onOpened(input: HTMLTextAreaElement | null): void;
   /** Shown between the conversation and the composer (the coupon and the satisfaction prompt). */
@@ -75,7 +77,7 @@ export interface ChatPanelProps {
 }
 
 /** The chat dialog: header, the conversation log, starter prompts, the composer and the branding line. */
-export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps): JSX.Element | null {
+export function ChatPanel({ session, strings, language, onOpened, footer }: ChatPanelProps): JSX.Element | null {
   const state = useChatState(session);
   const [draft, setDraft] = useState("");
   const input = useRef<HTMLTextAreaElement>(null);
@@ -101,6 +103,7 @@ export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps
   const brandUrl = state.branding?.show ? safeHref(state.branding.url) : null;
   const brandLogo = state.branding ? safeHref(state.branding.logo_url) : null;
   const branding = brandUrl ? state.branding : null;
+  const replyTime = state.availability?.open_now && state.availability.reply_time;
   return (
     <section class="panel" role="dialog" aria-labelledby="fd-title" aria-modal="false">
       <header class="head">
@@ -111,6 +114,8 @@ export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps
           <h2 id="fd-title">{persona || strings.starting}</h2>
           {state.handoff.status === "human" && state.handoff.assignee ? (
             <p class="subtitle">{state.handoff.assignee}</p>
+          ) : replyTime ? (
+            <p class="subtitle">{strings[`reply_${replyTime}`]}</p>
           ) : (
             state.agent && state.agent.name !== persona && <p class="subtitle">{state.agent.name}</p>
           )}
@@ -124,6 +129,7 @@ export function ChatPanel({ session, strings, onOpened, footer }: ChatPanelProps
       </header>
       <div class="log" role="log" aria-live="polite" aria-label={strings.conversation} ref={log}>
         {state.phase === "starting" && <p class="status">{strings.starting}</p>}
+        <AwayNotice state={state} strings={strings} language={language} />
         {state.agent && state.messages.length === 0 && (
           <div class="msg from-agent">
             <div class="bubble">

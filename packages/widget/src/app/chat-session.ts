@@ -1,4 +1,4 @@
-import type { Branding, WidgetAgent } from "@frontdesk/contracts";
+import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
 import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
 import { WidgetApiError } from "./widget-request.js";
@@ -15,6 +15,8 @@ export interface ChatState {
   conversationId: string | null;
   agent: WidgetAgent | null;
   branding: Branding | null;
+  /** Office hours as of the last init: the reply time inside them, the away notice outside. */
+  availability: Availability | null;
   messages: ChatMessage[];
   /** A message for the visitor about the last failure (network, rate limit), or null. */
   notice: string | null;
@@ -32,7 +34,7 @@ type Listener = (state: ChatState) => void;
  * subscribes to its state; the JavaScript API calls its methods.
  */
 export class ChatSession {
-  state: ChatState = { open: false, phase: "idle", conversationId: null, agent: null, branding: null, messages: [], notice: null, answering: false, handoff: NO_HANDOFF };
+  state: ChatState = { open: false, phase: "idle", conversationId: null, agent: null, branding: null, availability: null, messages: [], notice: null, answering: false, handoff: NO_HANDOFF };
   /** The notices' words, in the widget's language (mount keeps them current). */
   strings: UiStrings = en;
   readonly #listeners = new Set<Listener>();
@@ -162,11 +164,12 @@ export class ChatSession {
           conversationId: data.conversation_id,
           agent: data.agent,
           branding: data.branding,
+          availability: data.availability,
           notice: null,
           // The messages not yet delivered stay, after the conversation's.
           messages: [...data.messages.map((message) => chatMessageOf(message, this.#nextKey())), ...this.state.messages.filter((item) => item.out)],
         });
-      }
+      } else this.update({ availability: data.availability });
       return data;
     } catch (error) {
       const first = !this.#session;

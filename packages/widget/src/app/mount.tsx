@@ -52,7 +52,7 @@ export function mount(loaded: MountContext): WidgetController {
   const draw = () =>
     render(
       <>
-        <ChatPanel session={session} strings={ui.strings} onOpened={(input) => (focusOnOpen ? input?.focus() : undefined)} footer={<EngagementFooter engagement={engagement} />} />
+        <ChatPanel session={session} strings={ui.strings} language={ui.language} onOpened={(input) => (focusOnOpen ? input?.focus() : undefined)} footer={<EngagementFooter engagement={engagement} />} />
         <RuleBubbleView engagement={engagement} session={session} />
       </>,
       panelSlot,

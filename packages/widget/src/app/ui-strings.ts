@@ -27,6 +27,11 @@ export const en = {
   leaveEmail: "Send e-mail",
   leadInvalid: "Please check the e-mail address.",
   leadSaved: "Thanks! We'll get back to you by e-mail.",
+  // Office hours (handoff/handoff-views.tsx): the usual reply time inside them, the next opening outside.
+  reply_minutes: "Usually replies within a few minutes",
+  reply_hours: "Usually replies within a few hours",
+  reply_day: "Usually replies within a day",
+  away: (when: string) => (when ? `We're away — back ${when}` : "We're away right now"),
   // The handoff's system messages, keyed by the service's stable codes (system-messages.ts).
   human_requested: "Waiting for a person to join",
   operator_joined: (name: string) => `${name} joined the conversation`,

@@ -14,6 +14,7 @@ export interface VisitorConversation {
 export interface HumanRequest {
   status: ConversationStatus;
   operators_online: boolean;
+  outside_hours: boolean;
 }
 
 /**

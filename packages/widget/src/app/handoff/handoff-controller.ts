@@ -114,7 +114,8 @@ export class HandoffController {
   }
 
   #apply(conversation: VisitorConversation): void {
-    this.#changeStatus(conversation.status, conversation.assignee?.name ?? null, conversation.operators_online);
+    // Outside office hours nobody is expected: the e-mail is asked for as when nobody is online.
+    this.#changeStatus(conversation.status, conversation.assignee?.name ?? null, conversation.operators_online && this.#init?.availability.open_now !== false);
     if (conversation.status !== "bot") this.#goLive();
   }
 
@@ -136,14 +137,14 @@ export class HandoffController {
     if (this.state.status === "bot") await this.#refresh();
   }
 
-  /** "Talk to a person": POST /request-human, then the state live; nobody online → the e-mail form. */
+  /** "Talk to a person": POST /request-human, then the state live; nobody online, or outside office hours → the e-mail form at once. */
   async requestHuman(): Promise<void> {
     if (this.state.requesting || this.state.status === "awaiting_human" || this.state.status === "human") return;
     this.#set({ requesting: true });
     try {
       if (!(await this.#host.session())) return;
       const answer = await this.#authorized(() => this.#api.requestHuman());
-      this.#changeStatus(answer.status, this.state.assignee, answer.operators_online);
+      this.#changeStatus(answer.status, this.state.assignee, answer.operators_online && !answer.outside_hours);
       this.#goLive();
     } catch (error) {
       this.#host.fail(error);

@@ -120,3 +120,27 @@ export function HandoffFooter({ session, state, strings }: ViewProps): JSX.Eleme
     </>
   );
 }
+
+/** The next opening in the visitor's own time and language: the time alone when it is today, else with the weekday. */
+function backAt(iso: string, language: string): string {
+  const at = new Date(iso);
+  const today = at.toDateString() === new Date().toDateString();
+  return at.toLocaleString(language, { ...(today ? {} : { weekday: "long" }), hour: "numeric", minute: "2-digit" });
+}
+
+/**
+ * Outside office hours, before the visitor asks for anyone: that nobody is here, when someone is
+ * back (in the visitor's time) and the agent's away message.
+ */
+export function AwayNotice({ state, strings, language }: { state: ChatState; strings: UiStrings; language: string }): JSX.Element | null {
+  const availability = state.availability;
+  if (!availability || availability.open_now || state.handoff.status === "human") return null;
+  return (
+    <div class="lead away">
+      <p>
+        <b>{strings.away(availability.next_open_at ? backAt(availability.next_open_at, language) : "")}</b>
+      </p>
+      {availability.away_message && <p dir="auto">{availability.away_message}</p>}
+    </div>
+  );
+}
