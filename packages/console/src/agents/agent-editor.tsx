@@ -5,6 +5,7 @@ import { BehaviorRulesEditor } from "./behavior-rules-editor.js";
 import { FieldError, fieldErrorsOf } from "./field-errors.js";
 import { InstallSnippet, snippetQueryKey } from "./install-snippet.js";
 import { ListEditor } from "./list-editor.js";
+import { OfficeHoursEditor, officeHoursBodyOf, officeHoursDraftOf, type OfficeHoursDraft } from "./office-hours-editor.js";
 import { SettingField } from "./setting-field.js";
 import { AGENTS_QUERY_KEY, agentQueryKey, type BehaviorRule, type ConsoleAgent } from "./use-agents.js";
 import { WidgetPreview } from "./widget-preview.js";
@@ -27,6 +28,7 @@ interface Draft {
   brandingUrl: string;
   brandingLogoUrl: string;
   brandingDisplayMode: DisplayMode | "";
+  hours: OfficeHoursDraft;
 }
 
 function draftOf(agent: ConsoleAgent): Draft {
@@ -46,6 +48,7 @@ function draftOf(agent: ConsoleAgent): Draft {
     brandingUrl: overrides.url ?? "",
     brandingLogoUrl: overrides.logo_url ?? "",
     brandingDisplayMode: overrides.display_mode ?? "",
+    hours: officeHoursDraftOf(agent),
   };
 }
 
@@ -67,6 +70,7 @@ function bodyOf(draft: Draft): UpdateBody {
     origins: draft.origins,
     behavior_rules: draft.behaviorRules,
     branding,
+    ...officeHoursBodyOf(draft.hours),
   };
 }
 
@@ -199,6 +203,7 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
             <SettingField id="agent-display-mode" label="Display mode" field="branding.display_mode" fields={fields} value={draft.brandingDisplayMode} onChange={set("brandingDisplayMode")} options={DISPLAY_MODES} />
             <FieldError fields={Object.fromEntries(Object.entries(fields).filter(([name]) => name === "branding"))} field="branding" id="agent-branding" />
           </fieldset>
+          <OfficeHoursEditor draft={draft.hours} onChange={set("hours")} fields={fields} />
           <ListEditor
             id="agent-origins"
             legend="Allowed origins"
