@@ -72,12 +72,12 @@ describeNeeding("chromium")("office hours in the widget, in Chromium", () => {
     stage.t.services.sessionCache.forgetAgent(stage.tenant.agentId);
   }
 
-  async function openWidget(path: string): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: VISITOR_ZONE, locale: "en-US" });
+  async function openWidget(path: string, options: { language?: string; dark?: boolean } = {}): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: VISITOR_ZONE, locale: "en-US", colorScheme: options.dark ? "dark" : "light" });
     page = await context.newPage();
-    await page.goto(stage.hostPage(path));
+    await page.goto(stage.hostPage(path, options.language ? { attributes: { language: options.language } } : {}));
     await page.locator("frontdesk-widget .launcher").click();
-    await poll(() => page.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
+    await poll(() => page.getByRole("textbox").first().isEnabled()).toBe(true);
     return page;
   }
   const dialogText = async () => (await page.getByRole("dialog").textContent()) ?? "";
@@ -127,5 +127,24 @@ describeNeeding("chromium")("office hours in the widget, in Chromium", () => {
       [stage.tenant.workspaceId],
     );
     expect(rows[0]?.payload).toMatchObject({ outside_hours: true });
+  });
+
+  it("happy: in Arabic (right to left, dark mode) and in French, the away notice and the reply time are in the widget's language; no serious axe violation", async () => {
+    const now = new Date();
+    const tomorrow = WEEKDAYS[(now.getUTCDay() + 1) % 7]!;
+    await setHours({ time_zone: "UTC", days: { [tomorrow]: [{ open: "09:00", close: "17:00" }] } }, "نعود صباح الغد.", "day");
+    await openWidget("/away-in-arabic", { language: "ar", dark: true });
+    await poll(dialogText).toContain("نحن غير متاحين الآن — نعود");
+    expect(await dialogText()).toContain("نعود صباح الغد.");
+    expect(await page.locator("frontdesk-widget .panel").evaluate((panel) => getComputedStyle(panel).direction)).toBe("rtl");
+    await page.screenshot({ path: join(ARTIFACTS, "office-hours-away-ar-dark.png"), clip: WIDGET_CLIP });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+
+    const allDay = [{ open: "00:00", close: "24:00" }];
+    await setHours({ time_zone: "Europe/Paris", days: Object.fromEntries(WEEKDAYS.map((day) => [day, allDay])) }, null, "day");
+    await openWidget("/inside-in-french", { language: "fr" });
+    await poll(() => page.locator("frontdesk-widget .subtitle").textContent()).toBe("Répond généralement en une journée");
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
