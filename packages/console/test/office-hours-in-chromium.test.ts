@@ -104,5 +104,8 @@ describeNeeding("chromium")("the console's office hours, in Chromium", () => {
     await reloaded.getByRole("group", { name: "Thursday" }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, "console-office-hours.png") });
     expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: join(ARTIFACTS, "console-office-hours-dark.png") });
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
