@@ -169,7 +169,7 @@ export class ChatSession {
           // The messages not yet delivered stay, after the conversation's.
           messages: [...data.messages.map((message) => chatMessageOf(message, this.#nextKey())), ...this.state.messages.filter((item) => item.out)],
         });
-      } else this.update({ availability: data.availability });
+      } else this.#update({ availability: data.availability });
       return data;
     } catch (error) {
       const first = !this.#session;
