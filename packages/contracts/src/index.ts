@@ -18,3 +18,4 @@ export * from "./system-messages.js";
 export * from "./wordpress-sync.js";
 export * from "./webhooks.js";
 export * from "./office-hours.js";
+export * from "./mail.js";

@@ -16,6 +16,8 @@ export const initBodySchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, '_' and '-' only")
     .optional(),
   new_conversation: z.boolean().optional(),
+  /** The token of an e-mailed "continue the conversation" link: init resumes that conversation. */
+  resume_token: z.string().min(16).max(1024).regex(/^[A-Za-z0-9_.-]+$/, "not a resume token").optional(),
 });
 export type InitBody = z.infer<typeof initBodySchema>;
 

@@ -25,6 +25,8 @@ import { tokenRoutes } from "./console/tokens/routes.js";
 import { usageRoutes } from "./console/usage/routes.js";
 import { visitorPrivacyRoutes } from "./privacy/console-routes.js";
 import { webhookRoutes } from "./webhooks/console-routes.js";
+import { mailRoutes } from "./mail/console-routes.js";
+import { mailWidgetRoutes } from "./mail/widget-routes.js";
 import { CONSOLE_PREFIX } from "./console/console-prefix.js";
 import { publicOrigin } from "./console/public-origin.js";
 import { healthRoutes } from "./observability/health-routes.js";
@@ -108,6 +110,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
   await app.register(visitorConversationRoutes, { prefix: WIDGET_PREFIX });
   await app.register(visitorErasureRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(mailWidgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
@@ -132,6 +135,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         curatedAnswerRoutes,
         visitorPrivacyRoutes,
         webhookRoutes,
+        mailRoutes,
       ]) {
         await consoleApi.register(routes);
       }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { SessionTokens } from "./auth/session-token.js";
+import { ResumeTokens } from "./auth/resume-token.js";
 import type { Config } from "./config/config.js";
 import { resolveJwtSecret } from "./config/jwt-secret.js";
 import type { Database } from "./db/database.js";
@@ -79,8 +80,9 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     bus: createInProcessEventBus(),
     realtime: createRealtime(config, realtimeSecret, logger.child({ component: "realtime" })),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
+    resumeTokens: new ResumeTokens(jwtSecret),
     jobs,
-    events: subscribeDomainEvents(jobs),
+    events: subscribeDomainEvents(jobs, config),
     embedder,
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),

@@ -4,6 +4,7 @@ import type { EventBus } from "./realtime/event-bus.js";
 import type { Realtime } from "./realtime/realtime.js";
 import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
+import type { ResumeTokens } from "./auth/resume-token.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
@@ -23,6 +24,8 @@ export interface Services {
   /** Publishes events to, and signs subscriptions for, the realtime server: embedded (attached by buildApp) or external. */
   realtime: Realtime;
   sessionTokens: SessionTokens;
+  /** Seals and opens the e-mailed links that reopen a conversation in the widget (mail/, widget/). */
+  resumeTokens: ResumeTokens;
   jobs: JobQueue;
   /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
   events: FrontdeskEvents;

@@ -1,13 +1,15 @@
+import type { Config } from "./config/config.js";
 import { createDomainEvents } from "./events/domain-events.js";
 import type { FrontdeskEvents } from "./events/frontdesk-events.js";
 import type { JobQueue } from "./jobs/job-queue.js";
+import { queueMailChecksOf } from "./mail/mail-events.js";
 import { queueWebhooksOf } from "./webhooks/webhook-events.js";
 
 /**
  * Who reacts to the service's domain events, in the change's transaction: the webhooks (their
- * deliveries queued). A composition root, like runtime.ts: the use cases raising the events import
- * none of their subscribers.
+ * deliveries queued) and e-mail (the jobs that decide whom to mail). A composition root, like
+ * runtime.ts: the use cases raising the events import none of their subscribers.
  */
-export function subscribeDomainEvents(jobs: JobQueue): FrontdeskEvents {
-  return createDomainEvents([queueWebhooksOf(jobs)]);
+export function subscribeDomainEvents(jobs: JobQueue, config: Config): FrontdeskEvents {
+  return createDomainEvents([queueWebhooksOf(jobs), queueMailChecksOf(jobs, config.mail)]);
 }

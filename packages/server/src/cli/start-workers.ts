@@ -8,6 +8,7 @@ import { SourceUpdatePublisher } from "../console/knowledge/source-update-publis
 import { registerRetentionWorker } from "../privacy/register-retention-worker.js";
 import { registerResyncScheduler } from "../sources/register-resync-scheduler.js";
 import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js";
+import { registerMailWorkers } from "../mail/register-mail-workers.js";
 import { wordpressSourceKind } from "../wordpress/wordpress-source-kind.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
@@ -34,12 +35,14 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   await registerRetentionWorker(observed, logger.child({ component: "retention" }));
   await registerResyncScheduler(observed, logger.child({ component: "resync" }));
   const webhooks = await registerWebhookWorkers(observed, logger.child({ component: "webhooks" }));
+  const mail = await registerMailWorkers(observed, logger.child({ component: "mail" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {
       await workers.close();
       await pipeline.close();
       await webhooks.close();
+      await mail.close();
     },
   };
 }

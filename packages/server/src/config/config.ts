@@ -8,6 +8,7 @@ import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 import { trustedProxiesOf } from "./trusted-proxies.js";
 import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 import { webhookConfigFor, type WebhookConfig } from "./webhooks.js";
+import { mailConfigFor, type MailConfig } from "./mail.js";
 
 export interface Config {
   dataDir: string;
@@ -57,6 +58,8 @@ export interface Config {
   metricsPort: number | undefined;
   /** Outbound webhooks (src/webhooks/). */
   webhooks: WebhookConfig;
+  /** Outbound e-mail (src/mail/). */
+  mail: MailConfig;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +146,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     adminSocket: env.ADMIN_SOCKET,
     metricsPort: env.METRICS_PORT,
     webhooks: webhookConfigFor(env),
+    mail: mailConfigFor(env),
   };
 }
 

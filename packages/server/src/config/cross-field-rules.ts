@@ -1,4 +1,5 @@
 import { ENV_PREFIX, type Env } from "./env-schema.js";
+import { mailProblems } from "./mail.js";
 
 /**
  * Settings that are valid one by one but cannot work together, each named by the variable to set.
@@ -26,5 +27,6 @@ export function crossFieldProblems(env: Env): string[] {
   if (env.PUBLIC_URL === undefined && !URL.canParse(`http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`)) {
     problems.push(`${ENV_PREFIX}HOST: '${env.HOST}' is not a host name or IP address (it also makes the default ${ENV_PREFIX}PUBLIC_URL)`);
   }
+  problems.push(...mailProblems(env));
   return problems;
 }

@@ -136,6 +136,15 @@ export const envSchema = z.object({
   WEBHOOK_CIRCUIT_FAILURES: positiveInt.max(1000).default(5),
   WEBHOOK_CIRCUIT_COOLDOWN_SECONDS: positiveInt.max(86_400).default(60),
   RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE: positiveInt.optional(),
+  SMTP_URL: urlWithProtocols(["smtp:", "smtps:"]).optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  SMTP_TLS_CA: z.string().min(1).optional(),
+  SMTP_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
+  MAIL_ATTEMPTS: positiveInt.max(20).default(6),
+  MAIL_RETRY_BASE_MS: positiveInt.max(86_400_000).default(60_000),
+  MAIL_CONCURRENCY: nonNegativeInt.max(100).default(2),
+  EMAIL_UNSEEN_DELAY_SECONDS: nonNegativeInt.max(86_400).default(120),
+  RATE_LIMIT_TRANSCRIPTS_PER_HOUR: positiveInt.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -21,6 +21,8 @@ export interface RateLimits {
   wordpress: WindowLimit;
   /** POST /console/webhooks/{id}/test, per workspace: a test is a real request to a receiver that may hang. */
   webhookTests: WindowLimit;
+  /** POST /widget/conversation/transcript, per conversation: each one is an e-mail sent. */
+  transcripts: WindowLimit;
   /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
   loginPerIp: WindowLimit;
   loginPerEmail: WindowLimit;
@@ -44,6 +46,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     sources: minute(120),
     wordpress: minute(60),
     webhookTests: minute(10),
+    transcripts: { points: 3, windowSeconds: 3600 },
     ...LOGIN_LIMITS,
   },
   high: {
@@ -58,6 +61,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     sources: minute(120),
     wordpress: minute(60),
     webhookTests: minute(10),
+    transcripts: { points: 3, windowSeconds: 3600 },
     ...LOGIN_LIMITS,
   },
 };
@@ -82,6 +86,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
     wordpress: override(base.wordpress, env.RATE_LIMIT_WP_PER_MINUTE),
     webhookTests: override(base.webhookTests, env.RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE),
+    transcripts: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR === undefined ? base.transcripts : { points: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 },
     loginPerIp: base.loginPerIp,
     loginPerEmail: base.loginPerEmail,
   };

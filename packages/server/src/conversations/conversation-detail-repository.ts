@@ -178,3 +178,12 @@ export async function markConversationRead(
   const row = rows[0];
   return row ? { lastReadSeq: row.last_read_seq, unreadCount: Number(row.unread_count) } : null;
 }
+
+/** The seq up to which the operator has read the conversation (0: never opened it). */
+export async function findOperatorReadSeq(db: Queryable, operatorId: string, conversationId: string): Promise<number> {
+  const { rows } = await db.query<{ last_read_seq: number | string }>(
+    `SELECT last_read_seq FROM conversation_reads WHERE operator_id = $1 AND conversation_id = $2`,
+    [operatorId, conversationId],
+  );
+  return rows[0] ? Number(rows[0].last_read_seq) : 0;
+}

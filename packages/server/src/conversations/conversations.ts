@@ -9,5 +9,5 @@ export type { ConversationRecord } from "./widget-conversation-repository.js";
 export { lockedVisitorOf, lockSessionVisitor, sessionEnded } from "./visitor-lock.js";
 export { listWorkspaceConversations } from "./conversation-list-repository.js";
 export type { ConversationListFilter } from "./conversation-list-repository.js";
-export { findConsoleConversation, listLatestConsoleMessages, markConversationRead } from "./conversation-detail-repository.js";
+export { findConsoleConversation, findOperatorReadSeq, listLatestConsoleMessages, markConversationRead } from "./conversation-detail-repository.js";
 export { isConversationOfWorkspace } from "./conversation-channel-repository.js";

@@ -59,6 +59,15 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
   }
   if (received.reopened) publishTransition(services, received.reopened);
   const stored = received.message;
+  // The usual path is one statement, committed by now: the event follows it at once (mail/ reacts
+  // only to a message in a conversation an operator has). A process dying in between loses one alert.
+  await services.events.raise(services.db, {
+    type: "visitor.message.received",
+    conversation: { workspaceId: conversation.workspaceId, agentId: conversation.agentId, conversationId: conversation.id, visitorId: conversation.visitorId },
+    seq: stored.seq,
+    status: stored.status,
+    receivedAt: stored.createdAt,
+  });
   services.bus.publish({
     type: "message.created",
     workspaceId: conversation.workspaceId,

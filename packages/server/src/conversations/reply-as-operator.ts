@@ -39,6 +39,13 @@ export async function replyAsOperator(services: Services, actor: OperatorActor, 
     const stored = await insertMessage(tx, { conversationId, role: "operator", content, author });
     // Replying answers what the visitor wrote before: the author's unread count drops to zero.
     await markConversationRead(tx, actor.workspaceId, actor.id, conversationId, stored.seq);
+    await services.events.raise(tx, {
+      type: "operator.replied",
+      conversation: { workspaceId: before.workspaceId, agentId: before.agentId, conversationId, visitorId: before.visitorId },
+      seq: stored.seq,
+      author,
+      repliedAt: stored.createdAt,
+    });
     return { state: before, stored };
   });
   const message: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };

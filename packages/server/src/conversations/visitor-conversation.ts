@@ -6,6 +6,7 @@ import { closeConversation } from "./close-conversation.js";
 import { findConversationState, type ConversationState } from "./conversation-state-repository.js";
 import { listMessagesAfterSeq } from "./message-listing-repository.js";
 import { operatorsOnline } from "./operators-online.js";
+import { raiseVisitorSeenSeq } from "./visitor-seen-repository.js";
 
 export interface VisitorConversation {
   status: ConversationState["status"];
@@ -50,6 +51,9 @@ export async function listVisitorMessages(
     afterSeq: query.after_seq ?? 0,
     limit: query.limit ?? VISITOR_MESSAGES_PAGE_MAX,
   });
+  // The widget fetched them: they are seen (no e-mail will bring them again).
+  const lastSeq = messages.reduce((highest, message) => Math.max(highest, message.seq ?? 0), 0);
+  if (lastSeq > 0) await raiseVisitorSeenSeq(services.db, session.conversation.id, lastSeq);
   return {
     messages: messages.map(
       (message): ConversationMessage => ({
@@ -66,4 +70,9 @@ export async function listVisitorMessages(
     ),
     has_more: hasMore,
   };
+}
+
+/** POST /conversation/seen: the widget showed the messages up to `seq` (an operator's reply received live); no e-mail repeats them. */
+export async function markVisitorSeen(services: Services, session: WidgetSession, seq: number): Promise<void> {
+  await raiseVisitorSeenSeq(services.db, session.conversation.id, seq);
 }

@@ -197,3 +197,17 @@ export async function findSessionConversation(db: Queryable, conversationId: str
       }
     : null;
 }
+
+/** The conversation a resume link names, with its visitor's anonymous id, when both are still the agent's. */
+export async function findResumableConversation(
+  db: Queryable,
+  claims: { agentId: string; conversationId: string; visitorId: string },
+): Promise<{ conversationId: string; visitorId: string; anonId: string } | null> {
+  const { rows } = await db.query<{ id: string; visitor_id: string; anon_id: string }>(
+    `SELECT c.id, c.visitor_id, v.anon_id FROM conversations c JOIN visitors v ON v.id = c.visitor_id
+     WHERE c.id = $1 AND c.agent_id = $2 AND c.visitor_id = $3 AND v.agent_id = $2`,
+    [claims.conversationId, claims.agentId, claims.visitorId],
+  );
+  const row = rows[0];
+  return row ? { conversationId: row.id, visitorId: row.visitor_id, anonId: row.anon_id } : null;
+}

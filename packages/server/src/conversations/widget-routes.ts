@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionGuard, sessionOf } from "../widget/route-guards.js";
-import { closeVisitorConversation, listVisitorMessages, readVisitorConversation } from "./visitor-conversation.js";
-import { closeVisitorConversationRouteSchema, visitorConversationRouteSchema, visitorMessagesRouteSchema } from "./widget-schemas.js";
+import { closeVisitorConversation, listVisitorMessages, markVisitorSeen, readVisitorConversation } from "./visitor-conversation.js";
+import { closeVisitorConversationRouteSchema, markVisitorSeenRouteSchema, visitorConversationRouteSchema, visitorMessagesRouteSchema } from "./widget-schemas.js";
 
 /** The visitor's `/conversation/*` routes, mounted under /api/v1/widget; they count against the session token's budget. */
 export const visitorConversationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,5 +23,14 @@ export const visitorConversationRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: closeVisitorConversationRouteSchema,
     preValidation: sessionGuard(services, "session"),
     handler: async (request) => ({ data: await closeVisitorConversation(services, sessionOf(request)) }),
+  });
+
+  app.post("/conversation/seen", {
+    schema: markVisitorSeenRouteSchema,
+    preValidation: sessionGuard(services, "session"),
+    handler: async (request, reply) => {
+      await markVisitorSeen(services, sessionOf(request), request.body.seq);
+      return reply.code(204).send(null);
+    },
   });
 };

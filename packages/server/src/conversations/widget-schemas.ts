@@ -1,5 +1,6 @@
 import { visitorConversationResponseSchema, visitorMessagesQuerySchema, visitorMessagesResponseSchema } from "@frontdesk/contracts";
-import { errors, jsonResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
+import { z } from "zod";
+import { errors, jsonResponse, noContentResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
 
 const tags = ["widget"];
 
@@ -55,5 +56,25 @@ export const closeVisitorConversationRouteSchema = {
   response: {
     200: jsonResponse("The conversation's state after closing.", visitorConversationResponseSchema),
     ...sessionReadErrors,
+  },
+};
+
+export const visitorSeenBodySchema = z.object({
+  seq: z.number().int().min(1).max(2_147_483_647).describe("The highest `seq` of the messages the widget showed."),
+});
+
+export const markVisitorSeenRouteSchema = {
+  tags,
+  operationId: "markConversationSeen",
+  summary: "Acknowledge the messages shown",
+  description:
+    "The widget showed the visitor the messages up to `seq` (an operator's reply that arrived live). A reply the visitor has not seen " +
+    "(neither acknowledged here nor fetched through GET /conversation/messages) within FRONTDESK_EMAIL_UNSEEN_DELAY_SECONDS is e-mailed " +
+    "to the address they left, if any. Never moves back. Shares the session token's budget.",
+  security: sessionSecurity,
+  body: visitorSeenBodySchema,
+  response: {
+    204: noContentResponse("Recorded."),
+    ...sessionErrors,
   },
 };

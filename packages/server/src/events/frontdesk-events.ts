@@ -1,4 +1,4 @@
-import type { Lead } from "@frontdesk/contracts";
+import type { ConversationStatus, Lead } from "@frontdesk/contracts";
 import type { DomainEvents } from "./domain-events.js";
 
 /** The conversation a conversation event is about. */
@@ -18,6 +18,10 @@ export type FrontdeskEvent =
   | { type: "lead.saved"; workspaceId: string; lead: Lead; created: boolean }
   /** A conversation started waiting for a person; `outsideHours`: asked outside the agent's office hours (alert by e-mail, nobody is on duty). */
   | { type: "human.requested"; conversation: ConversationOfEvent; reason: string | null; requestedAt: string; outsideHours: boolean }
+  /** A visitor wrote in a conversation, in the state `status` (`human`: an operator has it). */
+  | { type: "visitor.message.received"; conversation: ConversationOfEvent; seq: number; status: ConversationStatus; receivedAt: string }
+  /** An operator's reply was stored in a conversation. */
+  | { type: "operator.replied"; conversation: ConversationOfEvent; seq: number; author: { id: string; name: string }; repliedAt: string }
   /** A conversation was closed by its visitor or an operator. */
   | { type: "conversation.closed"; conversation: ConversationOfEvent; assignee: { id: string; name: string } | null; closedAt: string }
   /** A visitor rated their conversation. */

@@ -52,6 +52,30 @@ export const jobCatalog = {
     }),
     retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
   },
+  /**
+   * One attempt to send one mail (src/mail/send-mail.ts). The payload names the mail; its recipient
+   * and bodies live in `mail_messages`, where erasure reaches them. The handler schedules the next
+   * attempt itself (FRONTDESK_MAIL_*), so pg-boss's own retry only covers a worker that died mid-attempt.
+   */
+  "send-mail": {
+    payload: z.object({ mailId: z.string().min(1), workspaceId: z.string().min(1), attempt: z.number().int().positive() }),
+    retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 10 * 60 },
+  },
+  /**
+   * A decision e-mail takes later (mail/run-mail-check.ts): are the workspace's operators away from a
+   * visitor who asks for a person; has the visitor seen an operator's reply, or the assignee a
+   * visitor's message, FRONTDESK_EMAIL_UNSEEN_DELAY_SECONDS after it was written. The payload names the
+   * check; its conversation lives in `mail_checks`, where erasure reaches it.
+   */
+  "mail-check": {
+    payload: z.object({ workspaceId: z.string().min(1), checkId: z.string().min(1) }),
+    retry: { retryLimit: 3, retryDelaySeconds: 10, expireInSeconds: 5 * 60 },
+  },
+  /** The hourly digest (mail/send-mail-digests.ts): each operator who chose it gets their gathered alerts in one mail. */
+  "send-mail-digests": {
+    payload: z.object({}),
+    retry: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 },
+  },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 
 export type JobName = keyof typeof jobCatalog;

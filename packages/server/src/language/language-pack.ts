@@ -27,6 +27,38 @@ export interface AskedKindWords {
   secondAsk: RegExp;
 }
 
+/** The words of the e-mails Frontdesk sends (src/mail/), in the agent's language. Names are inserted as plain text. */
+export interface MailWords {
+  /** Writing direction of the language (the HTML part's `dir`). */
+  direction: "ltr" | "rtl";
+  /** To operators: a visitor asks for a person and nobody is online. */
+  personRequestedSubject: (agent: string) => string;
+  personRequestedIntro: (agent: string) => string;
+  /** To the operator who has a conversation: the visitor wrote and the operator has not read it. */
+  unseenVisitorMessageSubject: (agent: string) => string;
+  unseenVisitorMessageIntro: (agent: string) => string;
+  /** The hourly digest of such alerts. */
+  digestSubject: (count: number) => string;
+  digestIntro: string;
+  reasonLabel: string;
+  lastMessageLabel: string;
+  pageLabel: string;
+  openConversation: string;
+  /** Why an operator gets these, and where to change it. */
+  operatorFooter: string;
+  /** To a visitor who left: an operator's reply. */
+  replySubject: (operator: string, agent: string) => string;
+  replyIntro: (operator: string) => string;
+  continueConversation: string;
+  /** To a visitor: the conversation's transcript. */
+  transcriptSubject: (agent: string) => string;
+  transcriptIntro: (agent: string) => string;
+  /** The visitor's own lines in a transcript. */
+  you: string;
+  /** Why a visitor gets this mail. */
+  visitorFooter: string;
+}
+
 export interface LanguagePack {
   /** The primary language subtag (BCP 47): `en`, `fr`, `ar`. */
   code: string;
@@ -77,4 +109,6 @@ export interface LanguagePack {
   };
   /** The kinds of fact a question asks for, where the language has rules for them. */
   askedKinds?: AskedKindWords;
+  /** The e-mails' words. */
+  mail: MailWords;
 }

@@ -13,6 +13,7 @@ import {
 } from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
+import { forgetVisitorMails } from "../mail/mails.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
 import { deleteLeadsOfConversations, deleteLeadsOfVisitors } from "../widget/leads.js";
 import type { DeletedConversation } from "./announce-deleted-conversations.js";
@@ -22,7 +23,7 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
  * satisfaction, coupon, pages, browser), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
- * their words, and the keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
+ * their words, the mails to or about them, and the keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
  * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
  * reaches its rows through an index (migration 0015 adds the missing ones).
  * `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
@@ -34,6 +35,7 @@ export async function deleteVisitorData(
   const { workspaceId } = visitor;
   const locked = await lockVisitorConversations(tx, visitor);
   const webhookAttemptsUnderWay = await forgetWebhookEventsAbout(tx, workspaceId, { visitorIds: [visitor.id], conversationIds: locked });
+  await forgetVisitorMails(tx, workspaceId, { visitorIds: [visitor.id], conversationIds: locked });
   await forgetVisitorQuestions(tx, { workspaceId, agentId: visitor.agentId, questions: await listVisitorQuestions(tx, visitor) });
   await forgetVisitorIdempotencyKeys(tx, workspaceId, visitor.id);
   const messages = await deleteVisitorMessages(tx, visitor);

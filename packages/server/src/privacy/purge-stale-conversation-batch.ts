@@ -10,6 +10,7 @@ import {
 } from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
+import { forgetVisitorMails } from "../mail/mails.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
 import { deleteLeadsOfConversations, deleteLeadsOfVisitors } from "../widget/leads.js";
 import type { DeletedConversation } from "./announce-deleted-conversations.js";
@@ -37,6 +38,7 @@ export async function purgeStaleConversationBatch(
   let events = await deleteEventsOfConversations(tx, workspaceId, ids);
   const leads = options.includeLeads ? await deleteLeadsOfConversations(tx, workspaceId, ids) : 0;
   await forgetWebhookEventsAbout(tx, workspaceId, { visitorIds: [], conversationIds: ids });
+  await forgetVisitorMails(tx, workspaceId, { visitorIds: [], conversationIds: ids });
   await deleteConversations(tx, workspaceId, ids);
 
   const orphans = await lockVisitorsWithoutConversations(tx, workspaceId, [...new Set(stale.map((row) => row.visitor_id))]);

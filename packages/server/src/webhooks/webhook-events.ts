@@ -15,8 +15,8 @@ const fixedEventId = (...parts: string[]) => `evt_${createHash("sha256").update(
 const conversationOf = (conversation: ConversationOfEvent) => ({ conversation_id: conversation.conversationId, agent_id: conversation.agentId });
 const aboutConversation = (conversation: ConversationOfEvent) => ({ visitorId: conversation.visitorId, conversationId: conversation.conversationId });
 
-/** The webhook event of a domain event (every domain event has one today). */
-export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft {
+/** The webhook event of a domain event; null for those no webhook announces (messages: e-mail reacts to them). */
+export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null {
   switch (event.type) {
     case "lead.saved":
       return {
@@ -50,6 +50,9 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft {
         data: { ...conversationOf(event.conversation), rating: event.rating, comment: event.comment, rated_at: event.ratedAt },
         subject: aboutConversation(event.conversation),
       };
+    case "visitor.message.received":
+    case "operator.replied":
+      return null;
     case "source.settled": {
       // A re-sync that failed keeps an indexed source `indexed` with its error: that sync failed.
       // One sync may settle more than once (two page jobs ending together, a WordPress push that
@@ -69,5 +72,7 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft {
 /** The webhooks' subscriber: each domain event's deliveries queued in its change's transaction. */
 export const queueWebhooksOf =
   (jobs: JobQueue): DomainEventSubscriber<FrontdeskEvent> =>
-  (tx, event) =>
-    queueWebhookEvent(tx, jobs, webhookEventOf(event));
+  async (tx, event) => {
+    const draft = webhookEventOf(event);
+    if (draft) await queueWebhookEvent(tx, jobs, draft);
+  };

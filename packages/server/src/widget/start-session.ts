@@ -5,6 +5,7 @@ import type { Services } from "../services.js";
 import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentAvailability, presentBranding } from "./present-agent.js";
 import { listRecentMessages } from "../conversations/messages.js";
+import { resumeSession } from "./resume-session.js";
 
 export const INIT_MESSAGE_COUNT = 30;
 const MAX_USER_AGENT_LENGTH = 512;
@@ -22,7 +23,8 @@ export function quotaMonth(at: Date): string {
 
 /**
  * POST /init: admits the visitor (by origin), resumes their latest conversation or starts a new
- * one (counted against the monthly quota), and issues a session token for it.
+ * one (counted against the monthly quota), and issues a session token for it. With `resume_token`
+ * (an e-mailed link) it reopens that link's conversation instead (resume-session.ts).
  */
 export async function startSession(
   services: Services,
@@ -37,6 +39,7 @@ export async function startSession(
   const { db, config, sessionTokens, bus } = services;
   const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
   const { agent } = found;
+  if (input.body.resume_token !== undefined) return resumeSession(services, agent, input.body.resume_token, INIT_MESSAGE_COUNT);
   const now = services.now();
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
 

@@ -1,4 +1,5 @@
 import { subscribeDomainEvents } from "../../src/subscribe-domain-events.js";
+import { loadConfig } from "../../src/config/config.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
 import type { Database } from "../../src/db/database.js";
@@ -77,30 +78,30 @@ describeEachStore("a sitemap's progress on %s", (kind) => {
     const throttle = new SitemapCountsThrottle(() => now);
     const { sourceId, documentIds } = await newSitemap(40);
 
-    const first = await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle);
+    const first = await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle);
     expect(first).toEqual({ state: "pending", counts: { found: 40, pending: 40, indexed: 0, failed: 0 } });
     expect((await sourceRow(sourceId)).config).toMatchObject({ pages_found: 40, pages_indexed: 0, pages_failed: 0 });
 
     // A twentieth of 40 is 2: the first page ended since is not counted, the second is.
     await setStatus([documentIds[0]!], "indexed");
-    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle)).toEqual({ state: "pending", counts: null });
+    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle)).toEqual({ state: "pending", counts: null });
     expect((await sourceRow(sourceId)).config).toMatchObject({ pages_indexed: 0 });
     await setStatus([documentIds[1]!], "indexed");
-    expect((await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle)).counts).toEqual({ found: 40, pending: 38, indexed: 2, failed: 0 });
+    expect((await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle)).counts).toEqual({ found: 40, pending: 38, indexed: 2, failed: 0 });
     expect((await sourceRow(sourceId)).config).toMatchObject({ pages_indexed: 2 });
 
     await setStatus(documentIds.slice(2, 39), "indexed");
     await setStatus([documentIds[39]!], "failed");
-    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle)).toEqual({ state: "indexed", counts: { found: 40, pending: 0, indexed: 39, failed: 1 } });
+    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle)).toEqual({ state: "indexed", counts: { found: 40, pending: 0, indexed: 39, failed: 1 } });
     expect(await sourceRow(sourceId)).toMatchObject({ status: "indexed", config: { pages_found: 40, pages_indexed: 39, pages_failed: 1 } });
   });
 
   it("error: a sitemap whose every page failed is settled failed by its last page, counted or not", async () => {
     const throttle = new SitemapCountsThrottle(() => 0);
     const { sourceId, documentIds } = await newSitemap(40);
-    expect((await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle)).state).toBe("pending");
+    expect((await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle)).state).toBe("pending");
     await setStatus(documentIds, "failed");
-    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs), sourceId, throttle)).toEqual({ state: "failed", counts: { found: 40, pending: 0, indexed: 0, failed: 40 } });
+    expect(await refreshSitemapProgress(db, subscribeDomainEvents(jobs, loadConfig({})), sourceId, throttle)).toEqual({ state: "failed", counts: { found: 40, pending: 0, indexed: 0, failed: 40 } });
     expect((await sourceRow(sourceId)).status).toBe("failed");
   });
 

@@ -19,6 +19,7 @@ const limits: LimitTable = {
   rulesPerIpAndAgent: null,
   wordpress: null,
   webhookTests: null,
+  transcripts: null,
   loginPerIp: null,
   loginPerEmail: null,
 };

@@ -90,7 +90,8 @@ function start(script: HTMLScriptElement): void {
   for (const call of Array.isArray(early?.q) ? early.q : []) {
     if (Array.isArray(call) && COMMANDS.includes(call[0] as WidgetCommand)) run(call[0] as WidgetCommand, call.slice(1));
   }
-  if (options.openOnLoad) run("open", [OPENED_ON_LOAD]);
+  // A page opened from an e-mailed reply's link opens the widget on the resumed conversation (app/resume-link.ts).
+  if (options.openOnLoad || /frontdesk_resume=/.test(location.hash + location.search)) run("open", [OPENED_ON_LOAD]);
   // With consent, the rest loads once the page is idle: it runs the agent's proactive rules.
   (window.requestIdleCallback ?? setTimeout)(warm);
 }

@@ -24,7 +24,9 @@ import { webhookEvents } from "./0024-webhook-events.js";
 import { invitedOperatorEmails } from "./0025-invited-operator-emails.js";
 import { messageIdempotencyKeys } from "./0030-message-idempotency-keys.js";
 import { agentOfficeHours } from "./0031-agent-office-hours.js";
+import { mail } from "./0032-mail.js";
+import { visitorSeenSeq } from "./0033-visitor-seen-seq.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours];
+export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours, mail, visitorSeenSeq];

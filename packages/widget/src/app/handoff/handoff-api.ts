@@ -51,6 +51,11 @@ export class HandoffApi {
     return this.#call("GET", `conversation/messages?after_seq=${seq}`);
   }
 
+  /** POST /conversation/seen: the visitor was shown the messages up to `seq` (an operator's reply is then not e-mailed). */
+  seen(seq: number): Promise<void> {
+    return this.call("POST", "conversation/seen", { seq });
+  }
+
   requestHuman(): Promise<HumanRequest> {
     return this.#call("POST", "request-human", {});
   }

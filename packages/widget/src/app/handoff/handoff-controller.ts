@@ -220,6 +220,13 @@ export class HandoffController {
     }
     this.#host.setMessages(messages);
     for (const message of arrived) this.#host.received(message);
+    // An operator's reply shown live is acknowledged, so it is not e-mailed as unseen (a catch-up's GET counts already).
+    const operatorSeq = live ? Math.max(0, ...incoming.filter((message) => message.role === "operator").map((message) => message.seq ?? 0)) : 0;
+    if (operatorSeq > 0) {
+      this.#api.seen(operatorSeq).catch(() => {
+        // A hint: missing it only means the reply may also arrive by e-mail.
+      });
+    }
   }
 
   /** The visitor is typing: POST /typing, at most once every 2 seconds. */

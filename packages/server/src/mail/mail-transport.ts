@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { MailConfig, Mailbox } from "../config/mail.js";
+
+/** One mail as the SMTP server gets it. */
+export interface OutgoingMail {
+  to: Mailbox;
+  subject: string;
+  text: string;
+  html: string;
+  language: string;
+}
+
+/** What one attempt came to. `permanent`: the server refused with a 5xx reply, trying again would not help. */
+export type SendOutcome =
+  | { ok: true; messageId: string | null; response: string | null; durationMs: number }
+  | { ok: false; permanent: boolean; code: number | null; detail: string; durationMs: number };
+
+interface SmtpError {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  message?: string;
+}
+
+/**
+ * The SMTP client: nodemailer's SMTP transport, one connection per mail (mails are few; a pool
+ * would hold connections open for nothing), STARTTLS whenever the server offers it (`smtp://`) or
+ * TLS from the first byte (`smtps://`), user and password from the URL. Every wait is bounded
+ * (connection, greeting, each command's answer: FRONTDESK_SMTP_TIMEOUT_SECONDS), so a server that
+ * hangs costs one attempt, not a worker. Addresses and header text are checked before (queue-mail.ts).
+ */
+export class MailTransport {
+  private readonly transport: Transporter;
+
+  constructor(
+    private readonly config: MailConfig & { smtpUrl: string; from: Mailbox },
+    ca: string | undefined,
+  ) {
+    this.transport = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: config.timeoutMs,
+      greetingTimeout: config.timeoutMs,
+      socketTimeout: config.timeoutMs,
+      dnsTimeout: config.timeoutMs,
+      pool: false,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+      ...(ca ? { tls: { ca } } : {}),
+    });
+  }
+
+  async send(mail: OutgoingMail): Promise<SendOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const info = (await this.transport.sendMail({
+        from: { address: this.config.from.address, name: this.config.from.name ?? "" },
+        to: { address: mail.to.address, name: mail.to.name ?? "" },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: { "Content-Language": mail.language, "Auto-Submitted": "auto-generated" },
+      })) as { messageId?: string; response?: string };
+      return { ok: true, messageId: info.messageId ?? null, response: info.response ?? null, durationMs: elapsed() };
+    } catch (error) {
+      const smtp = error as SmtpError;
+      const code = typeof smtp.responseCode === "number" ? smtp.responseCode : null;
+      const detail = [smtp.code, smtp.response ?? smtp.message].filter(Boolean).join(": ") || String(error);
+      return { ok: false, permanent: code !== null && code >= 500, code, detail, durationMs: elapsed() };
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** The transport of the configuration, or null when no SMTP server is configured (mails wait in the outbox). */
+export async function createMailTransport(config: MailConfig): Promise<MailTransport | null> {
+  if (config.smtpUrl === null || config.from === null) return null;
+  const ca = config.tlsCaFile === null ? undefined : await readFile(config.tlsCaFile, "utf8");
+  return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, ca);
+}
