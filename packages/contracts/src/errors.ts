@@ -26,7 +26,6 @@ export const errorCodes = [
   "channel_forbidden",
   "coupon_not_available",
   "conversation_not_found",
-  "resume_link_invalid",
   "operator_not_found",
   "visitor_not_found",
   "token_not_found",

@@ -1,6 +1,5 @@
 import type { InitResponse } from "@frontdesk/contracts";
 import { raiseVisitorSeenSeq } from "../conversations/visitor-seen.js";
-import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { Agent } from "../tenants/agent.js";
 import { presentAgent, presentBranding } from "./present-agent.js";
@@ -12,11 +11,13 @@ import { findResumableConversation, listRecentMessages } from "./session-reposit
  * (sealed by this service, not expired, for this agent), the conversation and its visitor must
  * still exist (an erased visitor's link opens nothing), and a session token is issued for it with
  * the latest messages, which the visitor now sees. No new conversation, so no quota is counted.
+ * Null when the link opens nothing: init then goes on as without it (the visitor's own conversation),
+ * which tells a prober nothing and spares a visitor with an old link an error.
  */
-export async function resumeSession(services: Services, agent: Agent, resumeToken: string, messageCount: number): Promise<InitResponse["data"]> {
+export async function resumeSession(services: Services, agent: Agent, resumeToken: string, messageCount: number): Promise<InitResponse["data"] | null> {
   const claims = services.resumeTokens.open(resumeToken);
   const found = claims && claims.agentId === agent.id ? await findResumableConversation(services.db, claims) : null;
-  if (!found) throw new AppError("resume_link_invalid", "This link has expired or no longer opens a conversation: start a new one.");
+  if (!found) return null;
   const messages = await listRecentMessages(services.db, found.conversationId, messageCount);
   const lastSeq = messages.reduce((highest, message) => Math.max(highest, message.seq ?? 0), 0);
   if (lastSeq > 0) await raiseVisitorSeenSeq(services.db, found.conversationId, lastSeq);

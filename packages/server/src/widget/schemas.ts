@@ -37,13 +37,13 @@ export const initRouteSchema = {
     "the visitor's latest conversation (by `anon_id`, unless `new_conversation` or idle past FRONTDESK_CONVERSATION_IDLE_HOURS) " +
     "or starts one (counted against the workspace's monthly quota). Returns a session token (60 minutes) for the other routes. " +
     "With `resume_token` (the `frontdesk_resume` fragment of the link in an e-mailed operator's reply) it resumes that link's " +
-    "conversation as its visitor instead, on any browser, and its messages count as seen. Limited per IP and agent.",
+    "conversation as its visitor instead, on any browser, and its messages count as seen; a token that is expired (7 days), altered, " +
+    "for another agent or whose conversation is gone (erased) is ignored. Limited per IP and agent.",
   security: [],
   body: initBodySchema,
   response: {
     200: jsonResponse("The session: conversation, visitor, token, agent, branding and the conversation's last 30 messages.", initResponseSchema),
     ...bodyErrors,
-    400: errorResponse("`resume_link_invalid`: `resume_token` is expired, altered, for another agent, or its conversation is gone (erased); `invalid_json`: the body is not JSON."),
     403: errorResponse("`origin_forbidden`: the request's `Origin` (missing or `null` included) is not one of the agent's allowed origins."),
     404: errorResponse("`agent_not_found`: no published agent has this id (unknown and unpublished agents answer alike)."),
     429: errorResponse("`plan_limit_reached`: the workspace used its monthly conversation quota; or `rate_limited`: too many inits (see `Retry-After`)."),

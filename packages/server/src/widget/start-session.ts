@@ -39,7 +39,8 @@ export async function startSession(
   const { db, config, sessionTokens, bus } = services;
   const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
   const { agent } = found;
-  if (input.body.resume_token !== undefined) return resumeSession(services, agent, input.body.resume_token, INIT_MESSAGE_COUNT);
+  const resumed = input.body.resume_token === undefined ? null : await resumeSession(services, agent, input.body.resume_token, INIT_MESSAGE_COUNT);
+  if (resumed) return resumed;
   const now = services.now();
   const anonId = input.body.anon_id ?? `anon_${randomBase62(24)}`;
 

@@ -1,6 +1,6 @@
 import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
-import { readResumeToken, forgetResumeToken } from "./resume-link.js";
+import { takeResumeToken } from "./resume-link.js";
 import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
 import { WidgetApiError } from "./widget-request.js";
 import { en, type UiStrings } from "./ui-strings.js";
@@ -149,17 +149,15 @@ export class ChatSession {
     try {
       const anonId = this.#session?.anonymous_id ?? readAnonId(options.agentId);
       const fresh = this.#freshConversation;
-      const body = { agent_id: options.agentId, page_url: location.href, ...(anonId ? { anon_id: anonId } : {}), ...(fresh ? { new_conversation: true } : {}) };
-      // The first init of a page opened from an e-mailed reply resumes that reply's conversation.
-      const resumeToken = this.#session ? null : readResumeToken();
-      if (resumeToken) forgetResumeToken();
-      const data = resumeToken
-        ? await this.#api.init({ ...body, resume_token: resumeToken }).catch((error: unknown) => {
-            // An expired or erased link: the visitor's own conversation, as without it.
-            if (error instanceof WidgetApiError && error.code === "resume_link_invalid") return this.#api.init(body);
-            throw error;
-          })
-        : await this.#api.init(body);
+      // The first init of a page opened from an e-mailed reply resumes that reply's conversation (the token
+      // is taken out of the address first, so page_url never holds it). The service ignores an expired link.
+      const data = await this.#api.init({
+        resume_token: this.#session ? undefined : takeResumeToken(),
+        agent_id: options.agentId,
+        page_url: location.href,
+        ...(anonId ? { anon_id: anonId } : {}),
+        ...(fresh ? { new_conversation: true } : {}),
+      });
       writeAnonId(options.agentId, data.anonymous_id);
       this.#failedStarts = 0;
       clearTimeout(this.#retryTimer);

@@ -27,7 +27,7 @@ export class WidgetApiClient {
     this.#serviceUrl = serviceUrl;
   }
 
-  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean; resume_token?: string }): Promise<InitData> {
+  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean; resume_token?: string | undefined }): Promise<InitData> {
     return (await widgetRequest<InitResponse>(this.#serviceUrl, "init", { body })).data;
   }
 

@@ -91,7 +91,7 @@ function start(script: HTMLScriptElement): void {
     if (Array.isArray(call) && COMMANDS.includes(call[0] as WidgetCommand)) run(call[0] as WidgetCommand, call.slice(1));
   }
   // A page opened from an e-mailed reply's link opens the widget on the resumed conversation (app/resume-link.ts).
-  if (options.openOnLoad || /frontdesk_resume=/.test(location.hash + location.search)) run("open", [OPENED_ON_LOAD]);
+  if (options.openOnLoad || location.hash.startsWith("#frontdesk_resume=")) run("open", [OPENED_ON_LOAD]);
   // With consent, the rest loads once the page is idle: it runs the agent's proactive rules.
   (window.requestIdleCallback ?? setTimeout)(warm);
 }

@@ -200,6 +200,7 @@ export class HandoffController {
   #receive(incoming: ConversationMessage[], live: boolean): void {
     let messages = this.#host.messages();
     const arrived: ChatMessage[] = [];
+    let seenSeq: number | null = null;
     for (const message of incoming) {
       if (message.seq !== null) this.#lastSeq = Math.max(this.#lastSeq, message.seq);
       if (messages.some((shown) => shown.id === message.id)) continue;
@@ -213,6 +214,7 @@ export class HandoffController {
       if (message.role === "operator") {
         clearTimeout(this.#typingTimer);
         this.#set({ operatorTyping: null });
+        seenSeq = message.seq;
       }
       const shown = chatMessageOf(message, this.#host.nextKey());
       messages = [...messages, shown];
@@ -221,12 +223,8 @@ export class HandoffController {
     this.#host.setMessages(messages);
     for (const message of arrived) this.#host.received(message);
     // An operator's reply shown live is acknowledged, so it is not e-mailed as unseen (a catch-up's GET counts already).
-    const operatorSeq = live ? Math.max(0, ...incoming.filter((message) => message.role === "operator").map((message) => message.seq ?? 0)) : 0;
-    if (operatorSeq > 0) {
-      this.#api.seen(operatorSeq).catch(() => {
-        // A hint: missing it only means the reply may also arrive by e-mail.
-      });
-    }
+    // A hint: missing it only means the reply may also arrive by e-mail.
+    if (live && seenSeq) this.#api.seen(seenSeq).catch(() => undefined);
   }
 
   /** The visitor is typing: POST /typing, at most once every 2 seconds. */
