@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { SessionTokens } from "../../src/auth/session-token.js";
+import { ResumeTokens } from "../../src/auth/resume-token.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
 import { createRealtime } from "../../src/realtime/create-realtime.js";
@@ -73,6 +74,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     bus,
     realtime: createRealtime(config, config.realtime.appSecret ?? TEST_REALTIME_SECRET, logger),
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
+    resumeTokens: new ResumeTokens(TEST_JWT_SECRET, () => now().getTime()),
     jobs,
     embedder,
     answers: createAnswerGenerator(config.answers),
@@ -80,7 +82,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache: new SessionCache(() => now().getTime()),
     sessionStarts: new SessionStartBatcher(database.db),
-    events: subscribeDomainEvents(jobs),
+    events: subscribeDomainEvents(jobs, config),
     metrics: createMetricsRegistry(),
     now,
   };
