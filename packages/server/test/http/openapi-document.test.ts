@@ -17,7 +17,7 @@ const S = "/api/v1/workspace/sources";
 const C = "/api/v1/console";
 const WP = "/api/v1/wp";
 /** Widget routes that take the session token, and the one where it is optional. */
-const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close"].map((path) => `${W}${path}`);
+const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `${W}${path}`);
 
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 const objectAt = (value: unknown, ...keys: string[]): JsonObject => {
@@ -70,7 +70,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(
       [
-        ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close"].map((path) => `POST ${W}${path}`),
+        ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `POST ${W}${path}`),
         `GET ${W}/conversation`,
         `GET ${W}/conversation/messages`,
         ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
@@ -101,6 +101,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
+        ...["GET /mail", "GET /me/preferences", "PATCH /me/preferences"].map((route) => route.replace(" ", " /api/v1/console")),
         `DELETE ${W}/me`,
         `GET ${S}`,
         `POST ${S}`,
