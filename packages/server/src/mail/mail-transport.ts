@@ -79,6 +79,13 @@ export class MailTransport {
 /** The transport of the configuration, or null when no SMTP server is configured (mails wait in the outbox). */
 export async function createMailTransport(config: MailConfig): Promise<MailTransport | null> {
   if (config.smtpUrl === null || config.from === null) return null;
-  const ca = config.tlsCaFile === null ? undefined : await readFile(config.tlsCaFile, "utf8");
+  let ca: string | undefined;
+  if (config.tlsCaFile !== null) {
+    try {
+      ca = await readFile(config.tlsCaFile, "utf8");
+    } catch (error) {
+      throw new Error(`FRONTDESK_SMTP_TLS_CA: cannot read ${config.tlsCaFile} (${(error as Error).message})`);
+    }
+  }
   return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, ca);
 }
