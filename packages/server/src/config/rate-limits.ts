@@ -23,6 +23,8 @@ export interface RateLimits {
   webhookTests: WindowLimit;
   /** POST /widget/conversation/transcript, per conversation: each one is an e-mail sent. */
   transcripts: WindowLimit;
+  /** The same per client IP, so that new conversations do not make new budgets for mail to any address. */
+  transcriptsPerIp: WindowLimit;
   /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
   loginPerIp: WindowLimit;
   loginPerEmail: WindowLimit;
@@ -47,6 +49,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     wordpress: minute(60),
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
+    transcriptsPerIp: { points: 20, windowSeconds: 3600 },
     ...LOGIN_LIMITS,
   },
   high: {
@@ -62,6 +65,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     wordpress: minute(60),
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
+    transcriptsPerIp: { points: 20, windowSeconds: 3600 },
     ...LOGIN_LIMITS,
   },
 };
@@ -87,6 +91,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     wordpress: override(base.wordpress, env.RATE_LIMIT_WP_PER_MINUTE),
     webhookTests: override(base.webhookTests, env.RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE),
     transcripts: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR === undefined ? base.transcripts : { points: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 },
+    transcriptsPerIp: base.transcriptsPerIp,
     loginPerIp: base.loginPerIp,
     loginPerEmail: base.loginPerEmail,
   };

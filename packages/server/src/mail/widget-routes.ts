@@ -13,8 +13,8 @@ export const mailWidgetRoutes: FastifyPluginAsyncZod = async (app) => {
     preValidation: sessionGuard(services, "session"),
     handler: async (request, reply) => {
       const session = sessionOf(request);
-      // Each call is an e-mail sent: counted per conversation, whatever token asks.
-      await enforceRateLimit(services.limiter, reply, ["transcripts", session.conversation.id]);
+      // Each call is an e-mail sent: counted per conversation, whatever token asks, and per client IP.
+      await enforceRateLimit(services.limiter, reply, ["transcripts", session.conversation.id], ["transcriptsPerIp", request.ip]);
       return reply.code(202).send({ data: await requestTranscript(services, session, request.body.email) });
     },
   });

@@ -20,6 +20,7 @@ const limits: LimitTable = {
   wordpress: null,
   webhookTests: null,
   transcripts: null,
+  transcriptsPerIp: null,
   loginPerIp: null,
   loginPerEmail: null,
 };
