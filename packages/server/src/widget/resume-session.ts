@@ -2,8 +2,9 @@ import type { InitResponse } from "@frontdesk/contracts";
 import { raiseVisitorSeenSeq } from "../conversations/visitor-seen.js";
 import type { Services } from "../services.js";
 import type { Agent } from "../tenants/agent.js";
-import { presentAgent, presentBranding } from "./present-agent.js";
-import { findResumableConversation, listRecentMessages } from "./session-repository.js";
+import { listRecentMessages } from "../conversations/messages.js";
+import { findResumableConversation } from "../conversations/visitor-sessions.js";
+import { presentAgent, presentAvailability, presentBranding } from "./present-agent.js";
 
 /**
  * POST /init with `resume_token`: the link of an e-mailed reply (mail/mail-unseen-message.ts)
@@ -34,5 +35,6 @@ export async function resumeSession(services: Services, agent: Agent, resumeToke
     behavior_rules: agent.behaviorRules,
     messages,
     reverb: { app_key: config.realtime.appKey, ...config.realtime.descriptor },
+    availability: presentAvailability(agent, services.now()),
   };
 }

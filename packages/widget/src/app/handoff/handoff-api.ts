@@ -53,7 +53,7 @@ export class HandoffApi {
 
   /** POST /conversation/seen: the visitor was shown the messages up to `seq` (an operator's reply is then not e-mailed). */
   seen(seq: number): Promise<void> {
-    return this.call("POST", "conversation/seen", { seq });
+    return this.#call("POST", "conversation/seen", { seq });
   }
 
   requestHuman(): Promise<HumanRequest> {
