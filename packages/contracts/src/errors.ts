@@ -30,6 +30,7 @@ export const errorCodes = [
   "visitor_not_found",
   "token_not_found",
   "webhook_not_found",
+  "push_subscription_not_found",
   "last_admin",
   "conversation_taken",
   "not_assignee",

@@ -19,3 +19,4 @@ export * from "./wordpress-sync.js";
 export * from "./webhooks.js";
 export * from "./office-hours.js";
 export * from "./mail.js";
+export * from "./push-subscriptions.js";

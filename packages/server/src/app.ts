@@ -27,6 +27,7 @@ import { visitorPrivacyRoutes } from "./privacy/console-routes.js";
 import { webhookRoutes } from "./webhooks/console-routes.js";
 import { mailRoutes } from "./mail/console-routes.js";
 import { mailWidgetRoutes } from "./mail/widget-routes.js";
+import { pushRoutes } from "./push/console-routes.js";
 import { CONSOLE_PREFIX } from "./console/console-prefix.js";
 import { publicOrigin } from "./console/public-origin.js";
 import { healthRoutes } from "./observability/health-routes.js";
@@ -136,6 +137,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         visitorPrivacyRoutes,
         webhookRoutes,
         mailRoutes,
+        pushRoutes,
       ]) {
         await consoleApi.register(routes);
       }

@@ -9,6 +9,7 @@ import { registerRetentionWorker } from "../privacy/register-retention-worker.js
 import { registerResyncScheduler } from "../sources/register-resync-scheduler.js";
 import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js";
 import { registerMailWorkers } from "../mail/register-mail-workers.js";
+import { registerPushWorkers } from "../push/register-push-workers.js";
 import { wordpressSourceKind } from "../wordpress/wordpress-source-kind.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
@@ -36,6 +37,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   await registerResyncScheduler(observed, logger.child({ component: "resync" }));
   const webhooks = await registerWebhookWorkers(observed, logger.child({ component: "webhooks" }));
   const mail = await registerMailWorkers(observed, logger.child({ component: "mail" }));
+  const push = await registerPushWorkers(observed, logger.child({ component: "push" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {
@@ -43,6 +45,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       await pipeline.close();
       await webhooks.close();
       await mail.close();
+      await push.close();
     },
   };
 }

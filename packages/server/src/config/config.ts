@@ -9,6 +9,7 @@ import { trustedProxiesOf } from "./trusted-proxies.js";
 import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 import { webhookConfigFor, type WebhookConfig } from "./webhooks.js";
 import { mailConfigFor, type MailConfig } from "./mail.js";
+import { pushConfigFor, type PushConfig } from "./push.js";
 
 export interface Config {
   dataDir: string;
@@ -60,6 +61,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Outbound e-mail (src/mail/). */
   mail: MailConfig;
+  /** Web Push alerts to operators' devices (src/push/). */
+  push: PushConfig;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +150,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsPort: env.METRICS_PORT,
     webhooks: webhookConfigFor(env),
     mail: mailConfigFor(env),
+    push: pushConfigFor(env, publicUrl),
   };
 }
 

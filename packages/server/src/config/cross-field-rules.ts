@@ -1,5 +1,6 @@
 import { ENV_PREFIX, type Env } from "./env-schema.js";
 import { mailProblems } from "./mail.js";
+import { vapidKeyProblems } from "./push.js";
 
 /**
  * Settings that are valid one by one but cannot work together, each named by the variable to set.
@@ -28,5 +29,6 @@ export function crossFieldProblems(env: Env): string[] {
     problems.push(`${ENV_PREFIX}HOST: '${env.HOST}' is not a host name or IP address (it also makes the default ${ENV_PREFIX}PUBLIC_URL)`);
   }
   problems.push(...mailProblems(env));
+  problems.push(...vapidKeyProblems(env));
   return problems;
 }

@@ -145,6 +145,18 @@ export const envSchema = z.object({
   MAIL_CONCURRENCY: nonNegativeInt.max(100).default(2),
   EMAIL_UNSEEN_DELAY_SECONDS: nonNegativeInt.max(86_400).default(120),
   RATE_LIMIT_TRANSCRIPTS_PER_HOUR: positiveInt.optional(),
+  VAPID_PUBLIC_KEY: z.string().regex(/^[\w-]{87}$/, "must be an uncompressed P-256 public key, 65 bytes in base64url (87 characters)").optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .refine((value) => /^mailto:[^\s@]+@[^\s@]+$/.test(value) || (URL.canParse(value) && new URL(value).protocol === "https:"), "must be a mailto: address or an https: URL")
+    .optional(),
+  PUSH_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+  PUSH_ATTEMPTS: positiveInt.max(20).default(5),
+  PUSH_RETRY_BASE_MS: positiveInt.max(3_600_000).default(30_000),
+  PUSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+  PUSH_TTL_SECONDS: nonNegativeInt.max(2_419_200).default(3600),
+  PUSH_CONCURRENCY: nonNegativeInt.max(100).default(4),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -13,8 +13,16 @@ export async function resolveJwtSecret(configured: string | undefined, dataDir: 
   return resolveKeptSecret(configured, dataDir, SECRET_FILE);
 }
 
-/** The configured secret, or the one kept in `dataDir/fileName` (generated there on first start). */
-export async function resolveKeptSecret(configured: string | undefined, dataDir: string, fileName: string): Promise<string> {
+/**
+ * The configured secret, or the one kept in `dataDir/fileName` (generated there on first start by
+ * `generate`: 48 random bytes in base64url unless told otherwise; at least 32 characters).
+ */
+export async function resolveKeptSecret(
+  configured: string | undefined,
+  dataDir: string,
+  fileName: string,
+  generate: () => string = () => randomBytes(48).toString("base64url"),
+): Promise<string> {
   if (configured) return configured;
   await makeDirectory(dataDir);
   const path = join(dataDir, fileName);
@@ -24,7 +32,7 @@ export async function resolveKeptSecret(configured: string | undefined, dataDir:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const secret = randomBytes(48).toString("base64url");
+  const secret = generate();
   // Written whole under a name of its own, then linked into place: a second process starting at
   // the same moment either links first (and this one reads its secret) or reads this one whole,
   // never a file created but not yet written.

@@ -5,10 +5,11 @@ import { hashConsoleSecret, looksLikeConsoleSecret } from "./console-secret.js";
 import { consumePasswordToken, replaceOperatorPassword } from "../tenants/operators.js";
 import { hashPassword } from "./password-hash.js";
 import { requireAcceptablePassword } from "./password-policy.js";
+import { forgetOperatorDevices } from "../push/push-subscriptions.js";
 
 /**
  * POST /api/v1/console/password: the set-password link's token chooses the operator's password.
- * The token works once; the operator's sessions end. Returns the operator's id and the ids of the
+ * The token works once; the operator's sessions end, and their devices' push alerts stop. Returns the operator's id and the ids of the
  * sessions that ended (their realtime subscriptions end with them: operator.signed_out).
  *
  * Accepting an invitation is where an e-mail that already has an account meets it: the invited
@@ -25,6 +26,7 @@ export async function setPasswordWithToken(db: Database, input: { token: string;
     .transaction(async (tx) => {
       const owner = await consumePasswordToken(tx, hashConsoleSecret(input.token), now);
       const endedSessionIds = owner ? await replaceOperatorPassword(tx, owner, passwordHash, now) : null;
+      if (owner && endedSessionIds) await forgetOperatorDevices(tx, owner);
       return owner && endedSessionIds ? { operatorId: owner, endedSessionIds } : null;
     })
     .catch(refuseTakenEmail);
@@ -32,11 +34,17 @@ export async function setPasswordWithToken(db: Database, input: { token: string;
   return outcome;
 }
 
-/** `admin operator set-password`: sets the password directly; the operator's sessions end (their ids are returned). Null: no such operator. */
+/** `admin operator set-password`: sets the password directly; the operator's sessions end (their ids are returned) and their devices' push alerts stop. Null: no such operator. */
 export async function setOperatorPassword(db: Database, operatorId: string, password: string, now: Date): Promise<string[] | null> {
   requireAcceptablePassword(password);
   const passwordHash = await hashPassword(password);
-  return db.transaction((tx) => replaceOperatorPassword(tx, operatorId, passwordHash, now)).catch(refuseTakenEmail);
+  return db
+    .transaction(async (tx) => {
+      const ended = await replaceOperatorPassword(tx, operatorId, passwordHash, now);
+      if (ended) await forgetOperatorDevices(tx, operatorId);
+      return ended;
+    })
+    .catch(refuseTakenEmail);
 }
 
 /** An account of another operator (another workspace's) has the invitation's e-mail: what the invited person is told. */

@@ -30,6 +30,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   visitor_not_found: 404,
   token_not_found: 404,
   webhook_not_found: 404,
+  push_subscription_not_found: 404,
   last_admin: 409,
   conversation_taken: 409,
   not_assignee: 409,

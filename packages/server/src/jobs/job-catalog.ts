@@ -75,6 +75,19 @@ export const jobCatalog = {
   "send-mail-digests": {
     payload: z.object({}),
     retry: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 },
+   * One attempt to send one alert to one operator's device (src/push/send-push-alert.ts). Ids only:
+   * the subscription, its operator and the conversation are read again when it is sent, so an
+   * operator removed or signed out everywhere meanwhile gets nothing. The handler schedules the
+   * next attempt itself (FRONTDESK_PUSH_*); pg-boss's retry covers a worker that died mid-attempt.
+   */
+  "send-push": {
+    payload: z.object({
+      subscriptionId: z.string().min(1),
+      workspaceId: z.string().min(1),
+      conversationId: z.string().min(1),
+      attempt: z.number().int().positive(),
+    }),
+    retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
   },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 

@@ -102,6 +102,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           route.replace(" ", " /api/v1/console"),
         ),
         ...["GET /mail", "GET /me/preferences", "PATCH /me/preferences"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /push/key", "GET /push/devices", "POST /push/devices", "DELETE /push/devices/{id}"].map((route) => route.replace(" ", " /api/v1/console")),
         `DELETE ${W}/me`,
         `GET ${S}`,
         `POST ${S}`,

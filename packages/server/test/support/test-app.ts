@@ -31,6 +31,11 @@ import { subscribeDomainEvents } from "../../src/subscribe-domain-events.js";
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 /** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
 export const TEST_REALTIME_SECRET = "test-realtime-secret-test-realtime-secret-0123";
+/** The service's VAPID key pair in tests (nothing is generated into a data dir). */
+export const TEST_VAPID_KEYS = {
+  publicKey: "BFXjrj7_4XR9IdEx1RKEEf84u8o041mPczr27P11Ql-i3_xSklcz9A5_RZ0T3p41ohZadyduSr9HezRAjZrHZo8",
+  privateKey: "h7ZtH-x552yN4KSPPwIYWQVqZLXMxz7S76fGVyIaqhk",
+};
 
 export interface TestApp {
   app: FastifyInstance;
@@ -56,7 +61,13 @@ export interface TestAppOptions {
 
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
 export async function createTestApp(kind: StoreKind, environment: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const config: Config = loadConfig({ FRONTDESK_JWT_SECRET: TEST_JWT_SECRET, FRONTDESK_LOG_LEVEL: "silent", ...environment });
+  const config: Config = loadConfig({
+    FRONTDESK_JWT_SECRET: TEST_JWT_SECRET,
+    FRONTDESK_LOG_LEVEL: "silent",
+    FRONTDESK_VAPID_PUBLIC_KEY: TEST_VAPID_KEYS.publicKey,
+    FRONTDESK_VAPID_PRIVATE_KEY: TEST_VAPID_KEYS.privateKey,
+    ...environment,
+  });
   const database = await createTestDatabase(kind);
   const clock = { offsetMs: 0 };
   const now = () => new Date(Date.now() + clock.offsetMs);

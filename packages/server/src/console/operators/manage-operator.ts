@@ -4,6 +4,7 @@ import type { Services } from "../../services.js";
 import { deleteOperator, findWorkspaceOperator, lockWorkspaceAdmins, type Operator, type OperatorRole, updateOperatorRole } from "../../tenants/operators.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { deleteOperatorSessions } from "../../tenants/operator-sessions.js";
+import { forgetOperatorDevices } from "../../push/push-subscriptions.js";
 import { operatorEvent, signedOutEvent } from "../../tenants/settings-events.js";
 
 const notFound = (operatorId: string) => new AppError("operator_not_found", `No operator ${operatorId} in this workspace.`);
@@ -55,7 +56,8 @@ export async function removeOperator(services: Services, admin: SignedInOperator
 
 /**
  * DELETE /console/operators/{id}/sessions: ends every console session of the operator (the
- * request's own included when it is theirs). Anyone may sign themselves out everywhere; only an
+ * request's own included when it is theirs) and stops their devices' push alerts (a lost device
+ * keeps showing alerts otherwise). Anyone may sign themselves out everywhere; only an
  * admin may sign out another operator of the workspace.
  */
 export async function signOutEverywhere(services: Services, actor: SignedInOperator, operatorId: string) {
@@ -63,7 +65,10 @@ export async function signOutEverywhere(services: Services, actor: SignedInOpera
     if (actor.role !== "admin") throw new AppError("forbidden", "Only an admin may sign out another operator.");
     if (!(await findWorkspaceOperator(services.db, actor.workspaceId, operatorId))) throw notFound(operatorId);
   }
-  const ended = await deleteOperatorSessions(services.db, operatorId);
+  const ended = await services.db.transaction(async (tx) => {
+    await forgetOperatorDevices(tx, operatorId);
+    return deleteOperatorSessions(tx, operatorId);
+  });
   // The ended sessions' realtime subscriptions end with them, on every process.
   services.bus.publish(signedOutEvent(actor.workspaceId, operatorId, ended));
   return { operator_id: operatorId, sessions_ended: ended.length };
