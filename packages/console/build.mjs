@@ -35,6 +35,18 @@ const bundle = await build({
   legalComments: "none",
   logLevel: "warning",
 });
+// The service worker of the console's Web Push alerts: one classic script at a fixed address
+// (/console/push-worker.js, scope /console/), since a worker's URL must stay the same across releases.
+await build({
+  entryPoints: [join(here, "src/push/push-worker.ts")],
+  bundle: true,
+  format: "iife",
+  outfile: join(dist, "push-worker.js"),
+  minify: true,
+  target,
+  legalComments: "none",
+  logLevel: "warning",
+});
 const entry = Object.entries(bundle.metafile.outputs).find(([, output]) => output.entryPoint?.endsWith("src/main.tsx"));
 if (!entry) throw new Error("esbuild produced no console entry");
 const script = basename(entry[0]);

@@ -28,7 +28,7 @@ interface ServedFile {
   type: string;
 }
 
-type ConsoleBuild = { ready: true; page: ServedFile; assets: ReadonlyMap<string, ServedFile> } | { ready: false; problem: string };
+type ConsoleBuild = { ready: true; page: ServedFile; assets: ReadonlyMap<string, ServedFile>; pushWorker: ServedFile } | { ready: false; problem: string };
 
 function servedFile(body: Buffer, type: string): ServedFile {
   return { body, gzipped: gzipSync(body, { level: 9 }), etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`, type };
@@ -56,6 +56,7 @@ export function consoleContentSecurityPolicy(config: Config): string {
     "font-src 'self'",
     `connect-src 'self' ${realtimeOrigin(config)}`,
     "frame-src 'self'",
+    "worker-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -79,7 +80,8 @@ export function loadConsoleBuild(config: Config, directory: string = DEFAULT_CON
       const type = name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
       assets.set(name, servedFile(readFileSync(join(directory, "assets", name)), type));
     }
-    return { ready: true, page, assets };
+    const pushWorker = servedFile(readFileSync(join(directory, "push-worker.js")), "text/javascript; charset=utf-8");
+    return { ready: true, page, assets, pushWorker };
   } catch (error) {
     const reason = error instanceof Error && "code" in error && error.code === "ENOENT" ? "is not built" : `could not be read (${String(error)})`;
     return { ready: false, problem: `the console at ${directory} ${reason}: /console answers 404 until \`npm run build\` builds packages/console` };
@@ -121,6 +123,15 @@ export const consoleAppRoutes: FastifyPluginAsyncZod<{ directory?: string }> = a
   };
   app.get("/console", { schema: { hide: true } }, sendPage);
   app.get("/console/*", { schema: { hide: true } }, sendPage);
+
+  // The Web Push service worker (packages/console/src/push/push-worker.ts): at a fixed address, so
+  // it is revalidated on every update check; its scope is its own folder, /console/. It fetches
+  // nothing, so its own policy allows nothing.
+  app.get("/console/push-worker.js", { schema: { hide: true } }, async (request, reply) => {
+    if (!build.ready) throw notBuilt();
+    reply.header("Content-Security-Policy", "default-src 'none'").header("Service-Worker-Allowed", "/console/");
+    return sendFile(request, reply, build.pushWorker, PAGE_CACHE);
+  });
 
   app.get("/console/assets/:name", { schema: { hide: true, params: z.object({ name: z.string() }) } }, async (request, reply) => {
     if (!build.ready) throw notBuilt();

@@ -60,6 +60,7 @@ describe("the console web app at /console", () => {
       "font-src": "'self'",
       "connect-src": "'self' wss://support.example.com:443",
       "frame-src": "'self'",
+      "worker-src": "'self'",
       "base-uri": "'none'",
       "form-action": "'self'",
       "frame-ancestors": "'none'",
@@ -68,6 +69,16 @@ describe("the console web app at /console", () => {
     // The page has nothing inline for the policy to refuse: every script is a file, no style attribute or element.
     expect(response.body.match(/<script\b[^>]*>/g)).toEqual([`<script type="module" src="/console/assets/${built.entry}">`]);
     expect(response.body).not.toMatch(/<style|style=/);
+  });
+
+  it("happy: the Web Push service worker is served at /console/push-worker.js, revalidated, under a policy that allows it nothing", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/console/push-worker.js" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    expect(response.headers["content-security-policy"]).toBe("default-src 'none'");
+    expect(response.headers["service-worker-allowed"]).toBe("/console/");
+    expect(response.body).toContain("notificationclick");
   });
 
   it("happy: a hashed asset is served immutable, gzipped when accepted, and 304 for its ETag", async () => {
