@@ -75,6 +75,8 @@ export const jobCatalog = {
   "send-mail-digests": {
     payload: z.object({}),
     retry: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 },
+  },
+  /**
    * One attempt to send one alert to one operator's device (src/push/send-push-alert.ts). Ids only:
    * the subscription, its operator and the conversation are read again when it is sent, so an
    * operator removed or signed out everywhere meanwhile gets nothing. The handler schedules the

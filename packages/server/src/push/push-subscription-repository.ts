@@ -88,13 +88,10 @@ export async function deleteAllOperatorPushSubscriptions(db: Queryable, operator
   return rows.length;
 }
 
-/** The subscriptions of every operator of the workspace: who an alert goes to (the operators its inbox notifies). */
+/** The subscriptions of every operator of the workspace: who an alert goes to (the operators its inbox notifies; a removed operator's rows went with them, ON DELETE CASCADE). */
 export async function listWorkspacePushSubscriptionIds(db: Queryable, workspaceId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    `SELECT push_subscriptions.id FROM push_subscriptions
-     JOIN operators ON operators.id = push_subscriptions.operator_id AND operators.workspace_id = $1
-     WHERE push_subscriptions.workspace_id = $1
-     ORDER BY push_subscriptions.id`,
+    `SELECT id FROM push_subscriptions WHERE workspace_id = $1 ORDER BY id`,
     [workspaceId],
   );
   return rows.map((row) => row.id);
@@ -102,14 +99,12 @@ export async function listWorkspacePushSubscriptionIds(db: Queryable, workspaceI
 
 /**
  * The subscription as a send needs it, only while it may be used: it still exists, and its
- * operator still exists in its workspace with an account (checked at send time, not when queued).
+ * operator still exists (a removed operator's devices go with them, ON DELETE CASCADE; signing out
+ * everywhere and a password change delete them too): checked at send time, not when queued.
  */
 export async function findUsablePushSubscription(db: Queryable, id: string): Promise<PushSubscriptionRecord | null> {
   const { rows } = await db.query<{ id: string; workspace_id: string; operator_id: string; endpoint: string; p256dh: string; auth_sealed: string }>(
-    `SELECT push_subscriptions.id, push_subscriptions.workspace_id, operator_id, endpoint, p256dh, auth_sealed
-     FROM push_subscriptions
-     JOIN operators ON operators.id = push_subscriptions.operator_id AND operators.workspace_id = push_subscriptions.workspace_id
-     WHERE push_subscriptions.id = $1`,
+    `SELECT id, workspace_id, operator_id, endpoint, p256dh, auth_sealed FROM push_subscriptions WHERE id = $1`,
     [id],
   );
   const row = rows[0];

@@ -37,6 +37,14 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   message_idempotency_keys: "answering",
   // privacy/
   erasures: "privacy",
+  // mail/: the outbox, its attempts, the operators' alert choices, digests and pending checks
+  mail_messages: "mail",
+  mail_attempts: "mail",
+  mail_alert_preferences: "mail",
+  mail_digest_items: "mail",
+  mail_checks: "mail",
+  // push/: operators' devices
+  push_subscriptions: "push",
   // webhooks/
   webhook_endpoints: "webhooks",
   webhook_events: "webhooks",

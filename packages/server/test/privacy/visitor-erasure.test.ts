@@ -49,7 +49,8 @@ const OTHER_TABLES = [
   "wordpress_posts", // a site's posts pushed by its WordPress plugin (migration 0018)
   "webhook_endpoints", // a workspace's receivers (migration 0019)
   "webhook_deliveries", // event ids, types and outcomes of deliveries; the body is in webhook_events, a receiver's answer is cleared by erasure
-  "mail_alert_preferences", // an operator's choice of e-mail alerts (migration 0027)
+  "mail_alert_preferences", // an operator's choice of e-mail alerts (migration 0032)
+  "push_subscriptions", // an operator's devices for Web Push alerts (migration 0034)
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
