@@ -31,7 +31,7 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
         workspaceId: event.conversation.workspaceId,
         type: "human.requested",
         at: event.requestedAt,
-        data: { ...conversationOf(event.conversation), reason: event.reason, requested_at: event.requestedAt },
+        data: { ...conversationOf(event.conversation), reason: event.reason, requested_at: event.requestedAt, outside_hours: event.outsideHours },
         subject: aboutConversation(event.conversation),
       };
     case "conversation.closed":

@@ -167,7 +167,7 @@ describeEachStore("outbound webhooks on %s", (kind) => {
     const conversation = { conversation_id: session.conversationId, agent_id: own.agentId };
     expect(data["lead.created"]).toEqual({ lead: expect.objectContaining({ email: "bo@example.com" }) });
     expect(data["lead.updated"]).toEqual({ lead: expect.objectContaining({ email: "bo@example.com" }) });
-    expect(data["human.requested"]).toEqual({ ...conversation, reason: "refund", requested_at: expect.any(String) });
+    expect(data["human.requested"]).toEqual({ ...conversation, reason: "refund", requested_at: expect.any(String), outside_hours: false });
     expect(data["satisfaction.rated"]).toEqual({ ...conversation, rating: "good", comment: "quick", rated_at: expect.any(String) });
     expect(data["conversation.closed"]).toEqual({ ...conversation, assignee: null, closed_at: expect.any(String) });
     expect(data["source.indexed"]).toEqual({ source_id: source.id, agent_id: own.agentId, status: "indexed", pages: { found: 1, indexed: 1, failed: 0 }, error: null });
