@@ -66,7 +66,7 @@ export const transcriptBodySchema = z.object({
     .max(254)
     .pipe(z.email({ message: "must be a valid e-mail address" }))
     .optional()
-    .describe("Where to send it; without it, the address the visitor left (POST /leads)."),
+    .describe("Optional, and only ever the address the visitor left (POST /leads), where the transcript goes; any other is refused (422 `fields.email`)."),
 });
 export const transcriptResponseSchema = z.object({
   data: z.object({ status: z.enum(["queued", "waiting"]).describe("`waiting`: e-mail is not set up on this service yet; it goes out once it is.") }),

@@ -4,7 +4,7 @@ import { languagePackFor } from "../language/language-packs.js";
 import type { Services } from "../services.js";
 import { findAgent } from "../tenants/agents.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
-import { findVisitorLead } from "../widget/leads.js";
+import { findVisitorLead, normalizeEmail } from "../widget/leads.js";
 import { transcriptMail } from "./mail-texts.js";
 import { queueMail } from "./queue-mail.js";
 
@@ -14,15 +14,20 @@ const PAGE = 100;
 
 /**
  * POST /widget/conversation/transcript: the visitor asks for their conversation by e-mail (offered
- * when it closes), to the address given or the one they left (POST /leads). The transcript is the
+ * when it closes), sent only to the address they left (POST /leads). An `email` is accepted only
+ * when it is that address: the route never relays the visitor's words to an address nobody left as
+ * a lead (a stranger's inbox, an address written to harass). The transcript is the
  * visitor's, the bot's and the operators' messages, system messages left out; it is a mail about the
  * visitor, so erasure deletes it. Rate-limited per conversation by the route.
  */
 export async function requestTranscript(services: Services, session: WidgetSession, email: string | undefined): Promise<{ status: "queued" | "waiting" }> {
   const { conversation } = session;
-  const address = email ?? (await findVisitorLead(services.db, conversation.visitorId))?.email;
+  const address = (await findVisitorLead(services.db, conversation.visitorId))?.email;
   if (!address) {
-    throw new AppError("validation_failed", "No e-mail address: give one, or leave one first (POST /leads).", { email: ["required: no address was left in this conversation"] });
+    throw new AppError("validation_failed", "No e-mail address: leave one first (POST /leads).", { email: ["required: no address was left in this conversation"] });
+  }
+  if (email !== undefined && normalizeEmail(email) !== normalizeEmail(address)) {
+    throw new AppError("validation_failed", "A transcript goes only to the address left in this conversation (POST /leads).", { email: ["not the address left in this conversation"] });
   }
   const agent = await findAgent(services.db, conversation.agentId);
   if (!agent) throw new AppError("agent_not_found", "The agent of this conversation no longer exists.");

@@ -131,10 +131,12 @@ describeEachStore("e-mail delivery through real SMTP servers on %s", (kind) => {
       const none = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(session.jwt), payload: {} });
       expect(none.statusCode).toBe(422);
       expect(none.json().error).toMatchObject({ code: "validation_failed", fields: { email: expect.any(Array) } });
-      // The refused request counted: three an hour per conversation.
+      // The refused request counted: three an hour per conversation. The widget leaves the address first, then asks.
+      const lead = await t.app.inject({ method: "POST", url: `${W}/leads`, headers: bearer(session.jwt), payload: { email: "dave@visitors.test" } });
+      expect(lead.statusCode).toBe(201);
       const statuses = [];
-      for (let call = 0; call < 3; call += 1) {
-        const asked = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(session.jwt), payload: { email: "dave@visitors.test" } });
+      for (const payload of [{}, { email: "Dave@Visitors.test" }, {}]) {
+        const asked = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(session.jwt), payload });
         statuses.push(asked.statusCode);
         if (asked.statusCode === 429) expect(asked.json().error.code).toBe("rate_limited");
       }
@@ -142,6 +144,24 @@ describeEachStore("e-mail delivery through real SMTP servers on %s", (kind) => {
       const noToken = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, payload: {} });
       expect(noToken.statusCode).toBe(401);
       expect(noToken.json().error.code).toBe("missing_token");
+    });
+
+    it("security: a transcript goes only to the lead's address; another address, with or without a lead, is 422 and nothing is queued", async () => {
+      const { t } = world;
+      const stranger = await startSession(t.app, world.cast.tenant.agentId);
+      await t.app.inject({ method: "POST", url: `${W}/messages`, headers: bearer(stranger.jwt), payload: { message: "Words for someone else's inbox" } });
+      const noLead = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(stranger.jwt), payload: { email: "victim@visitors.test" } });
+      expect(noLead.statusCode).toBe(422);
+      expect(noLead.json().error).toMatchObject({ code: "validation_failed", fields: { email: expect.any(Array) } });
+
+      const visitor = await world.visitorWithLead("erin@visitors.test");
+      const other = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(visitor.jwt), payload: { email: "victim@visitors.test" } });
+      expect(other.statusCode).toBe(422);
+      expect(other.json().error).toMatchObject({ code: "validation_failed", fields: { email: ["not the address left in this conversation"] } });
+
+      const outbox = await world.outbox();
+      expect(outbox.messages.some((mail) => mail.to === "victim@visitors.test")).toBe(false);
+      expect(receiver.mails.some((received) => received.envelope.to.includes("victim@visitors.test"))).toBe(false);
     });
   });
 
