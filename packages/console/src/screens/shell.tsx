@@ -10,6 +10,7 @@ import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useNotifications } from "../inbox/use-notifications.js";
 import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
 import { KnowledgeScreen } from "../knowledge/knowledge-screen.js";
+import { MailBanner } from "../mail/mail-banner.js";
 import { LeadsScreen } from "../leads/leads-screen.js";
 import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
@@ -55,69 +56,72 @@ export function Shell() {
   const announcement = useWorkspaceLive();
   const unreadNotifications = useNotifications().data?.unread_count ?? 0;
   return (
-    <div className="shell">
+    <div className="console-frame">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="sidebar">
-        <p className="brand">Frontdesk</p>
-        <nav aria-label="Console">
-          <ul>
-            {sections.map((section) => {
-              const current = location === section.path || location.startsWith(`${section.path}/`);
-              return (
-                <li key={section.path}>
-                  <Link href={section.path} aria-current={current ? "page" : undefined}>
-                    {section.label}
-                    {section.path === "/inbox" && unreadNotifications > 0 && (
-                      <>
-                        {" "}
-                        <span className="nav-count">{unreadNotifications}</span>
-                        <span className="visually-hidden"> awaiting you</span>
-                      </>
-                    )}
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <div className="sidebar-footer">
-          <p className={`connection connection-${state}`} role="status">
-            <span className="dot" aria-hidden="true" /> {CONNECTION_LABELS[state]}
-          </p>
-          <p className="operator-name">
-            {operator.name} <span className="muted">({operator.role})</span>
-          </p>
-          <NotificationOffer />
-          <SignOutButton />
-        </div>
-      </header>
-      <p className="visually-hidden" aria-live="polite">
-        {announcement}
-      </p>
-      <main id="main" className="content" tabIndex={-1}>
-        <Switch>
-          <Route path="/">
-            <Redirect to="/inbox" replace />
-          </Route>
-          <Route path="/inbox">
-            <InboxScreen conversationId={null} />
-          </Route>
-          <Route path="/inbox/:id">{(params) => <InboxScreen conversationId={params.id} />}</Route>
-          <Route path="/agents" nest>
-            <AgentsScreen />
-          </Route>
-          <Route path="/analytics" component={AnalyticsScreen} />
-          <Route path="/settings" component={SettingsScreen} />
-          <Route path="/knowledge" component={KnowledgeScreen} />
-          <Route path="/curated" component={CuratedScreen} />
-          <Route path="/leads" component={LeadsScreen} />
-          <Route>
-            <PlaceholderScreen title="Not found" />
-          </Route>
-        </Switch>
-      </main>
+      <MailBanner />
+      <div className="shell">
+        <header className="sidebar">
+          <p className="brand">Frontdesk</p>
+          <nav aria-label="Console">
+            <ul>
+              {sections.map((section) => {
+                const current = location === section.path || location.startsWith(`${section.path}/`);
+                return (
+                  <li key={section.path}>
+                    <Link href={section.path} aria-current={current ? "page" : undefined}>
+                      {section.label}
+                      {section.path === "/inbox" && unreadNotifications > 0 && (
+                        <>
+                          {" "}
+                          <span className="nav-count">{unreadNotifications}</span>
+                          <span className="visually-hidden"> awaiting you</span>
+                        </>
+                      )}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <div className="sidebar-footer">
+            <p className={`connection connection-${state}`} role="status">
+              <span className="dot" aria-hidden="true" /> {CONNECTION_LABELS[state]}
+            </p>
+            <p className="operator-name">
+              {operator.name} <span className="muted">({operator.role})</span>
+            </p>
+            <NotificationOffer />
+            <SignOutButton />
+          </div>
+        </header>
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
+        <main id="main" className="content" tabIndex={-1}>
+          <Switch>
+            <Route path="/">
+              <Redirect to="/inbox" replace />
+            </Route>
+            <Route path="/inbox">
+              <InboxScreen conversationId={null} />
+            </Route>
+            <Route path="/inbox/:id">{(params) => <InboxScreen conversationId={params.id} />}</Route>
+            <Route path="/agents" nest>
+              <AgentsScreen />
+            </Route>
+            <Route path="/analytics" component={AnalyticsScreen} />
+            <Route path="/settings" component={SettingsScreen} />
+            <Route path="/knowledge" component={KnowledgeScreen} />
+            <Route path="/curated" component={CuratedScreen} />
+            <Route path="/leads" component={LeadsScreen} />
+            <Route>
+              <PlaceholderScreen title="Not found" />
+            </Route>
+          </Switch>
+        </main>
+      </div>
     </div>
   );
 }

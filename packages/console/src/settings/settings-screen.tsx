@@ -1,3 +1,5 @@
+import { EmailAlertsSection } from "../mail/email-alerts-section.js";
+import { MailSection } from "../mail/mail-section.js";
 import { ApiTokensSection } from "./api-tokens-section.js";
 import { DeviceNotificationsSection } from "./device-notifications-section.js";
 import { OperatorsSection } from "./operators-section.js";
@@ -6,7 +8,11 @@ import { useSettingsLive } from "./use-settings-live.js";
 import { WebhooksSection } from "./webhooks-section.js";
 import "./settings.css";
 
-/** Settings: notifications on this device, the API tokens page, the operators, the webhooks, the workspace's quota and usage. Each section asks the server, which says who may. */
+/**
+ * Settings: notifications on this device, e-mail alerts, the API tokens page, the operators, the
+ * webhooks, the workspace's e-mail (admins) and its quota and usage. Each section asks the server,
+ * which says who may.
+ */
 export function SettingsScreen() {
   useSettingsLive();
   return (
@@ -16,9 +22,11 @@ export function SettingsScreen() {
       </header>
       <div className="settings-body">
         <DeviceNotificationsSection />
+        <EmailAlertsSection />
         <ApiTokensSection />
         <OperatorsSection />
         <WebhooksSection />
+        <MailSection />
         <UsageSection />
       </div>
     </div>
