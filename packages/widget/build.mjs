@@ -40,6 +40,9 @@ const pusherFromSource = {
     builder.onResolve({ filter: /pusher(-js)?$/ }, (args) =>
       args.path === "pusher-js" || resolve(args.resolveDir, args.path) === pusherClass || args.path === "core/pusher" ? { path: `${pusherClass}.ts` } : undefined,
     );
+    // Its Logger writes only when Pusher.log or Pusher.logToConsole is set, which nothing can do to
+    // the widget's private copy: a logger that does nothing takes its place.
+    builder.onLoad({ filter: /[\\/]core[\\/]logger\.ts$/ }, () => ({ contents: "export default { debug() {}, warn() {}, error() {} };", loader: "ts" }));
     builder.onResolve({ filter: /^@stablelib\/(utf8|base64)$/ }, (args) => ({ path: args.path, namespace: "no-encryption" }));
     builder.onLoad({ filter: /.*/, namespace: "no-encryption" }, () => ({
       contents: 'export function decode() { throw new Error("encrypted channels are not built into the widget"); }',
@@ -90,6 +93,9 @@ const bundle = await build({
   target,
   jsx: "automatic",
   jsxImportSource: "preact",
+  // Written as UTF-8, not as \uXXXX escapes: the Arabic and Hebrew words take a third of the bytes
+  // (a module script is always decoded as UTF-8, whatever the response's charset says).
+  charset: "utf8",
   plugins: [realtimeModule],
   metafile: true,
   legalComments: "none",

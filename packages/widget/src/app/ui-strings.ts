@@ -27,6 +27,10 @@ export const en = {
   leaveEmail: "Send e-mail",
   leadInvalid: "Please check the e-mail address.",
   leadSaved: "Thanks! We'll get back to you by e-mail.",
+  // The transcript offered once the conversation closed (handoff/handoff-views.tsx).
+  transcriptOffer: "Email me the transcript",
+  transcriptSent: "We'll e-mail it to you.",
+  transcriptLimit: "Too many requests. Try again later.",
   // Office hours (handoff/handoff-views.tsx): the usual reply time inside them, the next opening outside.
   reply_minutes: "Usually replies within a few minutes",
   reply_hours: "Usually replies within a few hours",

@@ -68,6 +68,11 @@ export class HandoffApi {
     return this.#call("POST", "leads", { email });
   }
 
+  /** POST /conversation/transcript: to the address left with lead() (202 queued, or waiting for the service's e-mail set-up). */
+  transcript(): Promise<unknown> {
+    return this.#call("POST", "conversation/transcript", {});
+  }
+
   /** POST /broadcasting/auth: the signature of `channelName` for the realtime connection `socketId`. */
   authorizeChannel(socketId: string, channelName: string): Promise<{ auth: string }> {
     // Answered as pusher-js expects it, without the `data` envelope.

@@ -15,11 +15,13 @@ export interface HandoffState {
   /** No operator online: an e-mail is asked for instead of waiting (offered → sending → saved). */
   lead: "none" | "offered" | "sending" | "saved";
   leadError: boolean;
+  /** The conversation closed: its transcript is offered by e-mail (offered → sending → sent; offered again as `invalid` after a 422, `limit` after a 429). */
+  transcript: "none" | "offered" | "sending" | "sent" | "invalid" | "limit";
   /** POST /request-human in flight. */
   requesting: boolean;
 }
 
-export const NO_HANDOFF: HandoffState = { status: "bot", assignee: null, operatorTyping: null, lead: "none", leadError: false, requesting: false };
+export const NO_HANDOFF: HandoffState = { status: "bot", assignee: null, operatorTyping: null, lead: "none", leadError: false, transcript: "none", requesting: false };
 
 /** What the handoff needs of the chat session. */
 export interface HandoffHost {
@@ -124,8 +126,12 @@ export class HandoffController {
     let lead = this.state.lead;
     if (status === "awaiting_human" && operatorsOnline === false && lead === "none") lead = "offered";
     if (status !== "awaiting_human" && lead === "offered") lead = "none";
+    // Closed (by an operator, or the visitor elsewhere): the transcript is offered; withdrawn if it reopens before being asked for.
+    let transcript = this.state.transcript;
+    if (status === "closed" && transcript === "none") transcript = "offered";
+    if (status !== "closed" && transcript !== "sent") transcript = "none";
     const changed = status !== this.state.status || assignee !== this.state.assignee;
-    this.#set({ status, assignee, lead });
+    this.#set({ status, assignee, lead, transcript });
     if (changed) this.#host.statusChanged({ status, assignee: assignee === null ? null : { name: assignee } });
   }
 
@@ -235,6 +241,23 @@ export class HandoffController {
     this.#api.typing().catch(() => {
       // Typing is a hint: a failure is not the visitor's concern.
     });
+  }
+
+  /**
+   * "Email me the transcript": an address typed here is left as the lead first (POST /leads), then the
+   * transcript is asked for without one, so it goes only to the lead's address (the service refuses any other).
+   */
+  async emailTranscript(email: string): Promise<void> {
+    this.#set({ transcript: "sending" });
+    try {
+      if (email) await this.#authorized(() => this.#api.lead(email.trim()));
+      await this.#authorized(() => this.#api.transcript());
+      this.#set({ transcript: "sent" });
+    } catch (error) {
+      const status = error instanceof WidgetApiError ? error.status : 0;
+      this.#set({ transcript: status === 429 ? "limit" : status === 422 ? "invalid" : "offered" });
+      if (status !== 422 && status !== 429) this.#host.fail(error);
+    }
   }
 
   /** The e-mail left instead of waiting: POST /leads. */

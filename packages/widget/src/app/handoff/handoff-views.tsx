@@ -89,9 +89,47 @@ function LeadForm({ session, state, strings }: ViewProps): JSX.Element {
   );
 }
 
+/** Once the conversation closed: its transcript by e-mail, one button when the visitor left an address here, else the address and the button. */
+function TranscriptOffer({ session, state, strings }: ViewProps): JSX.Element | null {
+  const [email, setEmail] = useState("");
+  const { transcript, lead } = state.handoff;
+  if (transcript === "none") return null;
+  if (transcript === "sent") return <p class="lead-done">{strings.transcriptSent}</p>;
+  const busy = transcript === "sending";
+  const known = lead === "saved";
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (!busy && (known || email.trim())) void session.handoff.emailTranscript(known ? "" : email);
+  };
+  return (
+    <form class="lead" onSubmit={submit}>
+      <div class="lead-row">
+        {!known && (
+          <input
+            type="email"
+            required
+            maxLength={320}
+            autocomplete="email"
+            aria-label={strings.emailLabel}
+            placeholder={strings.emailLabel}
+            aria-invalid={transcript === "invalid" ? "true" : undefined}
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
+        )}
+        <button type="submit" class="lead-send" disabled={busy || !(known || email.trim())}>
+          {strings.transcriptOffer}
+        </button>
+      </div>
+      {transcript === "limit" && <p class="lead-error">{strings.transcriptLimit}</p>}
+      {transcript === "invalid" && <p class="lead-error">{strings.leadInvalid}</p>}
+    </form>
+  );
+}
+
 /**
  * What follows the messages in the log: "Talk to a person" under a low-confidence answer, the
- * operator's typing, and the e-mail form while nobody is online.
+ * operator's typing, the e-mail form while nobody is online, and the transcript once it closed.
  */
 export function HandoffFooter({ session, state, strings }: ViewProps): JSX.Element | null {
   const { status, operatorTyping, lead, requesting } = state.handoff;
@@ -107,6 +145,7 @@ export function HandoffFooter({ session, state, strings }: ViewProps): JSX.Eleme
         </div>
       )}
       {lead !== "none" && <LeadForm session={session} state={state} strings={strings} />}
+      <TranscriptOffer session={session} state={state} strings={strings} />
       {operatorTyping !== null && (
         <p class="typing">
           <span class="dots" aria-hidden="true">
