@@ -3,12 +3,12 @@
 // /usr/bin/chromium; provisioning installs Debian's `chromium` package with apt-get (root only).
 import { spawn } from "node:child_process";
 import { access, constants } from "node:fs/promises";
+import { aptInstall } from "./apt-install.mjs";
 
 /** @typedef {import("./legs.mjs").Leg} Leg */
 
 export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 const VERSION_TIMEOUT_MS = 15_000;
-const APT_ENV = { DEBIAN_FRONTEND: "noninteractive" };
 
 /**
  * `path --version`, which a working Chromium answers with "Chromium 142.0…" (in about a second).
@@ -50,17 +50,8 @@ export function createChromiumLeg({ packagePath = DEBIAN_CHROMIUM } = {}) {
       if (path !== packagePath) return { ready: false, problem: `${first.problem}; this script installs Chromium only at ${packagePath} (Debian's package)` };
       if (!machine.hasCommand("apt-get")) return { ready: false, problem: `${first.problem}; installing it needs apt-get, which this machine lacks` };
       if (!machine.isRoot()) return { ready: false, problem: `${first.problem}; installing it needs root (running as uid ${machine.uid()})` };
-      const install = ["install", "-y", "--no-install-recommends", "chromium"];
-      let installed = await machine.run("apt-get", install, { env: APT_ENV });
-      if (installed.code !== 0) {
-        // The usual cause is a machine whose package lists are missing or stale.
-        const updated = await machine.run("apt-get", ["update"], { env: APT_ENV });
-        if (updated.code === 0) installed = await machine.run("apt-get", install, { env: APT_ENV });
-      }
-      if (installed.code !== 0) {
-        const tail = installed.output.trim().split("\n").slice(-3).join(" | ");
-        return { ready: false, problem: `${first.problem}; \`apt-get install chromium\` failed: ${tail}` };
-      }
+      const installed = await aptInstall(machine, "chromium");
+      if (!installed.ok) return { ready: false, problem: `${first.problem}; \`apt-get install chromium\` failed: ${installed.tail}` };
       did("installed Debian's chromium package with apt-get");
       return probeChromium(path);
     },

@@ -27,6 +27,7 @@ import { visitorPrivacyRoutes } from "./privacy/console-routes.js";
 import { webhookRoutes } from "./webhooks/console-routes.js";
 import { mailRoutes } from "./mail/console-routes.js";
 import { mailWidgetRoutes } from "./mail/widget-routes.js";
+import { INBOUND_MAIL_PREFIX, inboundMailRoutes } from "./mail/inbound-routes.js";
 import { pushRoutes } from "./push/console-routes.js";
 import { CONSOLE_PREFIX } from "./console/console-prefix.js";
 import { publicOrigin } from "./console/public-origin.js";
@@ -115,6 +116,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
+  await app.register(inboundMailRoutes, { prefix: INBOUND_MAIL_PREFIX });
   // The console API: its shared cookie and role guard, then each domain's console routes.
   await app.register(
     async (consoleApi) => {

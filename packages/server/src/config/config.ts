@@ -8,6 +8,7 @@ import { rateLimitsFor, type RateLimits } from "./rate-limits.js";
 import { trustedProxiesOf } from "./trusted-proxies.js";
 import { realtimeConfigFor, type RealtimeConfig } from "./realtime.js";
 import { webhookConfigFor, type WebhookConfig } from "./webhooks.js";
+import { inboundMailConfigFor, type InboundMailConfig } from "./inbound-mail.js";
 import { mailConfigFor, type MailConfig } from "./mail.js";
 import { pushConfigFor, type PushConfig } from "./push.js";
 
@@ -61,6 +62,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Outbound e-mail (src/mail/). */
   mail: MailConfig;
+  /** Replies by e-mail (src/mail/inbound/). */
+  inboundMail: InboundMailConfig;
   /** Web Push alerts to operators' devices (src/push/). */
   push: PushConfig;
 }
@@ -150,6 +153,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     metricsPort: env.METRICS_PORT,
     webhooks: webhookConfigFor(env),
     mail: mailConfigFor(env),
+    inboundMail: inboundMailConfigFor(env),
     push: pushConfigFor(env, publicUrl),
   };
 }

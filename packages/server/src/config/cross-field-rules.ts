@@ -1,4 +1,5 @@
 import { ENV_PREFIX, type Env } from "./env-schema.js";
+import { inboundMailProblems } from "./inbound-mail.js";
 import { mailProblems } from "./mail.js";
 import { vapidKeyProblems } from "./push.js";
 
@@ -29,6 +30,7 @@ export function crossFieldProblems(env: Env): string[] {
     problems.push(`${ENV_PREFIX}HOST: '${env.HOST}' is not a host name or IP address (it also makes the default ${ENV_PREFIX}PUBLIC_URL)`);
   }
   problems.push(...mailProblems(env));
+  problems.push(...inboundMailProblems(env));
   problems.push(...vapidKeyProblems(env));
   return problems;
 }

@@ -1,10 +1,9 @@
 import type { ConversationStatus } from "@frontdesk/contracts";
-import { notifyWorkspaceOperators } from "../inbox/notifications.js";
 import type { Services } from "../services.js";
 import { findAgent, officeHoursStatus } from "../tenants/agents.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "./visitor-lock.js";
-import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
+import { handToAPerson, publishHandedToPerson } from "./hand-to-a-person.js";
 import { lockConversationState, updateHumanRequestReason } from "./conversation-state-repository.js";
 import { operatorsOnline } from "./operators-online.js";
 
@@ -36,51 +35,12 @@ export async function requestHuman(services: Services, session: WidgetSession, r
     if (!before) throw sessionEnded();
     if (before.status === "awaiting_human" || before.status === "human") {
       if (before.status === "awaiting_human" && reason !== null) await updateHumanRequestReason(tx, before.id, reason);
-      return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason }, committed: null };
+      return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason }, handed: null };
     }
-    const committed: CommittedTransition = await applyTransition(
-      tx,
-      before,
-      { status: "awaiting_human", assignee: null, humanRequest: { kind: "stamp", reason } },
-      systemMessages.humanRequested,
-    );
-    const requested = committed.state;
-    await services.events.raise(tx, {
-      type: "human.requested",
-      conversation: { workspaceId: requested.workspaceId, agentId: requested.agentId, conversationId: requested.id, visitorId: requested.visitorId },
-      reason: requested.humanRequestReason,
-      requestedAt: requested.humanRequestedAt!,
-      outsideHours,
-    });
-    const notifications = await notifyWorkspaceOperators(tx, {
-      workspaceId: conversation.workspaceId,
-      kind: "human_requested",
-      conversationId: conversation.id,
-      payload: { agent_id: conversation.agentId, visitor_id: conversation.visitorId, reason, ...(outsideHours ? { outside_hours: true } : {}) },
-    });
-    return { state: committed.state, committed, notifications };
+    const handed = await handToAPerson(services, tx, before, { reason, outsideHours });
+    return { state: handed.committed.state, handed };
   });
-  if (outcome.committed) {
-    const { state } = outcome.committed;
-    publishTransition(services, outcome.committed);
-    services.bus.publish({
-      type: "human.requested",
-      workspaceId: state.workspaceId,
-      agentId: state.agentId,
-      conversationId: state.id,
-      seq: state.updatedSeq,
-      reason: state.humanRequestReason,
-      requestedAt: state.humanRequestedAt!,
-    });
-    services.bus.publish({
-      type: "notification.created",
-      workspaceId: state.workspaceId,
-      conversationId: state.id,
-      kind: "human_requested",
-      at: state.humanRequestedAt!,
-      notifications: outcome.notifications.map(({ id, operatorId }) => ({ id, operatorId })),
-    });
-  }
+  if (outcome.handed) publishHandedToPerson(services, outcome.handed);
   return {
     conversation_id: conversation.id,
     status: outcome.state.status,

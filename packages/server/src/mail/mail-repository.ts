@@ -22,14 +22,16 @@ export interface NewMail {
   text: string;
   html: string;
   status: "queued" | "waiting";
+  /** A mail to a visitor about their conversation: the key a reply names it by (reply-key.ts). */
+  replyKey: string | null;
 }
 
 export async function insertMail(tx: Queryable, mail: NewMail): Promise<string> {
   const id = newId("mail");
   await tx.query(
-    `INSERT INTO mail_messages (id, workspace_id, kind, recipient, recipient_name, operator_id, visitor_id, conversation_id, about_seq, language, subject, text_body, html_body, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    [id, mail.workspaceId, mail.kind, mail.recipient, mail.recipientName, mail.operatorId, mail.visitorId, mail.conversationId, mail.aboutSeq, mail.language, mail.subject, mail.text, mail.html, mail.status],
+    `INSERT INTO mail_messages (id, workspace_id, kind, recipient, recipient_name, operator_id, visitor_id, conversation_id, about_seq, language, subject, text_body, html_body, status, reply_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [id, mail.workspaceId, mail.kind, mail.recipient, mail.recipientName, mail.operatorId, mail.visitorId, mail.conversationId, mail.aboutSeq, mail.language, mail.subject, mail.text, mail.html, mail.status, mail.replyKey],
   );
   return id;
 }
@@ -46,13 +48,14 @@ export interface LockedMail {
   subject: string;
   text: string;
   html: string;
+  replyKey: string | null;
 }
 
 export async function lockMail(tx: Queryable, workspaceId: string, mailId: string): Promise<LockedMail | null> {
   const { rows } = await tx.query<{
-    id: string; status: MailStatus; attempts: number; lease_until: Date | string | null; recipient: string; recipient_name: string | null; language: string; subject: string; text_body: string; html_body: string;
+    id: string; status: MailStatus; attempts: number; lease_until: Date | string | null; recipient: string; recipient_name: string | null; language: string; subject: string; text_body: string; html_body: string; reply_key: string | null;
   }>(
-    `SELECT id, status, attempts, lease_until, recipient, recipient_name, language, subject, text_body, html_body
+    `SELECT id, status, attempts, lease_until, recipient, recipient_name, language, subject, text_body, html_body, reply_key
      FROM mail_messages WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
     [mailId, workspaceId],
   );
@@ -69,6 +72,7 @@ export async function lockMail(tx: Queryable, workspaceId: string, mailId: strin
     subject: row.subject,
     text: row.text_body,
     html: row.html_body,
+    replyKey: row.reply_key,
   };
 }
 
@@ -188,6 +192,16 @@ export async function listWorkspaceMails(db: Queryable, workspaceId: string, opt
     created_at: iso(row.created_at),
     sent_at: isoOrNull(row.sent_at),
   }));
+}
+
+/** The conversation a reply key's mail is about (a mail to its visitor), or null: no such mail, or erased. */
+export async function findMailOfReplyKey(db: Queryable, replyKey: string): Promise<{ workspaceId: string; conversationId: string; visitorId: string; recipient: string } | null> {
+  const { rows } = await db.query<{ workspace_id: string; conversation_id: string; visitor_id: string; recipient: string }>(
+    `SELECT workspace_id, conversation_id, visitor_id, recipient FROM mail_messages WHERE reply_key = $1 AND conversation_id IS NOT NULL AND visitor_id IS NOT NULL`,
+    [replyKey],
+  );
+  const row = rows[0];
+  return row ? { workspaceId: row.workspace_id, conversationId: row.conversation_id, visitorId: row.visitor_id, recipient: row.recipient } : null;
 }
 
 /** Erasure's part: every mail about the visitors or conversations, queued, sent or failed (their attempts go with them). */

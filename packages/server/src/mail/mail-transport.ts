@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import nodemailer, { type Transporter } from "nodemailer";
+import { replyAddressFor } from "../config/inbound-mail.js";
 import type { MailConfig, Mailbox } from "../config/mail.js";
+import { messageIdFor } from "./reply-key.js";
 
 /** One mail as the SMTP server gets it. */
 export interface OutgoingMail {
@@ -9,6 +11,8 @@ export interface OutgoingMail {
   text: string;
   html: string;
   language: string;
+  /** A mail a visitor may answer: its Message-ID carries the key and, with FRONTDESK_MAIL_REPLY_TO, so does its Reply-To. */
+  replyKey?: string | null;
 }
 
 /** What one attempt came to. `permanent`: the server refused with a 5xx reply, trying again would not help. */
@@ -36,6 +40,7 @@ export class MailTransport {
   constructor(
     private readonly config: MailConfig & { smtpUrl: string; from: Mailbox },
     ca: string | undefined,
+    private readonly replyTo: string | null = null,
   ) {
     this.transport = nodemailer.createTransport({
       url: config.smtpUrl,
@@ -53,8 +58,11 @@ export class MailTransport {
   async send(mail: OutgoingMail): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    const key = mail.replyKey ?? null;
     try {
       const info = (await this.transport.sendMail({
+        ...(key === null ? {} : { messageId: messageIdFor(key, this.config.from.address) }),
+        ...(key === null || this.replyTo === null ? {} : { replyTo: replyAddressFor(this.replyTo, key) }),
         from: { address: this.config.from.address, name: this.config.from.name ?? "" },
         to: { address: mail.to.address, name: mail.to.name ?? "" },
         subject: mail.subject,
@@ -77,7 +85,7 @@ export class MailTransport {
 }
 
 /** The transport of the configuration, or null when no SMTP server is configured (mails wait in the outbox). */
-export async function createMailTransport(config: MailConfig): Promise<MailTransport | null> {
+export async function createMailTransport(config: MailConfig, replyTo: string | null = null): Promise<MailTransport | null> {
   if (config.smtpUrl === null || config.from === null) return null;
   let ca: string | undefined;
   if (config.tlsCaFile !== null) {
@@ -87,5 +95,5 @@ export async function createMailTransport(config: MailConfig): Promise<MailTrans
       throw new Error(`FRONTDESK_SMTP_TLS_CA: cannot read ${config.tlsCaFile} (${(error as Error).message})`);
     }
   }
-  return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, ca);
+  return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, ca, replyTo);
 }

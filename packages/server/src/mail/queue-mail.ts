@@ -3,6 +3,7 @@ import type { Queryable } from "../db/database.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { headerText, renderMail, type MailContent } from "./mail-content.js";
 import { insertMail, type MailKind } from "./mail-repository.js";
+import { newReplyKey } from "./reply-key.js";
 
 /** A mail to queue: whom to, what it says, and what it is about. */
 export interface MailDraft {
@@ -42,6 +43,8 @@ export async function queueMail(tx: Queryable, jobs: JobQueue, config: MailConfi
     text: rendered.text,
     html: rendered.html,
     status,
+    // A visitor may answer a mail about their conversation: the key their reply names it by.
+    replyKey: draft.visitorId && draft.conversationId && (draft.kind === "visitor_reply" || draft.kind === "transcript") ? newReplyKey() : null,
   });
   if (status === "queued") await jobs.send("send-mail", { mailId: id, workspaceId: draft.workspaceId, attempt: 1 }, tx);
   return { id, status };

@@ -3,6 +3,7 @@ import { operatorsOnline } from "../conversations/operators-online.js";
 import type { Services } from "../services.js";
 import type { MailJobContext } from "./mail-job-context.js";
 import { createMailTransport } from "./mail-transport.js";
+import { registerInboundMailPoller } from "./register-inbound-mail-poller.js";
 import { runMailCheck } from "./run-mail-check.js";
 import { releaseWaitingMail } from "./release-waiting-mails.js";
 import { sendMail } from "./send-mail.js";
@@ -14,12 +15,13 @@ export const DIGEST_CRON = "0 * * * *";
 /**
  * Starts this process's mail workers: the checks (away operators, unseen messages), the hourly digest and
  * `send-mail` (FRONTDESK_MAIL_CONCURRENCY). With SMTP configured, the outbox's waiting mails are
- * released first; without it, `send-mail` jobs put their mails back in the outbox. A `worker`
+ * released first; without it, `send-mail` jobs put their mails back in the outbox. With
+ * FRONTDESK_IMAP_URL, the mailbox of replies is polled too. A `worker`
  * process without Redis sees no console presence: it takes every operator for away.
  */
 export async function registerMailWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
   const settings = services.config.mail;
-  const transport = await createMailTransport(settings);
+  const transport = await createMailTransport(settings, services.config.inboundMail.replyTo);
   const context: MailJobContext = {
     db: services.db,
     jobs: services.jobs,
@@ -52,8 +54,10 @@ export async function registerMailWorkers(services: Services, logger: Logger): P
   if (settings.concurrency > 0) {
     await services.jobs.work("send-mail", settings.concurrency, logged("send-mail", (payload) => sendMail(sending, payload)));
   }
+  const poller = registerInboundMailPoller(services, logger);
   return {
     async close() {
+      await poller.close();
       transport?.close();
     },
   };

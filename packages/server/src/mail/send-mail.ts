@@ -47,6 +47,7 @@ export async function sendMail(context: MailSendingContext, payload: JobPayload<
     text: claimed.text,
     html: claimed.html,
     language: claimed.language,
+    replyKey: claimed.replyKey,
   });
   await db.transaction(async (tx) => {
     const mail = await lockMail(tx, payload.workspaceId, payload.mailId);

@@ -37,12 +37,13 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   message_idempotency_keys: "answering",
   // privacy/
   erasures: "privacy",
-  // mail/: the outbox, its attempts, the operators' alert choices, digests and pending checks
+  // mail/: the outbox, its attempts, the operators' alert choices, digests, pending checks and the replies received
   mail_messages: "mail",
   mail_attempts: "mail",
   mail_alert_preferences: "mail",
   mail_digest_items: "mail",
   mail_checks: "mail",
+  mail_inbound: "mail",
   // push/: operators' devices
   push_subscriptions: "push",
   // webhooks/

@@ -26,9 +26,10 @@ const W = "/api/v1/widget";
 const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks"];
 /**
  * Tables of visitor data that only the mail workers fill (attempts of a sent mail, an operator's
- * digest items): sorted here, and shown emptied by erasure in test/mail/mail-notifications.test.ts.
+ * digest items, the replies received by e-mail): sorted here, and shown emptied by erasure in
+ * test/mail/mail-notifications.test.ts and test/mail/inbound-mail.test.ts.
  */
-const WORKER_VISITOR_DATA_TABLES = ["mail_attempts", "mail_digest_items"];
+const WORKER_VISITOR_DATA_TABLES = ["mail_attempts", "mail_digest_items", "mail_inbound"];
 const OTHER_TABLES = [
   "workspaces", // retention_days; a quota
   "agents",
