@@ -136,6 +136,7 @@ export const envSchema = z.object({
   WEBHOOK_CIRCUIT_FAILURES: positiveInt.max(1000).default(5),
   WEBHOOK_CIRCUIT_COOLDOWN_SECONDS: positiveInt.max(86_400).default(60),
   RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_INBOUND_MAIL_PER_MINUTE: positiveInt.optional(),
   SMTP_URL: urlWithProtocols(["smtp:", "smtps:"]).optional(),
   MAIL_FROM: z.string().min(3).max(320).optional(),
   SMTP_TLS_CA: z.string().min(1).optional(),

@@ -28,6 +28,8 @@ export interface RateLimits {
   /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
   loginPerIp: WindowLimit;
   loginPerEmail: WindowLimit;
+  /** POST /inbound-mail/{provider}, per client IP (a provider's sending servers): counted before the post is read or its signature checked. */
+  inboundMail: WindowLimit;
 }
 
 const minute = (points: number): WindowLimit => ({ points, windowSeconds: 60 });
@@ -50,6 +52,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
     transcriptsPerIp: { points: 20, windowSeconds: 3600 },
+    inboundMail: minute(600),
     ...LOGIN_LIMITS,
   },
   high: {
@@ -66,6 +69,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
     transcriptsPerIp: { points: 20, windowSeconds: 3600 },
+    inboundMail: minute(600),
     ...LOGIN_LIMITS,
   },
 };
@@ -94,5 +98,6 @@ export function rateLimitsFor(env: Env): RateLimits {
     transcriptsPerIp: base.transcriptsPerIp,
     loginPerIp: base.loginPerIp,
     loginPerEmail: base.loginPerEmail,
+    inboundMail: override(base.inboundMail, env.RATE_LIMIT_INBOUND_MAIL_PER_MINUTE),
   };
 }

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../http/app-error.js";
+import { registerJsonBodies } from "../http/json-body.js";
+import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import { parseRawMail, UnreadableMailError, type InboundChannel, type InboundMail } from "./inbound-mail.js";
 import { registerInboundMailMetrics } from "./inbound-mail-metrics.js";
 import { mailgunRouteSchema, postmarkRouteSchema } from "./inbound-schemas.js";
@@ -26,7 +28,7 @@ async function formFields(body: Buffer, contentType: string): Promise<Record<str
  * Providers' inbound-mail webhooks, under /api/v1/inbound-mail: Mailgun (signed posts) and
  * Postmark (basic auth), each answering 404 until configured. The post is authenticated before it
  * is validated (preValidation), so a stranger learns nothing of the format. Its own scope reads
- * JSON and forms up to twice FRONTDESK_INBOUND_MAIL_MAX_BYTES (encodings make a mail bigger); a
+ * JSON (as every route does) and forms up to twice FRONTDESK_INBOUND_MAIL_MAX_BYTES (encodings make a mail bigger); a
  * refused post is logged with its reason. A mail dropped for a business reason is still 200, so
  * the provider does not post it again.
  */
@@ -37,14 +39,11 @@ export const inboundMailRoutes: FastifyPluginAsyncZod = async (app) => {
   const metrics = registerInboundMailMetrics(services.metrics);
   const contextOf = (request: FastifyRequest): InboundMailContext => ({ services, logger: request.log, metrics });
 
+  // Counted per client IP before the body is read or the signature checked: forged posts cost little.
+  app.addHook("onRequest", async (request, reply) => enforceRateLimit(services.limiter, reply, ["inboundMail", request.ip]));
+  // JSON as everywhere (nesting depth, UTF-8, storable strings), up to this route's limit; forms too.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "buffer", bodyLimit }, (_request, body, done) => {
-    try {
-      done(null, JSON.parse(body.toString("utf8")));
-    } catch {
-      done(new AppError("invalid_json", "The body is not valid JSON."), undefined);
-    }
-  });
+  registerJsonBodies(app, bodyLimit);
   app.addContentTypeParser(["application/x-www-form-urlencoded", "multipart/form-data"], { parseAs: "buffer", bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
     try {
       return await formFields(body, request.headers["content-type"] ?? "");

@@ -50,11 +50,13 @@ const outcomeSchema = z.object({
 
 const postErrors = (auth: string) => ({
   200: jsonResponse("Taken: stored in its conversation, or dropped for a reason that another post would not change (so the provider does not retry).", outcomeSchema),
+  400: errorResponse("`invalid_json` or `bad_request`: the body is not valid JSON, or not a readable form."),
   401: errorResponse(auth),
   404: errorResponse("`not_found`: this provider is not configured on this service."),
   413: errorResponse("`payload_too_large`: the post (or the raw mail in it) is over FRONTDESK_INBOUND_MAIL_MAX_BYTES; it is logged and dropped."),
   415: errors.unsupportedMediaType,
   422: errorResponse("`validation_failed`: the post is not the provider's inbound format; `fields` names each bad member."),
+  429: errorResponse("`rate_limited`: over 600 posts a minute from this IP (`FRONTDESK_RATE_LIMIT_INBOUND_MAIL_PER_MINUTE`)."),
   500: errors.internal,
 });
 

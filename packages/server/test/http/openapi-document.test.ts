@@ -111,6 +111,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `POST ${WP}/posts`,
         `DELETE ${WP}/posts/{post_id}`,
         `GET ${WP}/status`,
+        "POST /api/v1/inbound-mail/mailgun",
+        "POST /api/v1/inbound-mail/postmark",
       ].sort(),
     );
     for (const { method, path } of operations) {
@@ -125,7 +127,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
       expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
       expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
-      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : "console"]);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : path.startsWith("/api/v1/inbound-mail/") ? "inbound-mail" : "console"]);
     }
   });
 
@@ -244,6 +246,6 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
     expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
     expect(String(objectAt(document, "info").description)).toContain("sessionToken");
-    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "console"]);
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "inbound-mail", "console"]);
   });
 });
