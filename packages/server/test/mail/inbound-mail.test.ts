@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BusEvent } from "../../src/realtime/event-bus.js";
 import { registerInboundMailMetrics } from "../../src/mail/inbound-mail-metrics.js";
 import { pollImapMailbox } from "../../src/mail/poll-imap-mailbox.js";
+import { registerInboundMailPoller } from "../../src/mail/register-inbound-mail-poller.js";
 import type { InboundMailContext } from "../../src/mail/receive-inbound-mail.js";
 import { capturedLogger, type LogLine } from "../support/captured-log.js";
 import { CONSOLE } from "../support/console-session.js";
@@ -125,6 +126,23 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     // Still answered from the widget as before.
     const widget = await world.t.app.inject({ method: "GET", url: `${W}/conversation/messages`, headers: bearer(visitor.jwt) });
     expect(widget.json().data.messages.some((message: { content: string }) => message.content === "Thanks, <b>which</b> carrier is it?")).toBe(true);
+  });
+
+  it("happy: the workers' pollers take a reply on their own; two processes polling together store it once", async () => {
+    const email = "polled.reply@visitors.test";
+    const { visitor, replyTo } = await mailedVisitor(email);
+    const { services } = world.t;
+    const fast = { ...services, config: { ...services.config, inboundMail: { ...services.config.inboundMail, imapPollMs: 100 } } };
+    await dovecot.deliver(replyMail({ from: email, to: replyTo, messageId: "<polled-1@visitors.test>", body: "Found by the poller." }));
+    const pollers = [registerInboundMailPoller(fast, context.logger), registerInboundMailPoller(fast, context.logger)];
+    try {
+      await expect.poll(async () => (await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").length, { timeout: 15_000, interval: 100 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      for (const poller of pollers) await poller.close();
+    }
+    expect((await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").map((message) => message.content)).toEqual(["Found by the poller."]);
+    expect((await dovecot.inbox()).at(-1)?.flags).toEqual(["\\Seen"]);
   });
 
   it("happy: a reply to a closed conversation (matched by In-Reply-To alone) reopens it for a person, not the bot", async () => {
