@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { Logger } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { BusEvent } from "../../src/realtime/event-bus.js";
 import { registerInboundMailMetrics } from "../../src/mail/inbound-mail-metrics.js";
@@ -45,6 +46,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
   let dovecot: DovecotServer;
   let context: InboundMailContext;
   let log: LogLine[];
+  let logger: Logger;
 
   beforeAll(async () => {
     receiver = new SmtpReceiver();
@@ -63,6 +65,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     await world.startWorkers();
     const captured = capturedLogger();
     log = captured.lines;
+    logger = captured.logger;
     context = { services: world.t.services, logger: captured.logger, metrics: registerInboundMailMetrics(world.t.services.metrics) };
   }, 120_000);
   afterAll(async () => {
@@ -134,7 +137,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     const { services } = world.t;
     const fast = { ...services, config: { ...services.config, inboundMail: { ...services.config.inboundMail, imapPollMs: 100 } } };
     await dovecot.deliver(replyMail({ from: email, to: replyTo, messageId: "<polled-1@visitors.test>", body: "Found by the poller." }));
-    const pollers = [registerInboundMailPoller(fast, context.logger), registerInboundMailPoller(fast, context.logger)];
+    const pollers = [registerInboundMailPoller(fast, logger), registerInboundMailPoller(fast, logger)];
     try {
       await expect.poll(async () => (await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").length, { timeout: 15_000, interval: 100 }).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -23,6 +23,7 @@ const limits: LimitTable = {
   transcriptsPerIp: null,
   loginPerIp: null,
   loginPerEmail: null,
+  inboundMail: null,
 };
 
 describeNeeding("redis")("Redis counters", () => {
