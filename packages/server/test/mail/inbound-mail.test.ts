@@ -13,7 +13,7 @@ import { bearer } from "../support/seed.js";
 import { describeEachNeeding } from "../support/test-legs.js";
 import { legsOfStore, storeKinds } from "../support/test-database.js";
 import { startMailWorld, W, type MailWorld } from "./mail-world.js";
-import { SmtpReceiver } from "./smtp-receiver.js";
+import { selfSignedCertificate, SmtpReceiver } from "./smtp-receiver.js";
 
 const REPLY_TO = "replies@acme.test";
 const MAILGUN_KEY = "mailgun-signing-key-for-tests-0123456789";
@@ -148,6 +148,26 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     expect((await dovecot.inbox()).at(-1)?.flags).toEqual(["\\Seen"]);
   });
 
+  it("security: with imap:// the poll logs in only after STARTTLS, checking the server's certificate against FRONTDESK_IMAP_TLS_CA", async () => {
+    const certificate = await selfSignedCertificate();
+    const secured = new DovecotServer({ key: certificate.key, cert: certificate.cert });
+    try {
+      await secured.start();
+      const email = "tls.reply@visitors.test";
+      const { visitor, replyTo } = await mailedVisitor(email);
+      await secured.deliver(replyMail({ from: email, to: replyTo, messageId: "<tls-1@visitors.test>", body: "Over TLS." }));
+      const settings = { ...world.t.services.config.inboundMail, imapUrl: secured.url };
+      // Not trusted by the system's authorities: no login, nothing taken.
+      await expect(pollImapMailbox(context, { ...settings, imapTlsCaFile: null })).rejects.toThrow();
+      expect((await secured.inbox())[0]?.flags).not.toContain("\\Seen");
+      expect((await pollImapMailbox(context, { ...settings, imapTlsCaFile: certificate.certFile })).outcomes).toEqual(["stored"]);
+      expect((await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").map((message) => message.content)).toEqual(["Over TLS."]);
+    } finally {
+      await secured.close();
+      await certificate.cleanup();
+    }
+  });
+
   it("happy: a reply to a closed conversation (matched by In-Reply-To alone) reopens it for a person, not the bot", async () => {
     const email = "closed.reply@visitors.test";
     const { visitor, messageId } = await mailedVisitor(email, "closed");
@@ -214,6 +234,23 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     expect((await postMailgun(parsed)).json()).toEqual({ data: { outcome: "duplicate" } });
     const raw = mailgunPost({ recipient: replyTo, "body-mime": replyMail({ from: email, to: replyTo, messageId: "<mg-2@visitors.test>", body: QUOTED("Raw from Mailgun.") }) });
     expect((await postMailgun(raw)).json()).toEqual({ data: { outcome: "stored" } });
+    // With an attachment Mailgun posts multipart/form-data: the file is counted, never kept.
+    const form = new FormData();
+    for (const [name, value] of new URLSearchParams(
+      mailgunPost({ recipient: replyTo, from: email, "body-plain": "With a file.", "message-headers": JSON.stringify([["Message-Id", "<mg-3@visitors.test>"]]) }),
+    )) {
+      form.append(name, value);
+    }
+    form.append("attachment-1", new Blob(["%PDF-1.4"], { type: "application/pdf" }), "invoice.pdf");
+    const multipart = new Request("http://localhost/", { method: "POST", body: form });
+    const withFile = await world.t.app.inject({
+      method: "POST",
+      url: "/api/v1/inbound-mail/mailgun",
+      headers: { "content-type": multipart.headers.get("content-type") ?? "" },
+      payload: Buffer.from(await multipart.arrayBuffer()),
+    });
+    expect(withFile.statusCode, withFile.body).toBe(200);
+    expect(withFile.json()).toEqual({ data: { outcome: "stored" } });
     const stranger = mailgunPost({ recipient: replyTo, from: "eve@attacker.test", "body-plain": "hi", "message-headers": "[]" });
     expect((await postMailgun(stranger)).json()).toEqual({ data: { outcome: "wrong_sender" } });
 
@@ -232,7 +269,7 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.code).toBe("payload_too_large");
 
-    expect((await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").map((message) => message.content)).toEqual(["Parsed by Mailgun.", "Raw from Mailgun."]);
+    expect((await messagesOf(visitor.conversationId)).filter((message) => message.role === "visitor").map((message) => message.content)).toEqual(["Parsed by Mailgun.", "Raw from Mailgun.", "With a file."]);
     const metrics = await world.t.services.metrics.getSingleMetricAsString("frontdesk_inbound_mails_total");
     expect(metrics).toContain('frontdesk_inbound_mails_total{channel="mailgun",outcome="unauthenticated"} 3');
     expect(metrics).toContain('frontdesk_inbound_mails_total{channel="mailgun",outcome="too_large"} 1');

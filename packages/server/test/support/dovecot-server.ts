@@ -22,12 +22,16 @@ function mailOwner(): { uid: number; gid: number } {
 /**
  * A real Dovecot IMAP server on a loopback port (the `dovecot` leg): its own configuration, a
  * passwd-file user and a Maildir in a temporary directory, started in the foreground
- * (`dovecot -F -c <conf>`) and stopped by its pid. Plain IMAP without TLS, on 127.0.0.1 only.
+ * (`dovecot -F -c <conf>`) and stopped by its pid. On 127.0.0.1 only: plain IMAP, or with a
+ * certificate, STARTTLS required before any login.
  */
 export class DovecotServer {
   private child: ChildProcess | null = null;
   private directory = "";
   port = 0;
+
+  /** With `tls`, STARTTLS is offered with this certificate and a login before it is refused. */
+  constructor(private readonly tls: { key: string; cert: string } | null = null) {}
 
   get url(): string {
     return `imap://${IMAP_USER}:${encodeURIComponent(IMAP_PASSWORD)}@127.0.0.1:${this.port}`;
@@ -47,6 +51,13 @@ export class DovecotServer {
     await chown(join(dir, "mail"), owner.uid, owner.gid);
     await writeFile(join(dir, "passwd"), `${IMAP_USER}:{PLAIN}${IMAP_PASSWORD}::::::\n`);
     const root = process.getuid?.() === 0;
+    if (this.tls) {
+      await writeFile(join(dir, "key.pem"), this.tls.key, { mode: 0o600 });
+      await writeFile(join(dir, "cert.pem"), this.tls.cert);
+    }
+    const tlsSettings = this.tls
+      ? ["ssl = required", `ssl_cert = <${dir}/cert.pem`, `ssl_key = <${dir}/key.pem`, "disable_plaintext_auth = yes"]
+      : ["ssl = no", "disable_plaintext_auth = no"];
     await writeFile(
       join(dir, "dovecot.conf"),
       [
@@ -55,8 +66,7 @@ export class DovecotServer {
         `base_dir = ${dir}/run`,
         `state_dir = ${dir}/state`,
         `log_path = ${dir}/dovecot.log`,
-        "ssl = no",
-        "disable_plaintext_auth = no",
+        ...tlsSettings,
         "auth_mechanisms = plain login",
         `mail_location = maildir:${dir}/mail/%u`,
         "first_valid_uid = 1",
@@ -103,7 +113,15 @@ export class DovecotServer {
 
   /** Runs `work` with a client logged in as the test user. */
   async withClient<T>(work: (client: ImapFlow) => Promise<T>): Promise<T> {
-    const client = new ImapFlow({ host: "127.0.0.1", port: this.port, secure: false, auth: { user: IMAP_USER, pass: IMAP_PASSWORD }, logger: false, disableAutoIdle: true });
+    const client = new ImapFlow({
+      host: "127.0.0.1",
+      port: this.port,
+      secure: false,
+      auth: { user: IMAP_USER, pass: IMAP_PASSWORD },
+      logger: false,
+      disableAutoIdle: true,
+      ...(this.tls ? { tls: { ca: this.tls.cert } } : {}),
+    });
     client.on("error", () => undefined);
     await client.connect();
     try {
