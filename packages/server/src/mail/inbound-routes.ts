@@ -65,14 +65,14 @@ export const inboundMailRoutes: FastifyPluginAsyncZod = async (app) => {
     request.log.warn({ channel, outcome: "unauthenticated" }, `inbound mail post refused: ${why}`);
     throw new AppError("invalid_signature", why);
   };
-  const answer = async (request: FastifyRequest, reply: FastifyReply, mail: () => Promise<InboundMail>) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply, channel: InboundChannel, mail: () => Promise<InboundMail>) => {
     let read: InboundMail;
     try {
       read = await mail();
     } catch (error) {
       if (!(error instanceof UnreadableMailError)) throw error;
-      metrics.inc({ channel: "mailgun", outcome: "malformed" });
-      request.log.warn({ channel: "mailgun", outcome: "malformed", reason: error.message }, `inbound mail refused: ${error.message}`);
+      metrics.inc({ channel, outcome: "malformed" });
+      request.log.warn({ channel, outcome: "malformed", reason: error.message }, `inbound mail refused: ${error.message}`);
       return reply.code(200).send({ data: { outcome: "malformed" as const } });
     }
     const { outcome } = await receiveInboundMail(contextOf(request), read);
@@ -94,7 +94,7 @@ export const inboundMailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (raw !== undefined && Buffer.byteLength(raw, "utf8") > settings.maxBytes) {
         throw new AppError("payload_too_large", "The mail is over FRONTDESK_INBOUND_MAIL_MAX_BYTES.");
       }
-      return answer(request, reply, async () => (raw !== undefined ? { ...(await parseRawMail(Buffer.from(raw, "utf8"), "mailgun")) } : mailOfMailgunPost(post)));
+      return answer(request, reply, "mailgun", async () => (raw !== undefined ? parseRawMail(Buffer.from(raw, "utf8"), "mailgun") : mailOfMailgunPost(post)));
     },
   });
 
@@ -106,6 +106,6 @@ export const inboundMailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (credentials === null) throw new AppError("not_found", "Postmark is not configured on this service.");
       if (!isPostmarkAuthorised(credentials, request.headers.authorization)) refuseUnauthenticated(request, "postmark", "The Postmark basic-auth credentials are missing or wrong.");
     },
-    handler: async (request, reply) => answer(request, reply, async () => mailOfPostmarkPost(request.body)),
+    handler: async (request, reply) => answer(request, reply, "postmark", async () => mailOfPostmarkPost(request.body)),
   });
 };

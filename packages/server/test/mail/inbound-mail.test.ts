@@ -251,6 +251,8 @@ describeEachNeeding(storeKinds, (kind) => [...legsOfStore(kind), "dovecot"])("re
     });
     expect(withFile.statusCode, withFile.body).toBe(200);
     expect(withFile.json()).toEqual({ data: { outcome: "stored" } });
+    const notAMail = await postMailgun(mailgunPost({ recipient: replyTo, "body-mime": "no headers, no mail" }));
+    expect(notAMail.json()).toEqual({ data: { outcome: "malformed" } });
     const stranger = mailgunPost({ recipient: replyTo, from: "eve@attacker.test", "body-plain": "hi", "message-headers": "[]" });
     expect((await postMailgun(stranger)).json()).toEqual({ data: { outcome: "wrong_sender" } });
 
