@@ -348,6 +348,7 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     expect(first).toBeGreaterThan(-1);
     expect(texts[first + 1]).toBe("I found your order: it ships tomorrow.");
     expect(texts.filter((text) => text === "Are you still there?")).toHaveLength(1);
+    expect(await log().locator(".from-system .bubble").allTextContents()).toEqual(["Waiting for a person to join", "Bea joined the conversation"]);
     await page.screenshot({ path: join(ARTIFACTS, "handoff-caught-up.png"), clip: WIDGET_CLIP });
   }, 90_000);
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it, onTestFailed } from "vitest";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../../server/test/support/console-session.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
@@ -52,11 +52,14 @@ describeNeeding("chromium")("the transcript by e-mail in the widget, in Chromium
   });
 
   const log = () => page.getByRole("log", { name: "Conversation" });
+  /** The texts of the log's messages, top to bottom (the greeting goes once there are messages, as in the handoff). */
+  const shownTexts = () => log().locator(".msg .bubble").allTextContents();
 
   /** The widget open on `path`, a person asked for (nobody online: the e-mail form is offered). */
-  async function waitingForAPerson(path: string, colorScheme: "light" | "dark" = "light"): Promise<Page> {
+  async function waitingForAPerson(path: string, colorScheme: "light" | "dark" = "light", beforeOpening?: () => Promise<void>): Promise<Page> {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
     page = await context.newPage();
+    await beforeOpening?.();
     await page.goto(stage.hostPage(path));
     await page.locator("frontdesk-widget .launcher").click();
     await poll(() => page.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
@@ -80,11 +83,19 @@ describeNeeding("chromium")("the transcript by e-mail in the widget, in Chromium
     (await stage.t.services.db.query<{ to_address: string; status: string; kind: string }>(`SELECT recipient AS to_address, status, kind FROM mail_messages WHERE conversation_id = $1`, [conversationId])).rows;
 
   it("happy: closed by an operator, the transcript is offered with an address field; a bad address is refused with a word; a good one is left as the lead and the transcript waits for e-mail set-up", async () => {
-    await waitingForAPerson("/transcript-no-lead");
+    // The catch-up the widget asks for once subscribed is held until the close came live: "Conversation closed"
+    // arrives before the older "Waiting for a person to join" that the catch-up brings, and must stay below it.
+    let holdCatchUp!: (route: Route) => void;
+    const catchUp = new Promise<Route>((resolve) => (holdCatchUp = resolve));
+    await waitingForAPerson("/transcript-no-lead", "light", () => page.route(/\/api\/v1\/widget\/conversation\/messages\?/, holdCatchUp, { times: 1 }));
     onTestFailed(async () => {
       await page.screenshot({ path: join(ARTIFACTS, "transcript-failure.png") });
     });
+    const held = await catchUp;
     const conversationId = await operatorCloses();
+    expect(await shownTexts()).toEqual(["Conversation closed"]);
+    await held.continue();
+    await poll(shownTexts).toEqual(["Waiting for a person to join", "Conversation closed"]);
     const offer = log().getByRole("button", { name: "Email me the transcript" });
     await poll(() => offer.isVisible()).toBe(true);
     expect(await offer.isDisabled()).toBe(true);
@@ -120,6 +131,7 @@ describeNeeding("chromium")("the transcript by e-mail in the widget, in Chromium
     await page.getByRole("button", { name: "Send e-mail" }).click();
     await poll(() => log().getByText("Thanks! We'll get back to you by e-mail.").isVisible()).toBe(true);
     const conversationId = await operatorCloses();
+    expect(await shownTexts()).toEqual(["Waiting for a person to join", "Conversation closed"]);
     const offer = log().getByRole("button", { name: "Email me the transcript" });
     await poll(() => offer.isEnabled()).toBe(true);
     expect(await log().getByRole("textbox", { name: "Your e-mail" }).count()).toBe(0);

@@ -7,6 +7,8 @@ export interface ChatMessage {
   key: string;
   /** The stored message's id, once known (dedupes what the realtime channel and the catch-up send). */
   id?: string;
+  /** The stored message's place in the conversation (the order the chat shows; null: stored before seqs). */
+  seq?: number | null;
   /** The operator who wrote it (or who joined: a system message), by name. */
   author?: string | null;
   role: ChatRole;
@@ -27,6 +29,7 @@ export interface ChatMessage {
 export const chatMessageOf = (message: ConversationMessage, key: string): ChatMessage => ({
   key,
   id: message.id,
+  seq: message.seq,
   role: message.role,
   content: message.content,
   code: message.code,
@@ -35,3 +38,13 @@ export const chatMessageOf = (message: ConversationMessage, key: string): ChatMe
   streaming: false,
   lowConfidence: false,
 });
+
+/**
+ * Puts `message` in its place among `messages`: before the first message with a greater seq or not
+ * stored yet (the visitor's outbox stays last), so a live message that came before an older one the
+ * catch-up fetched stays below it. Messages without a seq (the answer streaming) keep their place.
+ */
+export function insertBySeq(messages: ChatMessage[], message: ChatMessage): void {
+  const at = messages.findIndex((shown) => (shown.seq == null ? shown.out : shown.seq > (message.seq ?? 0)));
+  messages.splice(at < 0 ? messages.length : at, 0, message);
+}

@@ -8,10 +8,7 @@
 export const PANEL_ADAPTIVE_CSS = `
 .head button:focus-visible{outline-color:currentColor}
 [dir=rtl] .send svg{transform:scaleX(-1)}
-[dir=rtl] .menu{right:auto;left:0}
 [dir=rtl] .menu button{text-align:right}
-[dir=rtl] .author{margin:0 4px 2px 0}
-[dir=rtl] .fd-bubble-dismiss{right:auto;left:6px}
 @media (max-width:639.98px){.panel,.left .panel{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0;box-shadow:none}.launcher[aria-expanded=true]{display:none}}
 @media (prefers-reduced-motion:reduce){.fd *{animation:none!important;transition:none!important}}
 @media (prefers-color-scheme:dark){

@@ -1,5 +1,5 @@
 import type { ConversationMessage, ConversationStatus } from "@frontdesk/contracts";
-import { chatMessageOf, type ChatMessage } from "../chat-message.js";
+import { chatMessageOf, insertBySeq, type ChatMessage } from "../chat-message.js";
 import type { InitData } from "../widget-api-client.js";
 import { WidgetApiError } from "../widget-request.js";
 import { HandoffApi, type VisitorConversation } from "./handoff-api.js";
@@ -202,19 +202,19 @@ export class HandoffController {
     }
   }
 
-  /** Adds messages the visitor does not show yet (by id; this tab's own messages by role and text). */
+  /** Adds messages the visitor does not show yet (by id; this tab's own messages by role and text), each in its place by seq. */
   #receive(incoming: ConversationMessage[], live: boolean): void {
-    let messages = this.#host.messages();
+    const messages = [...this.#host.messages()];
     const arrived: ChatMessage[] = [];
     let seenSeq: number | null = null;
     for (const message of incoming) {
-      if (message.seq !== null) this.#lastSeq = Math.max(this.#lastSeq, message.seq);
+      this.#lastSeq = Math.max(this.#lastSeq, message.seq ?? 0);
       if (messages.some((shown) => shown.id === message.id)) continue;
       // The answer streaming into this tab is shown by the stream.
       if (live && message.role === "bot" && this.#host.answering()) continue;
       const own = messages.find((shown) => !shown.id && !shown.streaming && shown.role === message.role && shown.content === message.content);
       if (own) {
-        messages = messages.map((shown) => (shown === own ? { ...shown, id: message.id } : shown));
+        messages[messages.indexOf(own)] = { ...own, id: message.id, seq: message.seq };
         continue;
       }
       if (message.role === "operator") {
@@ -223,7 +223,7 @@ export class HandoffController {
         seenSeq = message.seq;
       }
       const shown = chatMessageOf(message, this.#host.nextKey());
-      messages = [...messages, shown];
+      insertBySeq(messages, shown);
       arrived.push(shown);
     }
     this.#host.setMessages(messages);

@@ -2,13 +2,13 @@
 export const HANDOFF_CSS = `
 .menu-wrap{position:relative;flex:none}
 .menu{position:absolute;right:0;top:40px;z-index:2;min-width:190px;padding:6px;background:#fff;color:#111827;border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18),0 0 0 1px rgba(0,0,0,.06);display:flex;flex-direction:column}
-.left .menu{right:auto;left:0}
+.left .menu,[dir=rtl] .menu{right:auto;left:0}
 .menu button{border:0;background:none;text-align:left;padding:8px 10px;border-radius:6px;cursor:pointer;font-size:14px}
 .menu button:hover:not(:disabled){background:#f3f4f6}
 .menu button:disabled{opacity:.5;cursor:default}
 .msg.from-system{align-self:center;max-width:100%;text-align:center}
 .from-system .bubble{background:none;box-shadow:none;padding:2px 8px;color:#6b7280;font-size:13px}
-.author{font-size:12px;color:#6b7280;margin:0 0 2px 4px}
+.author{font-size:12px;color:#6b7280;margin:0 0 2px;margin-inline-start:4px}
 .handoff-offer{display:flex;justify-content:flex-start}
 .typing{display:flex;align-items:center;gap:6px;margin:0;color:#6b7280;font-size:13px}
 .dots{display:inline-flex;gap:3px}

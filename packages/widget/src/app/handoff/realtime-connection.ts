@@ -53,10 +53,11 @@ export function connectConversation(options: {
     },
   });
   const channel = pusher.subscribe(`private-conversation.${options.conversationId}`);
-  channel.bind("pusher:subscription_succeeded", () => handlers.subscribed());
-  channel.bind("message.created", (data: ConversationMessage) => handlers.message(data));
-  channel.bind("typing", (data: { role: string; typing: boolean; name: string | null }) => handlers.typing(data));
-  channel.bind("conversation.updated", (data: { seq: number; status: ConversationStatus; assignee: { name: string } | null }) => handlers.updated(data));
+  // The handlers as they are: pusher-js calls them with the event's data (and metadata, which they ignore).
+  channel.bind("pusher:subscription_succeeded", handlers.subscribed);
+  channel.bind("message.created", handlers.message);
+  channel.bind("typing", handlers.typing);
+  channel.bind("conversation.updated", handlers.updated);
   // The worker build (see build.mjs) does not watch the browser's network: back online, connect at once.
   const online = () => {
     if (pusher.connection.state !== "connected") pusher.connect();
