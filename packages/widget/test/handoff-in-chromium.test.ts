@@ -337,13 +337,17 @@ describeNeeding("chromium")("the human handoff in the widget, in Chromium", () =
     for (const content of ["Are you still there?", "I found your order: it ships tomorrow."]) {
       expect((await consolePost(bea.operator, `/conversations/${conversationId}/messages`, { content })).status).toBeLessThan(300);
     }
+    // More than a page of the catch-up (100): the widget must fetch them page after page.
+    const notes = Array.from({ length: 105 }, (_, index) => `Note ${index + 1}.`);
+    for (const content of notes) expect((await consolePost(bea.operator, `/conversations/${conversationId}/messages`, { content })).status).toBeLessThan(300);
     expect(await log().getByText("Are you still there?").count()).toBe(0);
 
     // Back: the widget resubscribes and fetches what it missed, in order, each once.
     blocked = false;
     for (const socket of held.splice(0)) await socket.close({ code: 4200, reason: "network back" });
-    await poll(() => log().getByText("I found your order: it ships tomorrow.").count()).toBe(1);
+    await poll(() => log().getByText("Note 105.", { exact: true }).count()).toBe(1);
     const texts = await log().locator(".msg .bubble").allTextContents();
+    expect(texts.filter((text) => text.startsWith("Note "))).toEqual(notes);
     const first = texts.indexOf("Are you still there?");
     expect(first).toBeGreaterThan(-1);
     expect(texts[first + 1]).toBe("I found your order: it ships tomorrow.");

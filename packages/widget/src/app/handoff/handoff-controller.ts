@@ -191,10 +191,12 @@ export class HandoffController {
   /** After (re)subscribing: what was published since the last seq this widget saw, then the state. */
   async #catchUp(): Promise<void> {
     try {
-      for (;;) {
-        const page = await this.#authorized(() => this.#api.messagesAfter(this.#lastSeq));
+      // Its own cursor: a live message meanwhile moves #lastSeq past the pages still to fetch.
+      for (let after = this.#lastSeq; ; ) {
+        const page = await this.#authorized(() => this.#api.messagesAfter(after));
         this.#receive(page.messages, false);
         if (!page.has_more || page.messages.length === 0) break;
+        after = page.messages[page.messages.length - 1]!.seq ?? after;
       }
       this.#apply(await this.#authorized(() => this.#api.conversation()));
     } catch {
