@@ -1,8 +1,7 @@
-import { isIP } from "node:net";
 import { request, type Agent } from "undici";
 import type { PushConfig } from "../config/push.js";
 import { createAddressGuard, type AddressGuard } from "../network/address-guard.js";
-import { FetchError } from "../network/fetch-error.js";
+import { describeRequestFailure, hostRefusal, literalAddressRefusal } from "../network/outbound-request.js";
 import { createGuardedAgent, systemResolver, type HostResolver } from "../network/guarded-agent.js";
 
 /** A push service's answer to one send, or why there was none. */
@@ -37,23 +36,7 @@ export class PushTransport {
   async refusal(endpoint: string): Promise<string | null> {
     const parsed = this.parse(endpoint);
     if (typeof parsed === "string") return parsed;
-    const host = literalHost(parsed);
-    if (isIP(host) !== 0) {
-      const verdict = this.guard.verdict(host);
-      return verdict.allowed ? null : `${parsed.host} is not allowed (${verdict.reason})`;
-    }
-    let addresses: { address: string }[];
-    try {
-      addresses = await this.resolve(host);
-    } catch {
-      return `${host} does not resolve`;
-    }
-    if (addresses.length === 0) return `${host} does not resolve`;
-    for (const { address } of addresses) {
-      const verdict = this.guard.verdict(address);
-      if (!verdict.allowed) return `${host} resolves to ${address} (${verdict.reason})`;
-    }
-    return null;
+    return hostRefusal(parsed, this.guard, this.resolve);
   }
 
   /** Sends one request web-push built; never throws: a failure is described in `error`. */
@@ -62,11 +45,8 @@ export class PushTransport {
     const elapsed = () => Math.round(performance.now() - started);
     const parsed = this.parse(endpoint);
     if (typeof parsed === "string") return { statusCode: null, durationMs: 0, error: `refused: ${parsed}` };
-    const host = literalHost(parsed);
-    if (isIP(host) !== 0) {
-      const verdict = this.guard.verdict(host);
-      if (!verdict.allowed) return { statusCode: null, durationMs: 0, error: `refused: ${parsed.host} is not allowed (${verdict.reason})` };
-    }
+    const literal = literalAddressRefusal(parsed, this.guard);
+    if (literal) return { statusCode: null, durationMs: 0, error: `refused: ${literal}` };
     const deadline = AbortSignal.timeout(this.settings.timeoutMs);
     try {
       const response = await request(parsed, { method: "POST", dispatcher: this.agent, headers, body, signal: deadline });
@@ -74,7 +54,7 @@ export class PushTransport {
       const { statusCode } = response;
       return { statusCode, durationMs: elapsed(), error: statusCode >= 200 && statusCode < 300 ? null : `the push service answered ${statusCode}` };
     } catch (error) {
-      return { statusCode: null, durationMs: elapsed(), error: describeFailure(error, deadline.aborted, this.settings.timeoutMs) };
+      return { statusCode: null, durationMs: elapsed(), error: describeRequestFailure(error, deadline.aborted, this.settings.timeoutMs) };
     }
   }
 
@@ -97,18 +77,4 @@ export class PushTransport {
   }
 }
 
-function literalHost(url: URL): string {
-  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-}
 
-function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
-    if (current instanceof FetchError) return `refused: ${current.message}`;
-    current = current.cause;
-  }
-  if (timedOut) return `timed out after ${timeoutMs} ms`;
-  const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : null;
-  const message = error instanceof Error ? error.message : String(error);
-  return code ? `${code}: ${message}` : message;
-}

@@ -1,7 +1,7 @@
 import type { Config } from "../config/config.js";
 import { resolveJwtSecret } from "../config/jwt-secret.js";
 import type { HostResolver } from "../network/guarded-agent.js";
-import { WebhookSecretBox } from "./webhook-secret-box.js";
+import { webhookSecretBox, type WebhookSecretBox } from "./webhook-secret-box.js";
 import { WebhookTransport } from "./webhook-transport.js";
 
 /** The long-lived parts of webhooks in one process: the secrets' seal and the guarded HTTP client. */
@@ -17,7 +17,7 @@ export interface WebhookServices {
  * `resolve` replaces DNS (tests).
  */
 export async function createWebhookServices(config: Config, options: { resolve?: HostResolver } = {}): Promise<WebhookServices> {
-  const secrets = new WebhookSecretBox(await resolveJwtSecret(config.auth.jwtSecret, config.dataDir));
+  const secrets = webhookSecretBox(await resolveJwtSecret(config.auth.jwtSecret, config.dataDir));
   const transport = new WebhookTransport(config.webhooks, options.resolve);
   return { secrets, transport, close: () => transport.close() };
 }

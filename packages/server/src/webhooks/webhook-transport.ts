@@ -1,9 +1,8 @@
-import { isIP } from "node:net";
 import { request, type Agent } from "undici";
 import type { WebhookConfig } from "../config/webhooks.js";
 import { createAddressGuard, type AddressGuard } from "../network/address-guard.js";
+import { describeRequestFailure, hostRefusal, literalAddressRefusal } from "../network/outbound-request.js";
 import { createGuardedAgent, systemResolver, type HostResolver } from "../network/guarded-agent.js";
-import { FetchError } from "../network/fetch-error.js";
 
 /** The start of a receiver's answer that the delivery log keeps. */
 export const RESPONSE_BODY_BYTES = 1024;
@@ -40,23 +39,7 @@ export class WebhookTransport {
   async refusal(input: string): Promise<string | null> {
     const parsed = parseWebhookUrl(input);
     if (typeof parsed === "string") return parsed;
-    const host = literalHost(parsed);
-    if (isIP(host) !== 0) {
-      const verdict = this.guard.verdict(host);
-      return verdict.allowed ? null : `${parsed.host} is not allowed (${verdict.reason})`;
-    }
-    let addresses: { address: string }[];
-    try {
-      addresses = await this.resolve(host);
-    } catch {
-      return `${host} does not resolve`;
-    }
-    if (addresses.length === 0) return `${host} does not resolve`;
-    for (const { address } of addresses) {
-      const verdict = this.guard.verdict(address);
-      if (!verdict.allowed) return `${host} resolves to ${address} (${verdict.reason})`;
-    }
-    return null;
+    return hostRefusal(parsed, this.guard, this.resolve);
   }
 
   /** POSTs one body; never throws: every failure is described in `error`. `stop` ends it early (the event was erased). */
@@ -65,11 +48,8 @@ export class WebhookTransport {
     const elapsed = () => Math.round(performance.now() - started);
     const parsed = parseWebhookUrl(url);
     if (typeof parsed === "string") return { statusCode: null, durationMs: 0, error: parsed, responseBody: null };
-    const host = literalHost(parsed);
-    if (isIP(host) !== 0) {
-      const verdict = this.guard.verdict(host);
-      if (!verdict.allowed) return { statusCode: null, durationMs: 0, error: `refused: ${parsed.host} is not allowed (${verdict.reason})`, responseBody: null };
-    }
+    const literal = literalAddressRefusal(parsed, this.guard);
+    if (literal) return { statusCode: null, durationMs: 0, error: `refused: ${literal}`, responseBody: null };
     const deadline = AbortSignal.timeout(this.settings.timeoutMs);
     try {
       const response = await request(parsed, {
@@ -89,7 +69,7 @@ export class WebhookTransport {
             : `the receiver answered ${statusCode}`;
       return { statusCode, durationMs: elapsed(), error, responseBody };
     } catch (error) {
-      return { statusCode: null, durationMs: elapsed(), error: describeFailure(error, deadline.aborted, this.settings.timeoutMs), responseBody: null };
+      return { statusCode: null, durationMs: elapsed(), error: describeRequestFailure(error, deadline.aborted, this.settings.timeoutMs), responseBody: null };
     }
   }
 
@@ -113,9 +93,6 @@ export function parseWebhookUrl(input: string): URL | string {
   return url;
 }
 
-function literalHost(url: URL): string {
-  return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-}
 
 /** The body's first `limit` bytes as text a store can keep (no U+0000, whole characters), the rest discarded. */
 async function readStart(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, limit: number): Promise<string | null> {
@@ -135,14 +112,3 @@ async function readStart(body: AsyncIterable<Uint8Array> & { destroy(): unknown 
   return text;
 }
 
-function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
-    if (current instanceof FetchError) return `refused: ${current.message}`;
-    current = current.cause;
-  }
-  if (timedOut) return `timed out after ${timeoutMs} ms`;
-  const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : null;
-  const message = error instanceof Error ? error.message : String(error);
-  return code ? `${code}: ${message}` : message;
-}

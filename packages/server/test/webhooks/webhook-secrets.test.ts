@@ -1,13 +1,13 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret, WebhookSecretBox } from "../../src/webhooks/webhook-secret-box.js";
+import { generateWebhookSecret, webhookSecretBox } from "../../src/webhooks/webhook-secret-box.js";
 import { signWebhook, verifyWebhookSignature } from "../../src/webhooks/webhook-signature.js";
 
 const SERVICE_SECRET = "service-secret-service-secret-service-secret-0123";
 
 describe("webhook signing secrets and signatures", () => {
   it("happy: a sealed secret opens for its endpoint under the same service secret, and is not readable in its sealed form", () => {
-    const box = new WebhookSecretBox(SERVICE_SECRET);
+    const box = webhookSecretBox(SERVICE_SECRET);
     const secret = generateWebhookSecret();
     const sealed = box.seal(secret, "whk_1");
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
@@ -17,10 +17,10 @@ describe("webhook signing secrets and signatures", () => {
   });
 
   it("security: it does not open for another endpoint, under another service secret, or altered", () => {
-    const box = new WebhookSecretBox(SERVICE_SECRET);
+    const box = webhookSecretBox(SERVICE_SECRET);
     const sealed = box.seal(generateWebhookSecret(), "whk_1");
     expect(box.open(sealed, "whk_2")).toBeNull();
-    expect(new WebhookSecretBox(`${SERVICE_SECRET}x`).open(sealed, "whk_1")).toBeNull();
+    expect(webhookSecretBox(`${SERVICE_SECRET}x`).open(sealed, "whk_1")).toBeNull();
     const [version, iv, body] = sealed.split(".");
     const flipped = `${body!.slice(0, 5)}${body![5] === "A" ? "B" : "A"}${body!.slice(6)}`;
     expect(box.open(`${version}.${iv}.${flipped}`, "whk_1")).toBeNull();
