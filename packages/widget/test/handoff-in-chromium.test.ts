@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, WebSocket, WebSocketRoute } from "playwright-core";
 import Pusher from "pusher-js";
@@ -10,25 +8,12 @@ import { pusherOptionsFor, type ReverbDescriptor } from "../../server/test/suppo
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "./support/browser.js";
 import { ARTIFACTS, modelAnswer, startWidgetStage, type WidgetStage } from "./support/widget-stage.js";
+import { seriousViolations } from "./support/widget-axe.js";
 
 /** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 25 });
 
 const WIDGET_CLIP = { x: 850, y: 92, width: 430, height: 708 };
-
-/** axe-core on the widget's element (its shadow root included): the ids of serious and critical violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const source = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: source });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; impact?: string | null }[] }> } }).axe;
-    // After the panel's fade-in (the typing dots' endless pulse aside).
-    const finite = document.querySelector("frontdesk-widget")!.shadowRoot!.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity);
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
-    const results = await axe.run(document.querySelector("frontdesk-widget")!, { resultTypes: ["violations"] });
-    return results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id);
-  });
-}
 
 const subscribed = (channel: Channel) =>
   new Promise<void>((resolve, reject) => {

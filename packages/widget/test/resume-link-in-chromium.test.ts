@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -7,18 +5,9 @@ import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../../serv
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "./support/browser.js";
 import { ARTIFACTS, startWidgetStage, type WidgetStage } from "./support/widget-stage.js";
+import { seriousViolations } from "./support/widget-axe.js";
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 50 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const source = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  await page.addScriptTag({ content: source });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: { id: string; impact?: string | null }[] }> } }).axe;
-    const results = await axe.run(document.querySelector("frontdesk-widget")!, { resultTypes: ["violations"] });
-    return results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id);
-  });
-}
 
 /**
  * The link of an e-mailed operator's reply (issue 30) in a real browser: a page of the site opened
