@@ -33,7 +33,7 @@ export const mailMessageSchema = z.object({
   kind: z.enum(mailKinds),
   status: z
     .enum(mailStatuses)
-    .describe("`waiting`: no SMTP server is configured, it goes out once one is; `queued`, `sending`, `retrying` (after a failed attempt, at `next_attempt_at`); `sent`; `failed` (refused, or every attempt failed)."),
+    .describe("`waiting`: no SMTP server is configured, it goes out once one is; `queued`, `sending`, `retrying` (after a failed attempt, at `next_attempt_at`); `sent`; `failed` (refused, every attempt failed, or bounced later: a delivery status notification, `last_error` \"bounced: <status> (<diagnostic>)\")."),
   to: z.string().describe("The recipient's address."),
   subject: z.string(),
   conversation_id: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { Counter, type Registry } from "prom-client";
 
 /** What became of one inbound mail. */
-export type InboundOutcome = "stored" | "duplicate" | "unmatched" | "wrong_sender" | "automatic" | "empty" | "too_large" | "malformed" | "conversation_gone";
+export type InboundOutcome = "stored" | "duplicate" | "bounce" | "unmatched" | "wrong_sender" | "automatic" | "empty" | "too_large" | "malformed" | "conversation_gone";
 
 /** A post a provider could not prove it sent (a bad signature or password): counted, never read. */
 export type InboundRefusal = InboundOutcome | "unauthenticated";

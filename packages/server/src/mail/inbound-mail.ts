@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { simpleParser, type AddressObject } from "mailparser";
+import { simpleParser, type AddressObject, type ParsedMail, type StructuredHeader } from "mailparser";
+import { readDeliveryReport, type DeliveryReport } from "./delivery-report.js";
 
 /** Where an inbound mail came from. */
 export type InboundChannel = "imap" | "mailgun" | "postmark";
@@ -22,6 +23,8 @@ export interface InboundMail {
   attachments: number;
   /** Auto-Submitted other than "no", or a Precedence of bulk, list or junk: an automatic mail (an out-of-office), not the visitor's words. */
   automatic: boolean;
+  /** A delivery status notification (`multipart/report; report-type=delivery-status`) about a mail: never a visitor's words. Null for any other mail. */
+  deliveryReport: DeliveryReport | null;
 }
 
 /** Why a raw mail cannot be read. */
@@ -40,6 +43,17 @@ export function isAutomatic(autoSubmitted: string | undefined, precedence: strin
   return (autoSubmitted !== undefined && autoSubmitted.trim().toLowerCase() !== "no") || (precedence !== undefined && /^(bulk|list|junk)$/i.test(precedence.trim()));
 }
 
+/** The report of a delivery status notification (RFC 3464), or null when the mail is none. */
+function deliveryReportOf(parsed: ParsedMail, raw: Buffer, references: string[]): DeliveryReport | null {
+  const contentType = parsed.headers.get("content-type") as StructuredHeader | undefined;
+  if (contentType?.value?.toLowerCase() !== "multipart/report" || contentType.params?.["report-type"]?.toLowerCase() !== "delivery-status") return null;
+  const partsOf = (...types: string[]) => parsed.attachments.filter((attachment) => types.includes(attachment.contentType.toLowerCase())).map((attachment) => attachment.content.toString("utf8"));
+  // mailparser reads a returned message/rfc822 as parts of its own, without its headers: those are read in the raw body.
+  const rawBody = raw.toString("latin1").replace(/^[\s\S]*?\r?\n\r?\n/, "");
+  const statusParts = partsOf("message/delivery-status");
+  return readDeliveryReport(statusParts.length > 0 ? statusParts.join("\n\n") : rawBody, [...partsOf("text/rfc822-headers", "message/rfc822"), rawBody].join("\n\n"), references);
+}
+
 /**
  * A raw mail (RFC 5322, as IMAP or a provider's raw-MIME post gives it) read with mailparser:
  * headers, the text part (or text made from the HTML part; attachments are counted, never read
@@ -51,7 +65,7 @@ export async function parseRawMail(raw: Buffer, channel: InboundChannel): Promis
   if (!/^[\x21-\x39\x3b-\x7e]+:/m.test(head) || !/\r?\n\r?\n/.test(head)) throw new UnreadableMailError("no header block");
   let parsed;
   try {
-    parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, maxHtmlLengthToParse: 1024 * 1024 });
+    parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepDeliveryStatus: true, maxHtmlLengthToParse: 1024 * 1024 });
   } catch (error) {
     throw new UnreadableMailError(`mailparser: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -63,15 +77,17 @@ export async function parseRawMail(raw: Buffer, channel: InboundChannel): Promis
   };
   const deliveredTo = parsed.headerLines.filter((line) => line.key === "delivered-to" || line.key === "x-original-to").map((line) => line.line.slice(line.line.indexOf(":") + 1).trim());
   const messageId = parsed.messageId ?? null;
+  const references = [...idList(parsed.inReplyTo), ...idList(parsed.references)];
   return {
     channel,
     messageId,
     inboundKey: inboundKeyOf(messageId, raw),
     from: from.length === 1 ? from[0]!.toLowerCase() : null,
     recipients: [...addresses(parsed.to), ...addresses(parsed.cc), ...deliveredTo],
-    references: [...idList(parsed.inReplyTo), ...idList(parsed.references)],
+    references,
     text: parsed.text ?? "",
     attachments: parsed.attachments.length,
     automatic: isAutomatic(header("auto-submitted"), header("precedence")),
+    deliveryReport: deliveryReportOf(parsed, raw, references),
   };
 }

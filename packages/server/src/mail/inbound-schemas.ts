@@ -43,8 +43,8 @@ export type PostmarkPost = z.infer<typeof postmarkPostSchema>;
 const outcomeSchema = z.object({
   data: z.object({
     outcome: z
-      .enum(["stored", "duplicate", "unmatched", "wrong_sender", "automatic", "empty", "malformed", "conversation_gone"])
-      .describe("`stored`: in its conversation; `duplicate`: this Message-ID was stored before; anything else: dropped, logged, nothing written."),
+      .enum(["stored", "duplicate", "bounce", "unmatched", "wrong_sender", "automatic", "empty", "malformed", "conversation_gone"])
+      .describe("`stored`: in its conversation; `duplicate`: this Message-ID was stored before; `bounce`: a delivery status notification that marked our mail `failed`; anything else: dropped, logged, nothing written."),
   }),
 });
 

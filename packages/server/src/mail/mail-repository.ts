@@ -204,6 +204,20 @@ export async function findMailOfReplyKey(db: Queryable, replyKey: string): Promi
   return row ? { workspaceId: row.workspace_id, conversationId: row.conversation_id, visitorId: row.visitor_id, recipient: row.recipient } : null;
 }
 
+/**
+ * A mail to a visitor came back as a bounce (a delivery status notification): `failed`, with the
+ * report's answer where the delivery log shows a failure. Null when no mail handed to a server has the key (never
+ * one, not sent yet, or erased).
+ */
+export async function markMailBounced(tx: Queryable, replyKey: string, answer: string): Promise<{ mailId: string; workspaceId: string; conversationId: string | null } | null> {
+  const { rows } = await tx.query<{ id: string; workspace_id: string; conversation_id: string | null }>(
+    `UPDATE mail_messages SET status = 'failed', last_error = $2, next_attempt_at = NULL WHERE reply_key = $1 AND status IN ('sent', 'failed') RETURNING id, workspace_id, conversation_id`,
+    [replyKey, answer.slice(0, 500)],
+  );
+  const row = rows[0];
+  return row ? { mailId: row.id, workspaceId: row.workspace_id, conversationId: row.conversation_id } : null;
+}
+
 /** Erasure's part: every mail about the visitors or conversations, queued, sent or failed (their attempts go with them). */
 export async function deleteMailsAbout(tx: Queryable, workspaceId: string, about: { visitorIds: string[]; conversationIds: string[] }): Promise<number> {
   let deleted = 0;

@@ -37,7 +37,8 @@ async function imapClientOf(settings: InboundMailConfig & { imapUrl: string }): 
  * One poll of FRONTDESK_IMAP_MAILBOX: every unseen mail is taken in turn, its size read first (one
  * over FRONTDESK_INBOUND_MAIL_MAX_BYTES is refused unread), then its source, handed to
  * receiveInboundMail, and marked \Seen, so no poll takes it again; a mail that did not enter a
- * conversation (refused, or dropped) is also \Flagged, for a person to look at. Receiving is
+ * conversation (refused, or dropped) is also \Flagged, for a person to look at; a bounce recorded
+ * (our mail marked failed) is not. Receiving is
  * idempotent on the Message-ID too, so a process that dies between storing and marking stores
  * nothing twice. The caller makes sure one process polls at a time (register-inbound-mail-poller.ts).
  */
@@ -53,7 +54,7 @@ export async function pollImapMailbox(context: InboundMailContext, settings: Inb
       for (const uid of unseen) {
         const outcome = await takeMail(context, settings, client, uid);
         outcomes.push(outcome);
-        const flags = outcome === "stored" || outcome === "duplicate" ? ["\\Seen"] : ["\\Seen", "\\Flagged"];
+        const flags = outcome === "stored" || outcome === "duplicate" || outcome === "bounce" ? ["\\Seen"] : ["\\Seen", "\\Flagged"];
         await client.messageFlagsAdd(String(uid), flags, { uid: true });
       }
     } finally {

@@ -71,6 +71,7 @@ export function mailOfMailgunPost(post: MailgunPost): InboundMail {
     text: post["body-plain"] ?? (post["body-html"] ? textOfHtml(post["body-html"]) : ""),
     attachments: Number(post["attachment-count"] ?? 0) || 0,
     automatic: isAutomatic(header("auto-submitted"), header("precedence")),
+    deliveryReport: null,
   };
 }
 
@@ -88,5 +89,6 @@ export function mailOfPostmarkPost(post: PostmarkPost): InboundMail {
     text: post.TextBody || (post.HtmlBody ? textOfHtml(post.HtmlBody) : ""),
     attachments: post.Attachments?.length ?? 0,
     automatic: isAutomatic(header("auto-submitted"), header("precedence")),
+    deliveryReport: null,
   };
 }
