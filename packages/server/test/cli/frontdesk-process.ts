@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { killedWithTestProcess } from "../support/child-processes.js";
 import { adminPostgresUrl } from "../support/test-database.js";
+import { createTestPostgresDatabase } from "../support/store-templates.js";
 import { BIN } from "./cli-process.js";
 
 /** A child process whose output is kept, with a way to wait for a line and for its exit. */
@@ -61,19 +62,19 @@ export function frontdesk(env: Record<string, string>, ...args: string[]): Watch
 /** A brand-new, empty database on the machine's Postgres (no migration applied), and how to drop it. */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
+  const admin = async (work: (client: pg.Client) => Promise<unknown>) => {
     const client = new pg.Client({ connectionString: adminPostgresUrl });
     await client.connect();
     try {
-      await client.query(sql);
+      await work(client);
     } finally {
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin((client) => createTestPostgresDatabase(client, name));
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: url.toString(), drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }
 
 /** pino's JSON lines at level error (50) or above. */

@@ -8,7 +8,7 @@ import { pgliteDirectory } from "../../src/db/open-database.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
-import { adminPostgresUrl, copyPgliteTemplate, postgresTemplateDatabase, type TemplateStage } from "./store-templates.js";
+import { adminPostgresUrl, copyPgliteTemplate, createTestPostgresDatabase, postgresTemplateDatabase, type TemplateStage } from "./store-templates.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
@@ -76,7 +76,7 @@ async function newPostgresDatabase(template: string | null): Promise<TestDatabas
   const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminPostgresUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+  await createTestPostgresDatabase(admin, name, template);
   await admin.end();
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
