@@ -4,6 +4,7 @@ import pg from "pg";
 import { killedWithTestProcess } from "../support/child-processes.js";
 import { adminPostgresUrl } from "../support/test-database.js";
 import { createTestPostgresDatabase } from "../support/store-templates.js";
+import { testDatabasePrefix } from "../support/test-database-sweep.js";
 import { BIN } from "./cli-process.js";
 
 /** A child process whose output is kept, with a way to wait for a line and for its exit. */
@@ -61,7 +62,7 @@ export function frontdesk(env: Record<string, string>, ...args: string[]): Watch
 
 /** A brand-new, empty database on the machine's Postgres (no migration applied), and how to drop it. */
 export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
+  const name = `${testDatabasePrefix()}${randomBytes(6).toString("hex")}`;
   const admin = async (work: (client: pg.Client) => Promise<unknown>) => {
     const client = new pg.Client({ connectionString: adminPostgresUrl });
     await client.connect();

@@ -1,4 +1,5 @@
 import { pgliteTemplateDir, postgresTemplateDatabase } from "./store-templates.js";
+import { startTestDatabaseRun, sweepRunDatabases } from "./test-database-sweep.js";
 
 /**
  * Makes the store templates (store-templates.ts: the migrated ones, and PGlite's empty one that the
@@ -9,5 +10,8 @@ export default async function setup() {
   // A template that cannot be made (a migration that fails, no Postgres) does not stop the run: the
   // tests that need it try again in their own process and fail there, naming the error.
   const attempt = (making: Promise<string>) => making.catch(() => undefined);
+  startTestDatabaseRun();
   await Promise.all([attempt(pgliteTemplateDir("empty")), attempt(pgliteTemplateDir("migrated")), attempt(postgresTemplateDatabase())]);
+  // The databases the workers left: each worker's spare, and drops its end cut short.
+  return () => sweepRunDatabases().catch(() => undefined);
 }

@@ -9,6 +9,7 @@ import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
 import { adminPostgresUrl, copyPgliteTemplate, createTestPostgresDatabase, postgresTemplateDatabase, type TemplateStage } from "./store-templates.js";
+import { dropPostgresDatabase, testDatabasePrefix } from "./test-database-sweep.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
@@ -71,13 +72,39 @@ async function copiedPgliteDatabase(stage: TemplateStage): Promise<TestDatabase>
   }
 }
 
-/** A new database on the machine's Postgres, a copy of `template` (Postgres's own template1 when null). */
-async function newPostgresDatabase(template: string | null): Promise<TestDatabase> {
-  const name = `frontdesk_test_${randomBytes(6).toString("hex")}`;
+/**
+ * The migrated database this worker's next test file will take, made while the current file runs:
+ * CREATE DATABASE … TEMPLATE is about a second of disk work (copying and logging the template's
+ * pages), which no test file then waits for. With `isolate: false` a worker keeps it from file to
+ * file; the one left when the worker ends is dropped by the run's teardown (test-database-sweep.ts).
+ */
+let spareMigrated: Promise<string> | null = null;
+
+async function takeMigratedDatabase(): Promise<string> {
+  const template = await postgresTemplateDatabase();
+  const taken = spareMigrated ?? newPostgresDatabaseName(template);
+  spareMigrated = newPostgresDatabaseName(template);
+  // A spare that fails is made again by the file that takes it, which then fails with the error.
+  spareMigrated.catch(() => (spareMigrated = null));
+  return taken.catch(() => newPostgresDatabaseName(template));
+}
+
+/** Creates a database on the machine's Postgres, a copy of `template` (Postgres's own template1 when null), named for this run. */
+async function newPostgresDatabaseName(template: string | null): Promise<string> {
+  const name = `${testDatabasePrefix()}${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminPostgresUrl });
   await admin.connect();
-  await createTestPostgresDatabase(admin, name, template);
-  await admin.end();
+  try {
+    await createTestPostgresDatabase(admin, name, template);
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+/** A new database on the machine's Postgres (migrated when `template` is given). Dropping it does not hold up the next file. */
+async function newPostgresDatabase(template: string | null): Promise<TestDatabase> {
+  const name = template === null ? await newPostgresDatabaseName(null) : await takeMigratedDatabase();
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
   const db = await openPostgresDatabase(url.toString(), 20);
@@ -86,10 +113,9 @@ async function newPostgresDatabase(template: string | null): Promise<TestDatabas
     url: url.toString(),
     async drop() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: adminPostgresUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      // Its connections are closed; the DROP itself (disk work) finishes while the next file starts.
+      // One cut short by the worker's end is left to the run's teardown.
+      void dropPostgresDatabase(name).catch(() => undefined);
     },
   };
 }
