@@ -73,16 +73,18 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   loadGeneralEnglishRanks();
   loadSpellingVariants();
   loadFollowUpWords();
+  const bus = createInProcessEventBus();
+  const sessionCache = new SessionCache();
   return {
     config,
     db,
     limiter,
-    bus: createInProcessEventBus(),
+    bus,
     realtime: createRealtime(config, realtimeSecret, logger.child({ component: "realtime" })),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     resumeTokens: new ResumeTokens(jwtSecret),
     jobs,
-    events: subscribeDomainEvents(jobs, config),
+    events: subscribeDomainEvents(jobs, config, { db, bus, sessionCache, logger: logger.child({ component: "events" }) }),
     embedder,
     answers,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
@@ -90,7 +92,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
       indexBudgetBytes: config.retrievalIndexBudgetBytes,
       onIndexError: (error, agentId) => logger.warn({ err: error, agentId }, "lexical index build failed; searching in SQL"),
     }),
-    sessionCache: new SessionCache(),
+    sessionCache,
     sessionStarts: new SessionStartBatcher(db),
     metrics: createMetricsRegistry(),
     now: () => new Date(),

@@ -115,21 +115,11 @@ export async function* answerStoredQuestion(
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: reply.lowConfidence, awaitingHuman: false, discarded: true };
     return;
   }
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: conversation.workspaceId,
-    agentId: conversation.agentId,
-    conversationId: conversation.id,
-    message: {
-      id: stored.id,
-      seq: stored.seq,
-      role: "bot",
-      content,
-      citations: reply.citations,
-      created_at: stored.createdAt,
-      ...(curatedAnswerId === undefined ? {} : { curated_answer_id: curatedAnswerId }),
-    },
-    author: null,
+  // One statement, committed by now: raised on the store, its subscribers run at once.
+  await services.events.raise(services.db, {
+    type: "bot.replied",
+    conversation: { workspaceId: conversation.workspaceId, agentId: conversation.agentId, conversationId: conversation.id, visitorId: conversation.visitorId },
+    message: { id: stored.id, seq: stored.seq, content, citations: reply.citations, curatedAnswerId: curatedAnswerId ?? null, createdAt: stored.createdAt },
   });
   yield { type: "citations", citations: reply.citations };
   yield { type: "done", messageId: stored.id, lowConfidence: reply.lowConfidence, awaitingHuman: false, ...(curatedAnswerId === undefined ? {} : { curated: true }) };

@@ -1,7 +1,7 @@
 import type { SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import { insertMessage } from "./message-repository.js";
-import type { Services } from "../services.js";
 import { writeConversationState, type ConversationState, type NextState } from "./conversation-state-repository.js";
 
 /**
@@ -31,10 +31,12 @@ export interface CommittedTransition {
 
 /**
  * The "set" of a compare-and-set: on a row the caller locked (lockConversationState) and checked,
- * writes the next state, then stores the transition's system message. Each takes the
+ * writes the next state, then stores the transition's system message, and raises
+ * `conversation.transitioned` (the consoles hear of it once committed). Each takes the
  * conversation's next seq: `conversation.updated` first, its message right after.
  */
 export async function applyTransition(
+  events: FrontdeskEvents,
   tx: Queryable,
   before: ConversationState,
   next: Omit<NextState, "assigneeId"> & { assignee: { id: string; name: string } | null },
@@ -42,7 +44,7 @@ export async function applyTransition(
 ): Promise<CommittedTransition> {
   const written = await writeConversationState(tx, before.id, { ...next, assigneeId: next.assignee?.id ?? null });
   const message = await insertMessage(tx, { conversationId: before.id, role: "system", content: system.content, systemCode: system.code, author: system.author ?? null });
-  return {
+  const committed: CommittedTransition = {
     state: {
       ...before,
       status: next.status,
@@ -53,36 +55,22 @@ export async function applyTransition(
     },
     systemMessage: { ...system, id: message.id, seq: message.seq, createdAt: message.createdAt },
   };
-}
-
-/** After commit: `conversation.updated`, then the system message's `message.created`, on the conversation's and the workspace's channels. */
-export function publishTransition(services: Services, committed: CommittedTransition): void {
   const { state, systemMessage } = committed;
-  services.sessionCache.forget(state.id);
-  services.bus.publish({
-    type: "conversation.updated",
-    workspaceId: state.workspaceId,
-    agentId: state.agentId,
-    conversationId: state.id,
+  await events.raise(tx, {
+    type: "conversation.transitioned",
+    conversation: { workspaceId: state.workspaceId, agentId: state.agentId, conversationId: state.id, visitorId: state.visitorId },
     seq: state.updatedSeq,
     status: state.status,
     assignee: state.assignee,
     humanRequestedAt: state.humanRequestedAt,
-  });
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: state.workspaceId,
-    agentId: state.agentId,
-    conversationId: state.id,
-    message: {
+    systemMessage: {
       id: systemMessage.id,
       seq: systemMessage.seq,
-      role: "system",
-      content: systemMessage.content,
       code: systemMessage.code,
-      citations: [],
-      created_at: systemMessage.createdAt,
+      content: systemMessage.content,
+      author: systemMessage.author ?? null,
+      createdAt: systemMessage.createdAt,
     },
-    author: systemMessage.author ?? null,
   });
+  return committed;
 }

@@ -1,7 +1,7 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findOperator } from "../tenants/operators.js";
-import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";
 
@@ -27,22 +27,21 @@ export async function assignConversation(
     assignee = { id: target.id, name: target.name };
   }
   const transferring = operatorId !== undefined && operatorId !== actor.id;
-  const outcome = await services.db.transaction(async (tx) => {
+  return services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, actor.workspaceId, conversationId);
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
     if (before.status === "closed") throw new AppError("conversation_closed", "The conversation is closed.");
-    if (before.status === "human" && before.assignee?.id === assignee.id) return { state: before, committed: null };
+    if (before.status === "human" && before.assignee?.id === assignee.id) return before;
     if (before.status === "human" && before.assignee && !transferring) {
       throw new AppError("conversation_taken", `${before.assignee.name} has already taken this conversation over.`);
     }
     const committed = await applyTransition(
+      services.events,
       tx,
       before,
       { status: "human", assignee, humanRequest: { kind: "keep" } },
       systemMessages.joined(assignee),
     );
-    return { state: committed.state as ConversationState, committed };
+    return committed.state as ConversationState;
   });
-  if (outcome.committed) publishTransition(services, outcome.committed);
-  return outcome.state;
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 
 /**
@@ -13,11 +13,12 @@ export async function closeConversation(
   services: Services,
   input: { workspaceId: string; conversationId: string; by: "operator" | "visitor" },
 ): Promise<ConversationState> {
-  const outcome = await services.db.transaction(async (tx) => {
+  return services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, input.workspaceId, input.conversationId);
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
-    if (before.status === "closed") return { state: before, committed: null };
+    if (before.status === "closed") return before;
     const committed = await applyTransition(
+      services.events,
       tx,
       before,
       { status: "closed", assignee: before.assignee, humanRequest: { kind: "clear" }, closedBy: input.by },
@@ -30,8 +31,6 @@ export async function closeConversation(
       assignee: closed.assignee,
       closedAt: committed.systemMessage.createdAt,
     });
-    return { state: committed.state as ConversationState, committed };
+    return committed.state as ConversationState;
   });
-  if (outcome.committed) publishTransition(services, outcome.committed);
-  return outcome.state;
 }

@@ -2,9 +2,9 @@ import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import type { Services } from "../services.js";
 import { findAgent, officeHoursStatus } from "../tenants/agents.js";
-import { applyTransition, publishTransition, systemMessages, type CommittedTransition } from "./apply-transition.js";
+import { applyTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
-import { handToAPerson, publishHandedToPerson, type HandedToPerson } from "./hand-to-a-person.js";
+import { handToAPerson } from "./hand-to-a-person.js";
 import { insertVisitorQuestion } from "./message-repository.js";
 
 /** A visitor's reply by e-mail, its text already extracted (plain text, quotes and signature gone). */
@@ -29,47 +29,36 @@ export type EmailReplyOutcome =
  * `human.requested`, the operators notified) before the message is stored; while waiting for a
  * person or with an operator it stays as it is. `visitor.message.received` is raised in the
  * transaction, so mail/'s check wakes the assignee of a conversation in `human`; the console sees
- * everything live after the commit, as for a message from the widget.
+ * everything live once it is committed, as for a message from the widget.
  */
 export async function receiveVisitorEmailReply(services: Services, reply: EmailReply, claim: (tx: Queryable) => Promise<boolean>): Promise<EmailReplyOutcome> {
   const received = await services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, reply.workspaceId, reply.conversationId);
     if (!before || before.visitorId !== reply.visitorId) return { stored: false as const, reason: "conversation_gone" as const };
     if (!(await claim(tx))) return { stored: false as const, reason: "duplicate" as const };
-    let reopened: CommittedTransition | null = null;
-    let handed: HandedToPerson | null = null;
     let state = before;
     if (state.status === "closed") {
-      reopened = await applyTransition(tx, state, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened);
-      state = reopened.state;
+      state = (await applyTransition(services.events, tx, state, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened)).state;
     }
     if (state.status === "bot") {
       const agent = await findAgent(tx, state.agentId);
       const outsideHours = !officeHoursStatus(agent?.officeHours ?? null, services.now()).openNow;
-      handed = await handToAPerson(services, tx, state, { reason: null, outsideHours });
+      await handToAPerson(services, tx, state, { reason: null, outsideHours });
     }
     const message = await insertVisitorQuestion(tx, { conversationId: reply.conversationId, content: reply.content }, "always", 0);
     if (!message) throw new Error(`conversation ${reply.conversationId} does not exist`);
     await services.events.raise(tx, {
       type: "visitor.message.received",
       conversation: { workspaceId: state.workspaceId, agentId: state.agentId, conversationId: state.id, visitorId: state.visitorId },
+      messageId: message.id,
       seq: message.seq,
+      content: reply.content,
       status: message.status,
       receivedAt: message.createdAt,
     });
-    return { stored: true as const, message, reopened, handed, agentId: state.agentId };
+    return { stored: true as const, message };
   });
   if (!received.stored) return received;
-  if (received.reopened) publishTransition(services, received.reopened);
-  if (received.handed) publishHandedToPerson(services, received.handed);
   const { message } = received;
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: reply.workspaceId,
-    agentId: received.agentId,
-    conversationId: reply.conversationId,
-    message: { id: message.id, seq: message.seq, role: "visitor", content: reply.content, citations: [], created_at: message.createdAt },
-    author: null,
-  });
   return { stored: true, messageId: message.id, seq: message.seq, status: message.status };
 }

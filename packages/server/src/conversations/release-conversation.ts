@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { applyTransition, publishTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";
 
@@ -20,8 +20,7 @@ export async function releaseConversation(services: Services, actor: OperatorAct
     if (before.assignee && before.assignee.id !== actor.id && actor.role !== "admin") {
       throw new AppError("not_assignee", `${before.assignee.name} has this conversation: only they or an admin may release it.`);
     }
-    return applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.released);
+    return applyTransition(services.events, tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.released);
   });
-  publishTransition(services, committed);
   return committed.state;
 }

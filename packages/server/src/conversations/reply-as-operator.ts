@@ -24,7 +24,7 @@ export interface OperatorMessage {
  */
 export async function replyAsOperator(services: Services, actor: OperatorActor, conversationId: string, content: string): Promise<OperatorMessage> {
   const author = { id: actor.id, name: actor.name };
-  const { state, stored } = await services.db.transaction(async (tx) => {
+  const stored = await services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, actor.workspaceId, conversationId);
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
     if (before.status === "closed") throw new AppError("conversation_closed", "The conversation is closed.");
@@ -42,20 +42,13 @@ export async function replyAsOperator(services: Services, actor: OperatorActor, 
     await services.events.raise(tx, {
       type: "operator.replied",
       conversation: { workspaceId: before.workspaceId, agentId: before.agentId, conversationId, visitorId: before.visitorId },
+      messageId: stored.id,
       seq: stored.seq,
+      content,
       author,
       repliedAt: stored.createdAt,
     });
-    return { state: before, stored };
+    return stored;
   });
-  const message: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };
-  services.bus.publish({
-    type: "message.created",
-    workspaceId: state.workspaceId,
-    agentId: state.agentId,
-    conversationId,
-    message: { id: message.id, seq: message.seq, role: "operator", content, citations: [], created_at: message.created_at },
-    author,
-  });
-  return message;
+  return { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };
 }

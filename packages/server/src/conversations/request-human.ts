@@ -3,7 +3,7 @@ import type { Services } from "../services.js";
 import { findAgent, officeHoursStatus } from "../tenants/agents.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "./visitor-lock.js";
-import { handToAPerson, publishHandedToPerson } from "./hand-to-a-person.js";
+import { handToAPerson } from "./hand-to-a-person.js";
 import { lockConversationState, updateHumanRequestReason } from "./conversation-state-repository.js";
 import { operatorsOnline } from "./operators-online.js";
 
@@ -35,12 +35,11 @@ export async function requestHuman(services: Services, session: WidgetSession, r
     if (!before) throw sessionEnded();
     if (before.status === "awaiting_human" || before.status === "human") {
       if (before.status === "awaiting_human" && reason !== null) await updateHumanRequestReason(tx, before.id, reason);
-      return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason }, handed: null };
+      return { state: { ...before, humanRequestReason: before.status === "awaiting_human" && reason !== null ? reason : before.humanRequestReason } };
     }
     const handed = await handToAPerson(services, tx, before, { reason, outsideHours });
-    return { state: handed.committed.state, handed };
+    return { state: handed.state };
   });
-  if (outcome.handed) publishHandedToPerson(services, outcome.handed);
   return {
     conversation_id: conversation.id,
     status: outcome.state.status,

@@ -10,11 +10,30 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>>;
 }
 
+/** Work that waits for a transaction's commit: it must report its own failures (it never rejects into the change). */
+export type AfterCommitWork = () => Promise<void>;
+
+/** An open transaction: SQL run in it, and work registered to run once it has committed. */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `work` once this transaction has committed (never when it rolls back), after its
+   * connection is given back, so `work` may read the committed rows; each in the order registered,
+   * before `transaction()` resolves. A `work` that rejects is ignored: the change is committed.
+   */
+  afterCommit(work: AfterCommitWork): void;
+}
+
+/** Whether `queryable` is an open transaction (a statement on the store commits by itself). */
+export const isTransaction = (queryable: Queryable): queryable is Transaction => typeof (queryable as Partial<Transaction>).afterCommit === "function";
+
 /** The one store: PGlite in-process or Postgres over a pool. Same SQL for both. */
 export interface Database extends Queryable {
   readonly kind: "pglite" | "postgres";
-  /** Runs `work` in a transaction, committing when it resolves and rolling back when it throws. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction, committing when it resolves and rolling back when it throws;
+   * after a commit, the work `tx.afterCommit` registered runs before this resolves.
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations); returns the rows of its last statement. */
   exec(sql: string): Promise<Record<string, unknown>[]>;
   /**
@@ -30,4 +49,16 @@ export interface Database extends Queryable {
    */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The after-commit work of one transaction: registered while it is open, run once it committed. */
+export function afterCommitQueue(): { register: (work: AfterCommitWork) => void; run: () => Promise<void> } {
+  const queued: AfterCommitWork[] = [];
+  return {
+    register: (work) => void queued.push(work),
+    // Work registered by other work runs too (a subscriber raising an event of its own).
+    run: async () => {
+      for (let next = queued.shift(); next; next = queued.shift()) await next().catch(() => undefined);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from "./pglite-memory.js";
 import { Worker } from "node:worker_threads";
-import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
+import { afterCommitQueue, type Database, type QueryResult, type SqlValue, type Transaction } from "./database.js";
 import { initialisePgliteDataDir } from "./initialise-pglite-data-dir.js";
 import type { PgliteErrorData, PgliteReply, PgliteRequest, PgliteWorkerData } from "./pglite-worker-protocol.js";
 import { makeDirectory } from "../files/make-directory.js";
@@ -109,13 +109,14 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       while (gate) await gate;
       let open!: () => void;
       gate = new Promise((resolve) => (open = resolve));
+      const afterCommit = afterCommitQueue();
+      let result;
       try {
         await send({ kind: "exec", sql: "BEGIN" });
-        const scoped: Queryable = { query: (sql, params) => run(sql, params) };
+        const scoped: Transaction = { query: (sql, params) => run(sql, params), afterCommit: afterCommit.register };
         try {
-          const result = await work(scoped);
+          result = await work(scoped);
           await send({ kind: "exec", sql: "COMMIT" });
-          return result;
         } catch (error) {
           await send({ kind: "exec", sql: "ROLLBACK" }).catch(() => undefined);
           throw error;
@@ -124,6 +125,9 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
         gate = null;
         open();
       }
+      // Once the gate is open: the work may read the committed rows.
+      await afterCommit.run();
+      return result;
     },
     async exec(sql) {
       while (gate) await gate;

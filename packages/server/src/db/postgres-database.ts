@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
-import type { Database, Queryable, QueryResult, SqlValue } from "./database.js";
+import { afterCommitQueue, type Database, type QueryResult, type SqlValue, type Transaction } from "./database.js";
 import { VECTOR_SEARCH_OPTIONS } from "./vector-search-settings.js";
 
 const statementNames = new Map<string, string>();
@@ -39,18 +39,21 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
     query: (sql, params) => query(pool, sql, params),
     transaction: async (work) => {
       const connection = await pool.connect();
+      const afterCommit = afterCommitQueue();
+      let result;
       try {
         await connection.query("BEGIN");
-        const scoped: Queryable = { query: (sql, params) => query(connection, sql, params) };
-        const result = await work(scoped);
+        const scoped: Transaction = { query: (sql, params) => query(connection, sql, params), afterCommit: afterCommit.register };
+        result = await work(scoped);
         await connection.query("COMMIT");
-        return result;
       } catch (error) {
         await connection.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
         connection.release();
       }
+      await afterCommit.run();
+      return result;
     },
     exec: async (sql) => {
       const result = (await pool.query(sql)) as pg.QueryResult | pg.QueryResult[];

@@ -1,4 +1,4 @@
-import type { ConversationStatus, Lead } from "@frontdesk/contracts";
+import type { Citation, ConversationStatus, Lead, SystemMessageCode } from "@frontdesk/contracts";
 import type { DomainEvents } from "./domain-events.js";
 
 /** The conversation a conversation event is about. */
@@ -9,19 +9,77 @@ export interface ConversationOfEvent {
   visitorId: string;
 }
 
+/** The system message a conversation's transition stored ("Conversation closed" …). */
+export interface SystemMessageOfEvent {
+  id: string;
+  seq: number;
+  code: SystemMessageCode;
+  content: string;
+  /** The operator who joined (`operator_joined`). */
+  author: { id: string; name: string } | null;
+  createdAt: string;
+}
+
+/** A conversation that no longer exists, with all it held. */
+export interface DeletedConversationOfEvent {
+  workspaceId: string;
+  agentId: string;
+  conversationId: string;
+}
+
 /**
  * The changes other domains react to, each raised by the use case that makes it (events/domain-events.ts).
- * Plain facts: subscribers (webhooks, the inbox) decide what they mean to them.
+ * Plain facts: subscribers (webhooks, e-mail, push, the realtime bus) decide what they mean to them.
  */
 export type FrontdeskEvent =
   /** A visitor left an e-mail not known for the agent (`created`), or a known one again. */
   | { type: "lead.saved"; workspaceId: string; lead: Lead; created: boolean }
-  /** A conversation started waiting for a person; `outsideHours`: asked outside the agent's office hours (alert by e-mail, nobody is on duty). */
-  | { type: "human.requested"; conversation: ConversationOfEvent; reason: string | null; requestedAt: string; outsideHours: boolean }
+  /**
+   * A conversation started waiting for a person; `outsideHours`: asked outside the agent's office
+   * hours (alert by e-mail, nobody is on duty); `seq`: its transition's (conversation.transitioned).
+   */
+  | { type: "human.requested"; conversation: ConversationOfEvent; seq: number; reason: string | null; requestedAt: string; outsideHours: boolean }
+  /** A visitor's new conversation was stored (a resumed one is not new). */
+  | { type: "conversation.started"; conversation: ConversationOfEvent; startedAt: string }
+  /** A conversation changed state (taken over, released, closed, reopened, handed to a person) and stored its system message. */
+  | {
+      type: "conversation.transitioned";
+      conversation: ConversationOfEvent;
+      /** The transition's place among the conversation's events; its system message comes right after. */
+      seq: number;
+      status: ConversationStatus;
+      assignee: { id: string; name: string } | null;
+      humanRequestedAt: string | null;
+      systemMessage: SystemMessageOfEvent;
+    }
+  /** Every operator of a workspace got an inbox notification about a conversation. */
+  | { type: "notifications.created"; workspaceId: string; conversationId: string; kind: string; at: string; notifications: { id: string; operatorId: string }[] }
   /** A visitor wrote in a conversation, in the state `status` (`human`: an operator has it). */
-  | { type: "visitor.message.received"; conversation: ConversationOfEvent; seq: number; status: ConversationStatus; receivedAt: string }
+  | { type: "visitor.message.received"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; status: ConversationStatus; receivedAt: string }
   /** An operator's reply was stored in a conversation. */
-  | { type: "operator.replied"; conversation: ConversationOfEvent; seq: number; author: { id: string; name: string }; repliedAt: string }
+  | { type: "operator.replied"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; author: { id: string; name: string }; repliedAt: string }
+  /** The bot's reply was stored (`curatedAnswerId`: served from that curated answer). */
+  | {
+      type: "bot.replied";
+      conversation: ConversationOfEvent;
+      message: { id: string; seq: number; content: string; citations: Citation[]; curatedAnswerId: string | null; createdAt: string };
+    }
+  /** Conversations and all they held were deleted: a visitor's erasure, or the retention purge. */
+  | { type: "conversations.deleted"; conversations: DeletedConversationOfEvent[]; reason: "erasure" | "retention"; deletedAt: string }
+  /** An agent was created or changed (published or not, its settings). */
+  | { type: "agent.changed"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
+  /** A curated answer was created, changed or deleted (`deleted`). */
+  | { type: "curated_answer.changed"; workspaceId: string; agentId: string; curatedAnswerId: string; deleted: boolean }
+  /** A source was added, re-synced or changed by a push: its state is read again. */
+  | { type: "source.changed"; sourceId: string }
+  /** A source was deleted with its documents. */
+  | { type: "source.deleted"; workspaceId: string; agentId: string; sourceId: string }
+  /** An operator was invited, changed (role, password set) or removed (settings-events.ts builds these). */
+  | { type: "operator.invited" | "operator.updated" | "operator.removed"; workspaceId: string; operatorId: string; role: "admin" | "agent"; at: string }
+  /** Console sessions of an operator ended (a sign-out, a password change, removal …). */
+  | { type: "operator.signed_out"; workspaceId: string; operatorId: string; sessionIds: string[] }
+  /** An API token was issued or revoked. */
+  | { type: "token.created" | "token.revoked"; workspaceId: string; tokenId: string; at: string }
   /** A conversation was closed by its visitor or an operator. */
   | { type: "conversation.closed"; conversation: ConversationOfEvent; assignee: { id: string; name: string } | null; closedAt: string }
   /** A visitor rated their conversation. */

@@ -53,6 +53,23 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
     case "visitor.message.received":
     case "operator.replied":
       return null;
+    // What only the consoles are told live (the realtime bus, after the commit).
+    case "conversation.started":
+    case "conversation.transitioned":
+    case "notifications.created":
+    case "bot.replied":
+    case "conversations.deleted":
+    case "agent.changed":
+    case "curated_answer.changed":
+    case "source.changed":
+    case "source.deleted":
+    case "operator.invited":
+    case "operator.updated":
+    case "operator.removed":
+    case "operator.signed_out":
+    case "token.created":
+    case "token.revoked":
+      return null;
     case "source.settled": {
       // A re-sync that failed keeps an indexed source `indexed` with its error: that sync failed.
       // One sync may settle more than once (two page jobs ending together, a WordPress push that

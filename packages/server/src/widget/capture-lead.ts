@@ -6,14 +6,14 @@ import { upsertLead } from "./lead-repository.js";
 
 
 /**
- * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail, then tells
- * the workspace's consoles (`lead.captured` for a new lead, `lead.updated` for a repeat).
- * `lead.saved` is raised in the lead's transaction (its webhook event: `lead.created` / `lead.updated`). 401 once the
- * visitor is erased.
+ * POST /leads: stores the visitor's contact details, deduplicated by agent and e-mail. `lead.saved`
+ * is raised in the lead's transaction (its webhook event: `lead.created` / `lead.updated`; the
+ * workspace's consoles hear `lead.captured` for a new lead, `lead.updated` for a repeat, once
+ * committed). 401 once the visitor is erased.
  */
 export async function captureLead(services: Services, session: WidgetSession, body: LeadBody) {
   const { conversation } = session;
-  const captured = await services.db.transaction(async (tx) => {
+  return services.db.transaction(async (tx) => {
     // The visitor first, as erasure locks them (visitor-lock.ts): the lead's foreign keys lock the conversation, then the visitor.
     if (!(await lockSessionVisitor(tx, conversation.id))) throw sessionEnded();
     await touchConversationActivity(tx, conversation.id);
@@ -30,14 +30,4 @@ export async function captureLead(services: Services, session: WidgetSession, bo
     await services.events.raise(tx, { type: "lead.saved", workspaceId: conversation.workspaceId, lead: stored.lead, created: stored.created });
     return stored;
   });
-  const { lead, created } = captured;
-  services.bus.publish({
-    type: created ? "lead.captured" : "lead.updated",
-    workspaceId: conversation.workspaceId,
-    agentId: lead.agent_id,
-    leadId: lead.id,
-    conversationId: lead.conversation_id,
-    at: lead.updated_at,
-  });
-  return captured;
 }

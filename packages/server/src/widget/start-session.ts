@@ -36,7 +36,7 @@ export async function startSession(
     serviceOrigins?: readonly string[];
   },
 ): Promise<InitResponse["data"]> {
-  const { db, config, sessionTokens, bus } = services;
+  const { db, config, sessionTokens } = services;
   const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
   const { agent } = found;
   const resumed = input.body.resume_token === undefined ? null : await resumeSession(services, agent, input.body.resume_token, INIT_MESSAGE_COUNT);
@@ -61,13 +61,12 @@ export async function startSession(
   const messages = session.resumed ? await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT) : [];
   const token = await sessionTokens.issue({ agentId: agent.id, visitorId: session.visitor.id, conversationId: session.conversationId });
   if (!session.resumed) {
-    bus.publish({
+    // The batch's statement is committed by now (its transaction is shared by the agent's inits):
+    // raised on the store, the event's subscribers run at once.
+    await services.events.raise(db, {
       type: "conversation.started",
-      workspaceId: agent.workspaceId,
-      agentId: agent.id,
-      conversationId: session.conversationId,
-      visitorId: session.visitor.id,
-      at: now.toISOString(),
+      conversation: { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: session.conversationId, visitorId: session.visitor.id },
+      startedAt: now.toISOString(),
     });
   }
   return {

@@ -78,6 +78,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger, redisPrefix: config.redisPrefix });
   const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
   const embedder = options.embedder ?? new HashingEmbedder();
+  const sessionCache = new SessionCache(() => now().getTime());
   const services: Services = {
     config,
     db: database.db,
@@ -91,9 +92,9 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     answers: createAnswerGenerator(config.answers),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
-    sessionCache: new SessionCache(() => now().getTime()),
+    sessionCache,
     sessionStarts: new SessionStartBatcher(database.db),
-    events: subscribeDomainEvents(jobs, config),
+    events: subscribeDomainEvents(jobs, config, { db: database.db, bus, sessionCache, logger }),
     metrics: createMetricsRegistry(),
     now,
   };

@@ -1,4 +1,6 @@
 import type { Queryable } from "../../db/database.js";
+import type { AfterCommitSubscriber } from "../../events/domain-events.js";
+import type { FrontdeskEvent } from "../../events/frontdesk-events.js";
 import { countDocumentsBySource } from "../../ingest/documents.js";
 import type { EventBus } from "../../realtime/event-bus.js";
 import { findSource, type SourceRecord } from "../../sources/sources.js";
@@ -84,3 +86,15 @@ export class SourceUpdatePublisher {
     });
   }
 }
+
+/**
+ * The Knowledge screen's subscriber, after the commit: a changed source is read again and
+ * announced, a deleted one announced gone. The worker's page-by-page progress comes through
+ * `sourceChanged` directly (ingest's onSourceChanged hook), throttled.
+ */
+export const announceSourceUpdatesOf =
+  (publisher: SourceUpdatePublisher): AfterCommitSubscriber<FrontdeskEvent> =>
+  async (event) => {
+    if (event.type === "source.changed") await publisher.sourceChanged(event.sourceId);
+    else if (event.type === "source.deleted") publisher.deleted({ id: event.sourceId, workspaceId: event.workspaceId, agentId: event.agentId });
+  };
