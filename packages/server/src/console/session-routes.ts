@@ -66,7 +66,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const secret = sessionSecretOf(request);
       const ended = secret === undefined ? null : await deleteOperatorSession(services.db, hashConsoleSecret(secret));
       // This session's realtime subscriptions end with it.
-      if (ended) services.bus.publish(signedOutEvent(ended.workspaceId, ended.operatorId, [ended.id]));
+      if (ended) await services.events.raise(services.db, signedOutEvent(ended.workspaceId, ended.operatorId, [ended.id]));
       reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
       return reply.code(204).send(null);
     },
@@ -117,8 +117,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const operator = await findOperator(services.db, operatorId);
       if (!operator) throw new Error("the operator of a consumed set-password token is gone");
       // The Settings page's operators list shows whether a password is set; the ended sessions' sockets lose their channels.
-      services.bus.publish(operatorEvent("operator.updated", operator, services.now()));
-      services.bus.publish(signedOutEvent(operator.workspaceId, operator.id, endedSessionIds));
+      await services.events.raise(services.db, operatorEvent("operator.updated", operator, services.now()));
+      await services.events.raise(services.db, signedOutEvent(operator.workspaceId, operator.id, endedSessionIds));
       return { data: presentSignedInOperator(operator) };
     },
   });

@@ -9,7 +9,7 @@ export interface DeletedConversation {
 }
 
 /** What is told, after the commit, that conversations no longer exist. */
-export type DeletionAnnouncer = (conversations: DeletedConversation[], reason: "erasure" | "retention") => void;
+export type DeletionAnnouncer = (conversations: DeletedConversation[], reason: "erasure" | "retention") => void | Promise<void>;
 
 /**
  * `conversation.deleted` for each conversation (the workspace's consoles drop it, an open view of
@@ -26,6 +26,17 @@ export function deletionAnnouncer(target: { publish: (event: BusEvent) => void; 
   };
 }
 
-/** The announcer of a process with services: its bus and its session cache. */
-export const servicesDeletionAnnouncer = (services: Pick<Services, "bus" | "sessionCache" | "now">): DeletionAnnouncer =>
-  deletionAnnouncer({ publish: (event) => services.bus.publish(event), forget: (id) => services.sessionCache.forget(id), now: services.now });
+/**
+ * The announcer of a process with services: `conversations.deleted`, raised on the store once the
+ * deletion committed (its subscribers drop the conversations from the session cache, then tell the
+ * consoles). The admin CLI, without services, publishes through `deletionAnnouncer` instead.
+ */
+export const servicesDeletionAnnouncer =
+  (services: Pick<Services, "db" | "events" | "now">): DeletionAnnouncer =>
+  (conversations, reason) =>
+    services.events.raise(services.db, {
+      type: "conversations.deleted",
+      conversations: conversations.map((conversation) => ({ workspaceId: conversation.workspaceId, agentId: conversation.agentId, conversationId: conversation.id })),
+      reason,
+      deletedAt: services.now().toISOString(),
+    });

@@ -56,6 +56,6 @@ export async function eraseVisitor(dependencies: EraseVisitorDependencies, reque
   if (!outcome) return null;
   // Nothing of the visitor leaves once erasure has answered: webhook attempts under way stop first.
   await waitForAttemptsToStop(dependencies.db, outcome.webhookAttemptsUnderWay);
-  dependencies.announce?.(outcome.conversations, "erasure");
+  await dependencies.announce?.(outcome.conversations, "erasure");
   return outcome.erasure;
 }

@@ -52,7 +52,7 @@ export async function purgeStaleConversations(
       });
       if (batch.conversations.length === 0) break;
       counts = addCounts(counts, batch.counts);
-      dependencies.announce?.(batch.conversations, "retention");
+      await dependencies.announce?.(batch.conversations, "retention");
       if (batch.conversations.length < batchSize) break;
     }
     if (counts.conversations === 0) continue;

@@ -1,21 +1,27 @@
-import type { BusEvent } from "../realtime/event-bus.js";
+import type { FrontdeskEvent } from "../events/frontdesk-events.js";
 import type { ApiToken } from "./api-token-repository.js";
 import type { Operator } from "./operator-repository.js";
 
 /**
- * The bus events of a workspace's settings, built from the stored rows (after the change
- * committed), so the console's routes and the admin CLI announce the same thing. Ids and the
- * role only: never a token's plaintext or hash, no password data.
+ * The events of a workspace's settings, built from the stored rows, so the console's routes (which
+ * raise them) and the admin CLI (which publishes them as they are to the bus of `serve`) announce
+ * the same thing. Ids and the role only: never a token's plaintext or hash, no password data.
  */
 
-export const tokenEvent = (type: "token.created" | "token.revoked", token: ApiToken): BusEvent => ({
+type SettingsEvent<Type extends FrontdeskEvent["type"]> = Extract<FrontdeskEvent, { type: Type }>;
+
+export const tokenEvent = (type: "token.created" | "token.revoked", token: ApiToken): SettingsEvent<"token.created" | "token.revoked"> => ({
   type,
   workspaceId: token.workspaceId,
   tokenId: token.id,
   at: (type === "token.revoked" ? token.revokedAt : null) ?? token.createdAt,
 });
 
-export const operatorEvent = (type: "operator.invited" | "operator.updated" | "operator.removed", operator: Operator, at: Date): BusEvent => ({
+export const operatorEvent = (
+  type: "operator.invited" | "operator.updated" | "operator.removed",
+  operator: Operator,
+  at: Date,
+): SettingsEvent<"operator.invited" | "operator.updated" | "operator.removed"> => ({
   type,
   workspaceId: operator.workspaceId,
   operatorId: operator.id,
@@ -24,7 +30,7 @@ export const operatorEvent = (type: "operator.invited" | "operator.updated" | "o
 });
 
 /** The console sessions that ended (their realtime subscriptions end with them); ids only. */
-export const signedOutEvent = (workspaceId: string, operatorId: string, sessionIds: string[]): BusEvent => ({
+export const signedOutEvent = (workspaceId: string, operatorId: string, sessionIds: string[]): SettingsEvent<"operator.signed_out"> => ({
   type: "operator.signed_out",
   workspaceId,
   operatorId,

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authenticateApiToken } from "../tenants/authenticate-api-token.js";
-import { SourceUpdatePublisher } from "../console/knowledge/source-update-publisher.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import type { ApiToken } from "../tenants/api-tokens.js";
 import { deleteWordpressPost } from "./delete-post.js";
@@ -12,7 +11,8 @@ import { deletePostRouteSchema, PUSH_POSTS_BODY_LIMIT_BYTES, pushPostsRouteSchem
 /** WordPress bulk sync, mounted under /api/v1/wp: a workspace API token with `wp:sync`, 60 requests a minute per token. */
 export const wordpressRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
-  const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => app.log.warn({ err: error }, "source update not announced"));
+  // The push is committed: raised on the store, the Knowledge screens read the source again at once.
+  const sourceChanged = (sourceId: string) => services.events.raise(services.db, { type: "source.changed", sourceId });
 
   app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
     const token = await authenticateApiToken(services.db, request.headers.authorization, "wp:sync");
@@ -27,13 +27,13 @@ export const wordpressRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/posts", { schema: pushPostsRouteSchema, bodyLimit: PUSH_POSTS_BODY_LIMIT_BYTES }, async (request) => {
     const { response, changed } = await pushPosts(services, workspaceOf(request), request.body);
-    if (changed) await sourceUpdates.sourceChanged(response.source_id);
+    if (changed) await sourceChanged(response.source_id);
     return { data: response };
   });
 
   app.delete("/posts/:post_id", { schema: deletePostRouteSchema }, async (request, reply) => {
     const deleted = await deleteWordpressPost(services, workspaceOf(request), request.query.agent_id, request.params.post_id);
-    if (deleted) await sourceUpdates.sourceChanged(deleted.sourceId);
+    if (deleted) await sourceChanged(deleted.sourceId);
     return reply.code(204).send(null);
   });
 

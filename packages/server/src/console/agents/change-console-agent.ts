@@ -31,10 +31,12 @@ async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Tells the workspace's consoles (`agent.updated` on its channel) and drops this process's cached sessions of the agent. */
-function announceAgentChange(services: Services, agent: Agent): Agent {
-  services.sessionCache.forgetAgent(agent.id);
-  services.bus.publish({ type: "agent.updated", workspaceId: agent.workspaceId, agentId: agent.id, published: agent.published, updatedAt: agent.updatedAt });
+/**
+ * `agent.changed`, once the change is committed (tenants/ wrote it in its own transaction): this
+ * process's cached sessions of the agent are dropped and the workspace's consoles told.
+ */
+async function announceAgentChange(services: Services, agent: Agent): Promise<Agent> {
+  await services.events.raise(services.db, { type: "agent.changed", workspaceId: agent.workspaceId, agentId: agent.id, published: agent.published, updatedAt: agent.updatedAt });
   return agent;
 }
 

@@ -28,9 +28,9 @@ const present = (curated: CuratedAnswer) => ({
 
 const notFound = (id: string) => new AppError("not_found", `No curated answer ${id} in this workspace.`);
 
-/** Tells the workspace's consoles (`curated_answer.updated`): their lists of curated answers and knowledge gaps read again. */
+/** `curated_answer.changed`, once committed (one statement): the consoles' lists of curated answers and knowledge gaps read again. */
 const announce = (services: Services, workspaceId: string, change: { agentId: string; id: string; deleted: boolean }) =>
-  services.bus.publish({ type: "curated_answer.updated", workspaceId, agentId: change.agentId, curatedAnswerId: change.id, deleted: change.deleted });
+  services.events.raise(services.db, { type: "curated_answer.changed", workspaceId, agentId: change.agentId, curatedAnswerId: change.id, deleted: change.deleted });
 
 /**
  * Curated answers ("Fix this answer") and the knowledge gaps list, under /api/v1/console:
@@ -45,7 +45,7 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/curated-answers", { schema: createCuratedAnswerRouteSchema, preValidation: admin }, async (request, reply) => {
     const operator = operatorOf(request);
     const curated = await createCuratedAnswer(services, operator, request.body);
-    announce(services, operator.workspaceId, { agentId: curated.agentId, id: curated.id, deleted: false });
+    await announce(services, operator.workspaceId, { agentId: curated.agentId, id: curated.id, deleted: false });
     return reply.status(201).send({ data: present(curated) });
   });
 
@@ -61,7 +61,7 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod = async (app) => {
     const { question, answer, source_url: sourceUrl } = request.body;
     const updated = await updateCuratedAnswer(services.db, operator.workspaceId, request.params.id, { question, answer, sourceUrl });
     if (!updated) throw notFound(request.params.id);
-    announce(services, operator.workspaceId, { agentId: updated.agentId, id: updated.id, deleted: false });
+    await announce(services, operator.workspaceId, { agentId: updated.agentId, id: updated.id, deleted: false });
     return { data: present(updated) };
   });
 
@@ -69,7 +69,7 @@ export const curatedAnswerRoutes: FastifyPluginAsyncZod = async (app) => {
     const operator = operatorOf(request);
     const deleted = await deleteCuratedAnswer(services.db, operator.workspaceId, request.params.id);
     if (!deleted) throw notFound(request.params.id);
-    announce(services, operator.workspaceId, { agentId: deleted.agentId, id: request.params.id, deleted: true });
+    await announce(services, operator.workspaceId, { agentId: deleted.agentId, id: request.params.id, deleted: true });
     return reply.code(204).send(null);
   });
 

@@ -16,7 +16,6 @@ import {
   tryQuestionRouteSchema,
   updateSourceRouteSchema,
 } from "./knowledge-schemas.js";
-import { SourceUpdatePublisher } from "./source-update-publisher.js";
 import { tryQuestion } from "./try-question.js";
 import { AppError } from "../../http/app-error.js";
 
@@ -24,7 +23,8 @@ import { AppError } from "../../http/app-error.js";
 export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
   const anyOperator = operatorGuard(services);
-  const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => app.log.warn({ err: error }, "source update not announced"));
+  // Each change is committed (sources/ owns its transactions): raised on the store, the Knowledge screens read the source again at once.
+  const sourceChanged = (sourceId: string) => services.events.raise(services.db, { type: "source.changed", sourceId });
   // Their schemas require the admin role (consoleAdminSecurity): the console's role guard refuses an agent before validation.
   const adminOnly = operatorGuard(services);
 
@@ -39,7 +39,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/knowledge/sources", { schema: createSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
     try {
       const { source, created } = await createSource(services, operatorOf(request).workspaceId, request.body);
-      await sourceUpdates.sourceChanged(source.id);
+      await sourceChanged(source.id);
       return reply.code(created ? 201 : 200).send({ data: await withDetail(services, source) });
     } catch (error) {
       // The Sources API's message speaks of the API token; here it is the operator's workspace.
@@ -50,13 +50,13 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/knowledge/sources/:id/resync", { schema: resyncSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {
     const source = await resyncSource(services, operatorOf(request).workspaceId, request.params.id);
-    await sourceUpdates.sourceChanged(source.id);
+    await sourceChanged(source.id);
     return reply.code(202).send({ data: await withDetail(services, source) });
   });
 
   app.patch("/knowledge/sources/:id", { schema: updateSourceRouteSchema, preValidation: adminOnly }, async (request) => {
     const source = await updateSourceSchedule(services, operatorOf(request).workspaceId, request.params.id, request.body.schedule);
-    await sourceUpdates.sourceChanged(source.id);
+    await sourceChanged(source.id);
     return { data: await withDetail(services, source) };
   });
 
@@ -64,7 +64,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
     const workspaceId = operatorOf(request).workspaceId;
     const deleted = await deleteSource(services, workspaceId, request.params.id);
     if (!deleted) throw sourceNotFound();
-    sourceUpdates.deleted({ id: request.params.id, workspaceId, agentId: deleted.agentId });
+    await services.events.raise(services.db, { type: "source.deleted", workspaceId, agentId: deleted.agentId, sourceId: request.params.id });
     return reply.code(204).send(null);
   });
 

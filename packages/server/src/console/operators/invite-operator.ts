@@ -14,10 +14,10 @@ export async function inviteOperator(services: Services, admin: SignedInOperator
   const { operator, link } = await services.db.transaction(async (tx) => {
     const inserted = await insertOperator(tx, { workspaceId: admin.workspaceId, ...input });
     if (!inserted) throw new AppError("validation_failed", "This workspace already has an operator with that e-mail.", { email: ["already taken"] });
+    // Once committed, the workspace's consoles read their operators again (the link is not in the event).
+    await services.events.raise(tx, operatorEvent("operator.invited", inserted, services.now()));
     return { operator: inserted, link: await issueSetPasswordLink(tx, services.config.publicUrl, inserted.id, services.now()) };
   });
-  // Committed: the workspace's consoles read their operators again (the link is not in the event).
-  services.bus.publish(operatorEvent("operator.invited", operator, services.now()));
   return { ...presentOperator(operator), set_password_url: link.url, set_password_expires_at: link.expiresAt.toISOString() };
 }
 

@@ -28,9 +28,9 @@ export async function changeOperatorRole(services: Services, admin: SignedInOper
     if (role !== "admin" && leavesNoAdmin(admins, target)) throw lastAdmin();
     const changed = await updateOperatorRole(tx, admin.workspaceId, operatorId, role);
     if (!changed) throw notFound(operatorId);
+    await services.events.raise(tx, operatorEvent("operator.updated", changed, services.now()));
     return changed;
   });
-  services.bus.publish(operatorEvent("operator.updated", updated, services.now()));
   return presentOperator(updated);
 }
 
@@ -48,9 +48,9 @@ export async function removeOperator(services: Services, admin: SignedInOperator
     if (leavesNoAdmin(admins, target)) throw lastAdmin();
     const deleted = await deleteOperator(tx, target.id);
     if (!deleted) throw notFound(operatorId);
+    await services.events.raise(tx, operatorEvent("operator.removed", deleted, services.now()));
     return deleted;
   });
-  services.bus.publish(operatorEvent("operator.removed", removed, services.now()));
   return { ...presentOperator(removed), removed: true as const };
 }
 
@@ -67,9 +67,10 @@ export async function signOutEverywhere(services: Services, actor: SignedInOpera
   }
   const ended = await services.db.transaction(async (tx) => {
     await forgetOperatorDevices(tx, operatorId);
-    return deleteOperatorSessions(tx, operatorId);
+    const sessionIds = await deleteOperatorSessions(tx, operatorId);
+    // Once committed, the ended sessions' realtime subscriptions end with them, on every process.
+    await services.events.raise(tx, signedOutEvent(actor.workspaceId, operatorId, sessionIds));
+    return sessionIds;
   });
-  // The ended sessions' realtime subscriptions end with them, on every process.
-  services.bus.publish(signedOutEvent(actor.workspaceId, operatorId, ended));
   return { operator_id: operatorId, sessions_ended: ended.length };
 }

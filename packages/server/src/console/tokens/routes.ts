@@ -24,7 +24,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/tokens", { schema: createTokenRouteSchema, preValidation: guard }, async (request, reply) => {
     const operator = operatorOf(request);
     const token = await createApiToken(services.db, { workspaceId: operator.workspaceId, ...request.body });
-    services.bus.publish(tokenEvent("token.created", token));
+    await services.events.raise(services.db, tokenEvent("token.created", token));
     return reply.status(201).send({ data: { ...presentToken(token), token: token.token } });
   });
 
@@ -34,7 +34,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
     const owned = (await listWorkspaceApiTokens(services.db, operator.workspaceId)).some((token) => token.id === request.params.id);
     const revoked = owned ? await revokeApiToken(services.db, request.params.id) : null;
     if (!revoked) throw new AppError("token_not_found", `No API token ${request.params.id} in this workspace.`);
-    services.bus.publish(tokenEvent("token.revoked", revoked));
+    await services.events.raise(services.db, tokenEvent("token.revoked", revoked));
     return { data: presentToken(revoked) };
   });
 };
