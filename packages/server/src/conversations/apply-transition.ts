@@ -1,6 +1,6 @@
 import type { SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
-import type { FrontdeskEvents } from "../events/frontdesk-events.js";
+import type { FrontdeskEvent, SystemMessageOfEvent } from "../events/frontdesk-events.js";
 import { insertMessage } from "./message-repository.js";
 import { writeConversationState, type ConversationState, type NextState } from "./conversation-state-repository.js";
 
@@ -31,12 +31,11 @@ export interface CommittedTransition {
 
 /**
  * The "set" of a compare-and-set: on a row the caller locked (lockConversationState) and checked,
- * writes the next state, then stores the transition's system message, and raises
- * `conversation.transitioned` (the consoles hear of it once committed). Each takes the
- * conversation's next seq: `conversation.updated` first, its message right after.
+ * writes the next state, then stores the transition's system message. Each takes the
+ * conversation's next seq: `conversation.updated` first, its message right after. The caller
+ * raises the transition in the same transaction (transitionedEvent, or `human.requested`).
  */
 export async function applyTransition(
-  events: FrontdeskEvents,
   tx: Queryable,
   before: ConversationState,
   next: Omit<NextState, "assigneeId"> & { assignee: { id: string; name: string } | null },
@@ -44,7 +43,7 @@ export async function applyTransition(
 ): Promise<CommittedTransition> {
   const written = await writeConversationState(tx, before.id, { ...next, assigneeId: next.assignee?.id ?? null });
   const message = await insertMessage(tx, { conversationId: before.id, role: "system", content: system.content, systemCode: system.code, author: system.author ?? null });
-  const committed: CommittedTransition = {
+  return {
     state: {
       ...before,
       status: next.status,
@@ -55,22 +54,28 @@ export async function applyTransition(
     },
     systemMessage: { ...system, id: message.id, seq: message.seq, createdAt: message.createdAt },
   };
-  const { state, systemMessage } = committed;
-  await events.raise(tx, {
+}
+
+/** A transition's system message, as its event carries it. */
+export const systemMessageOfEvent = ({ systemMessage }: CommittedTransition): SystemMessageOfEvent => ({
+  id: systemMessage.id,
+  seq: systemMessage.seq,
+  code: systemMessage.code,
+  content: systemMessage.content,
+  author: systemMessage.author ?? null,
+  createdAt: systemMessage.createdAt,
+});
+
+/** `conversation.transitioned`, to raise in the transition's transaction (the consoles hear of it once committed). */
+export const transitionedEvent = (committed: CommittedTransition): FrontdeskEvent => {
+  const { state } = committed;
+  return {
     type: "conversation.transitioned",
     conversation: { workspaceId: state.workspaceId, agentId: state.agentId, conversationId: state.id, visitorId: state.visitorId },
     seq: state.updatedSeq,
     status: state.status,
     assignee: state.assignee,
     humanRequestedAt: state.humanRequestedAt,
-    systemMessage: {
-      id: systemMessage.id,
-      seq: systemMessage.seq,
-      code: systemMessage.code,
-      content: systemMessage.content,
-      author: systemMessage.author ?? null,
-      createdAt: systemMessage.createdAt,
-    },
-  });
-  return committed;
-}
+    systemMessage: systemMessageOfEvent(committed),
+  };
+};

@@ -1,7 +1,7 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { findOperator } from "../tenants/operators.js";
-import { applyTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";
 
@@ -36,12 +36,12 @@ export async function assignConversation(
       throw new AppError("conversation_taken", `${before.assignee.name} has already taken this conversation over.`);
     }
     const committed = await applyTransition(
-      services.events,
       tx,
       before,
       { status: "human", assignee, humanRequest: { kind: "keep" } },
       systemMessages.joined(assignee),
     );
+    await services.events.raise(tx, transitionedEvent(committed));
     return committed.state as ConversationState;
   });
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { applyTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 
 /**
@@ -18,13 +18,13 @@ export async function closeConversation(
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
     if (before.status === "closed") return before;
     const committed = await applyTransition(
-      services.events,
       tx,
       before,
       { status: "closed", assignee: before.assignee, humanRequest: { kind: "clear" }, closedBy: input.by },
       systemMessages.closed,
     );
     const closed = committed.state;
+    await services.events.raise(tx, transitionedEvent(committed));
     await services.events.raise(tx, {
       type: "conversation.closed",
       conversation: { workspaceId: closed.workspaceId, agentId: closed.agentId, conversationId: closed.id, visitorId: closed.visitorId },

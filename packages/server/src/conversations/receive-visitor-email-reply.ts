@@ -2,7 +2,7 @@ import type { ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import type { Services } from "../services.js";
 import { findAgent, officeHoursStatus } from "../tenants/agents.js";
-import { applyTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 import { handToAPerson } from "./hand-to-a-person.js";
 import { insertVisitorQuestion } from "./message-repository.js";
@@ -38,7 +38,9 @@ export async function receiveVisitorEmailReply(services: Services, reply: EmailR
     if (!(await claim(tx))) return { stored: false as const, reason: "duplicate" as const };
     let state = before;
     if (state.status === "closed") {
-      state = (await applyTransition(services.events, tx, state, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened)).state;
+      const reopened = await applyTransition(tx, state, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened);
+      await services.events.raise(tx, transitionedEvent(reopened));
+      state = reopened.state;
     }
     if (state.status === "bot") {
       const agent = await findAgent(tx, state.agentId);

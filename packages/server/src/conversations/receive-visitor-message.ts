@@ -3,7 +3,7 @@ import type { Queryable } from "../db/database.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { sessionEnded } from "./visitor-lock.js";
-import { applyTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 
 /**
@@ -33,7 +33,10 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
   const storeLocked = async (tx: Queryable): Promise<StoredQuestion> => {
     const before = await lockConversationState(tx, conversation.workspaceId, conversation.id);
     if (!before) throw sessionEnded();
-    if (before.status === "closed") await applyTransition(services.events, tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened);
+    if (before.status === "closed") {
+      const reopened = await applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.reopened);
+      await services.events.raise(tx, transitionedEvent(reopened));
+    }
     const message = await insertVisitorQuestion(tx, question, "always", historyTurns);
     if (!message) throw new Error(`conversation ${conversation.id} does not exist`);
     return message;

@@ -1,6 +1,6 @@
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { applyTransition, systemMessages } from "./apply-transition.js";
+import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState, type ConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";
 
@@ -20,7 +20,9 @@ export async function releaseConversation(services: Services, actor: OperatorAct
     if (before.assignee && before.assignee.id !== actor.id && actor.role !== "admin") {
       throw new AppError("not_assignee", `${before.assignee.name} has this conversation: only they or an admin may release it.`);
     }
-    return applyTransition(services.events, tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.released);
+    const released = await applyTransition(tx, before, { status: "bot", assignee: null, humanRequest: { kind: "clear" } }, systemMessages.released);
+    await services.events.raise(tx, transitionedEvent(released));
+    return released;
   });
   return committed.state;
 }

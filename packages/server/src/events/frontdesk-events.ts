@@ -35,13 +35,24 @@ export type FrontdeskEvent =
   /** A visitor left an e-mail not known for the agent (`created`), or a known one again. */
   | { type: "lead.saved"; workspaceId: string; lead: Lead; created: boolean }
   /**
-   * A conversation started waiting for a person; `outsideHours`: asked outside the agent's office
-   * hours (alert by e-mail, nobody is on duty); `seq`: its transition's (conversation.transitioned).
+   * A conversation started waiting for a person (`awaiting_human`, no assignee), its system message
+   * stored and every operator of the workspace notified in the inbox (`notifications`, one each);
+   * `outsideHours`: asked outside the agent's office hours (alert by e-mail, nobody is on duty);
+   * `seq`: the transition's place among the conversation's events.
    */
-  | { type: "human.requested"; conversation: ConversationOfEvent; seq: number; reason: string | null; requestedAt: string; outsideHours: boolean }
+  | {
+      type: "human.requested";
+      conversation: ConversationOfEvent;
+      seq: number;
+      reason: string | null;
+      requestedAt: string;
+      outsideHours: boolean;
+      systemMessage: SystemMessageOfEvent;
+      notifications: { id: string; operatorId: string }[];
+    }
   /** A visitor's new conversation was stored (a resumed one is not new). */
   | { type: "conversation.started"; conversation: ConversationOfEvent; startedAt: string }
-  /** A conversation changed state (taken over, released, closed, reopened, handed to a person) and stored its system message. */
+  /** A conversation changed state (taken over, released, closed, reopened; a hand-over is `human.requested`) and stored its system message. */
   | {
       type: "conversation.transitioned";
       conversation: ConversationOfEvent;
@@ -52,8 +63,6 @@ export type FrontdeskEvent =
       humanRequestedAt: string | null;
       systemMessage: SystemMessageOfEvent;
     }
-  /** Every operator of a workspace got an inbox notification about a conversation. */
-  | { type: "notifications.created"; workspaceId: string; conversationId: string; kind: string; at: string; notifications: { id: string; operatorId: string }[] }
   /** A visitor wrote in a conversation, in the state `status` (`human`: an operator has it). */
   | { type: "visitor.message.received"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; status: ConversationStatus; receivedAt: string }
   /** An operator's reply was stored in a conversation. */

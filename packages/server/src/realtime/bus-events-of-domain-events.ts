@@ -1,12 +1,38 @@
 import type { AfterCommitSubscriber } from "../events/domain-events.js";
-import type { ConversationOfEvent, FrontdeskEvent } from "../events/frontdesk-events.js";
-import type { BusEvent, EventBus } from "./event-bus.js";
+import type { ConversationStatus } from "@frontdesk/contracts";
+import type { ConversationOfEvent, FrontdeskEvent, SystemMessageOfEvent } from "../events/frontdesk-events.js";
+import type { BusEvent, EventBus, OperatorAuthor } from "./event-bus.js";
 
 const aboutConversation = (conversation: ConversationOfEvent) => ({
   workspaceId: conversation.workspaceId,
   agentId: conversation.agentId,
   conversationId: conversation.conversationId,
 });
+
+/** A transition: `conversation.updated`, then its system message's `message.created`. */
+function transitionBusEvents(
+  conversation: ConversationOfEvent,
+  state: { seq: number; status: ConversationStatus; assignee: OperatorAuthor | null; humanRequestedAt: string | null },
+  systemMessage: SystemMessageOfEvent,
+): BusEvent[] {
+  return [
+    { type: "conversation.updated", ...aboutConversation(conversation), seq: state.seq, status: state.status, assignee: state.assignee, humanRequestedAt: state.humanRequestedAt },
+    {
+      type: "message.created",
+      ...aboutConversation(conversation),
+      message: {
+        id: systemMessage.id,
+        seq: systemMessage.seq,
+        role: "system",
+        content: systemMessage.content,
+        code: systemMessage.code,
+        citations: [],
+        created_at: systemMessage.createdAt,
+      },
+      author: systemMessage.author,
+    },
+  ];
+}
 
 /**
  * What the operators' consoles are told live of a committed change: the bus events of a domain
@@ -16,37 +42,16 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
   switch (event.type) {
     case "conversation.started":
       return [{ type: "conversation.started", ...aboutConversation(event.conversation), visitorId: event.conversation.visitorId, at: event.startedAt }];
-    case "conversation.transitioned": {
-      const { systemMessage } = event;
+    case "conversation.transitioned":
+      return transitionBusEvents(event.conversation, event, event.systemMessage);
+    case "human.requested": {
+      const { conversation, requestedAt } = event;
       return [
-        {
-          type: "conversation.updated",
-          ...aboutConversation(event.conversation),
-          seq: event.seq,
-          status: event.status,
-          assignee: event.assignee,
-          humanRequestedAt: event.humanRequestedAt,
-        },
-        {
-          type: "message.created",
-          ...aboutConversation(event.conversation),
-          message: {
-            id: systemMessage.id,
-            seq: systemMessage.seq,
-            role: "system",
-            content: systemMessage.content,
-            code: systemMessage.code,
-            citations: [],
-            created_at: systemMessage.createdAt,
-          },
-          author: systemMessage.author,
-        },
+        ...transitionBusEvents(conversation, { seq: event.seq, status: "awaiting_human", assignee: null, humanRequestedAt: requestedAt }, event.systemMessage),
+        { type: "human.requested", ...aboutConversation(conversation), seq: event.seq, reason: event.reason, requestedAt },
+        { type: "notification.created", workspaceId: conversation.workspaceId, conversationId: conversation.conversationId, kind: "human_requested", at: requestedAt, notifications: event.notifications },
       ];
     }
-    case "human.requested":
-      return [{ type: "human.requested", ...aboutConversation(event.conversation), seq: event.seq, reason: event.reason, requestedAt: event.requestedAt }];
-    case "notifications.created":
-      return [{ type: "notification.created", workspaceId: event.workspaceId, conversationId: event.conversationId, kind: event.kind, at: event.at, notifications: event.notifications }];
     case "visitor.message.received":
       return [
         {

@@ -12,6 +12,7 @@ export const forgetCachedSessionsOf =
   (event) => {
     switch (event.type) {
       case "conversation.transitioned":
+      case "human.requested":
         return cache.forget(event.conversation.conversationId);
       case "conversations.deleted":
         for (const conversation of event.conversations) cache.forget(conversation.conversationId);

@@ -11,7 +11,9 @@ const W = "/api/v1/widget";
 
 /** The real store, each statement it is sent written down first (transactions' too). */
 function recordingStatements(db: Database, statements: string[]): Database {
-  const recorded = (target: Queryable): Queryable => ({
+  // A transaction keeps its after-commit hook (`...target`): only its statements are recorded.
+  const recorded = <Target extends Queryable>(target: Target): Target => ({
+    ...target,
     query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> {
       statements.push(sql);
       return target.query<Row>(sql, params);

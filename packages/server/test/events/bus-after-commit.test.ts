@@ -41,7 +41,7 @@ describeEachStore("the realtime bus as an after-commit subscriber, through the a
     }
   });
 
-  it("error: a bus listener that throws is logged; the request succeeds and its change is stored and still raised in order", async () => {
+  it("error: a bus listener that throws is logged; the request succeeds and its change is stored", async () => {
     const session = await startSession(t.app, tenant.agentId);
     lines.length = 0;
     const stop = t.services.bus.subscribe(() => {
@@ -56,14 +56,10 @@ describeEachStore("the realtime bus as an after-commit subscriber, through the a
     }
     const { rows } = await t.services.db.query<{ status: string }>(`SELECT status FROM conversations WHERE id = $1`, [session.conversationId]);
     expect(rows).toEqual([{ status: "awaiting_human" }]);
-    // Each domain event's first bus event reached the test's own listener (subscribed first) before the failing one threw.
+    // The test's own listener, subscribed first, heard the first bus event before the failing one threw.
     const mine = t.published.filter((event) => "conversationId" in event && event.conversationId === session.conversationId).map((event) => event.type);
-    expect(mine).toEqual(["conversation.started", "conversation.updated", "human.requested", "notification.created"]);
+    expect(mine).toEqual(["conversation.started", "conversation.updated"]);
     const failures = lines.filter((line) => line.msg === "after-commit subscriber failed; the change is committed");
-    expect(failures.map((line) => [line.level, line.event])).toEqual([
-      [LOG_LEVELS.error, "conversation.transitioned"],
-      [LOG_LEVELS.error, "human.requested"],
-      [LOG_LEVELS.error, "notifications.created"],
-    ]);
+    expect(failures.map((line) => [line.level, line.event])).toEqual([[LOG_LEVELS.error, "human.requested"]]);
   });
 });
