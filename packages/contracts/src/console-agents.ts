@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { answerInstructionsSchema, answerModelSchema } from "./answer-models.js";
 import { behaviorRuleSchema, behaviorRulesSchema } from "./behavior-rules.js";
 import { httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { officeHoursSchema, replyTimes } from "./office-hours.js";
@@ -32,6 +33,8 @@ export const agentSettingSchemas = {
   officeHours: officeHoursSchema,
   awayMessage: z.string().trim().min(1).max(500),
   replyTime: z.enum(replyTimes),
+  answerModel: answerModelSchema,
+  instructions: answerInstructionsSchema.partial(),
 };
 
 export type BrandingOverrides = z.infer<typeof agentSettingSchemas.branding>;
@@ -54,6 +57,8 @@ export const consoleAgentSchema = z.object({
   office_hours: officeHoursSchema.nullable().describe("When a person may answer, in its time zone; null: always open."),
   away_message: z.string().nullable().describe("What the widget says outside office hours; null: none."),
   reply_time: z.enum(replyTimes).nullable().describe("How soon a person usually replies, shown by the widget inside office hours; null: not shown."),
+  answer_model: answerModelSchema,
+  instructions: answerInstructionsSchema.describe("How the agent answers: extra rules, answer length, and what it does when unsure."),
   created_at: isoTimestampSchema,
   updated_at: isoTimestampSchema,
 });
@@ -97,6 +102,8 @@ export const CONSOLE_AGENT_UPDATE_FIELDS = [
   "office_hours",
   "away_message",
   "reply_time",
+  "answer_model",
+  "instructions",
 ] as const;
 
 export const updateConsoleAgentBodySchema = z
@@ -114,6 +121,8 @@ export const updateConsoleAgentBodySchema = z
     office_hours: agentSettingSchemas.officeHours.nullable().optional().describe("Replaces the office hours (time zone and every day); null: always open."),
     away_message: agentSettingSchemas.awayMessage.nullable().optional().describe("Shown by the widget outside office hours (at most 500 characters); null: none."),
     reply_time: agentSettingSchemas.replyTime.nullable().optional().describe("`minutes`, `hours` or `day`: shown by the widget inside office hours; null: not shown."),
+    answer_model: answerModelSchema.optional(),
+    instructions: answerInstructionsSchema.partial().optional().describe("The members given replace the agent's; the others are kept."),
   })
   .refine((body) => CONSOLE_AGENT_UPDATE_FIELDS.some((field) => body[field] !== undefined), {
     message: "give at least one setting to change",

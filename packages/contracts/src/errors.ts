@@ -3,6 +3,7 @@ import { z } from "zod";
 /** Every stable error code the API can answer with. Codes are part of the public contract. */
 export const errorCodes = [
   "validation_failed",
+  "model_address_refused",
   "bad_request",
   "invalid_json",
   "unsupported_media_type",

@@ -20,3 +20,4 @@ export * from "./webhooks.js";
 export * from "./office-hours.js";
 export * from "./mail.js";
 export * from "./push-subscriptions.js";
+export * from "./answer-models.js";

@@ -29,6 +29,7 @@ import { mailRoutes } from "./mail/console-routes.js";
 import { mailWidgetRoutes } from "./mail/widget-routes.js";
 import { INBOUND_MAIL_PREFIX, inboundMailRoutes } from "./mail/inbound-routes.js";
 import { pushRoutes } from "./push/console-routes.js";
+import { modelProviderRoutes } from "./console/models/model-provider-routes.js";
 import { CONSOLE_PREFIX } from "./console/console-prefix.js";
 import { publicOrigin } from "./console/public-origin.js";
 import { healthRoutes } from "./observability/health-routes.js";
@@ -140,6 +141,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         webhookRoutes,
         mailRoutes,
         pushRoutes,
+        modelProviderRoutes,
       ]) {
         await consoleApi.register(routes);
       }

@@ -9,6 +9,7 @@ import { openDatabase } from "./db/open-database.js";
 import { createEmbedder } from "./embeddings/create-embedder.js";
 import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
+import { createAnswerModels } from "./answering/generate/create-answer-models.js";
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
 import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
@@ -87,6 +88,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     events: subscribeDomainEvents(jobs, config, { db, bus, sessionCache, logger: logger.child({ component: "events" }) }),
     embedder,
     answers,
+    answerModels: createAnswerModels(config, jwtSecret, { logger: logger.child({ component: "answers" }) }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical: createLexicalCaches({
       indexBudgetBytes: config.retrievalIndexBudgetBytes,
@@ -104,6 +106,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.jobs.stop();
   await services.lexical.indexes.close();
   await services.embedder.close();
+  await services.answerModels.close();
   await services.limiter.close();
   await services.db.close();
 }

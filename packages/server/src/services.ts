@@ -8,6 +8,7 @@ import type { ResumeTokens } from "./auth/resume-token.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
+import type { AnswerModels } from "./answering/generate/answer-models.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
 import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
@@ -30,7 +31,10 @@ export interface Services {
   /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
   events: FrontdeskEvents;
   embedder: Embedder;
+  /** The instance's generator (FRONTDESK_LLM_*): agents of a workspace without its own provider answer with it. */
   answers: AnswerGenerator;
+  /** Each agent's generator (its workspace's provider, a model of it, or the extractive answerer), and the providers' key seal and guarded network. */
+  answerModels: AnswerModels;
   /** Fusion weights and low-confidence thresholds for vectors of an embedder. */
   retrievalCalibration: (embedderId: string) => RetrievalCalibration;
   /** BM25 statistics and in-memory lexical indexes of agents' knowledge, cached in this process. */

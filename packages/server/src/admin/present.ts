@@ -30,6 +30,8 @@ export const presentAdminAgent = (agent: Agent) => ({
   office_hours: agent.officeHours,
   away_message: agent.awayMessage,
   reply_time: agent.replyTime,
+  answer_model: agent.answerModel,
+  instructions: agent.instructions,
   created_at: agent.createdAt,
   updated_at: agent.updatedAt,
 });

@@ -62,13 +62,19 @@ export async function* answerStoredQuestion(
     : null;
   const [cachedAgent] = await Promise.all([readCachedAgent(services, conversation.agentId), curatedLookup, pageRecorded]);
   const agent = cachedAgent?.agent;
+  const generator = agent === undefined ? services.answers : await services.answerModels.forAgent(services.db, services.answers, agent, cachedAgent?.modelProviderRevision ?? null);
 
   let content = "";
   let decision: TurnDecision | null = null;
   for await (const event of answerTurn(
-    turnKnowledgeOf(services, curatedLookup === null ? undefined : () => curatedLookup),
+    turnKnowledgeOf(services, curatedLookup === null ? undefined : () => curatedLookup, generator),
     {
-      agent: { id: conversation.agentId, language: agent?.languageDefault ?? "en", persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" } },
+      agent: {
+        id: conversation.agentId,
+        language: agent?.languageDefault ?? "en",
+        persona: { name: agent?.personaName ?? "Assistant", tone: agent?.personaTone ?? "friendly" },
+        instructions: agent?.instructions,
+      },
       message: body.message,
       history: visitorMessage.history,
       pageContext: body.page_context,

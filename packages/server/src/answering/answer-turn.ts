@@ -1,4 +1,4 @@
-import type { Citation } from "@frontdesk/contracts";
+import type { AnswerInstructions, Citation } from "@frontdesk/contracts";
 import type { Database } from "../db/database.js";
 import type { Services } from "../services.js";
 import type { Embedder } from "../embeddings/embedder.js";
@@ -46,23 +46,28 @@ export interface TurnKnowledge {
   findCuratedAnswer?: (message: string) => Promise<CuratedMatch | null>;
 }
 
-/** The service's knowledge and generator as a turn reads them, with the agent's curated answers when it has any. */
+/**
+ * The service's knowledge and a generator as a turn reads them, with the agent's curated answers
+ * when it has any. `generator`: the agent's (`AnswerModels.forAgent`); the instance's by default.
+ */
 export function turnKnowledgeOf(
   services: Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers">,
   findCuratedAnswer?: (message: string) => Promise<CuratedMatch | null>,
+  generator: AnswerGenerator = services.answers,
 ): TurnKnowledge {
   return {
     db: services.db,
     embedder: services.embedder,
     lexical: services.lexical,
     calibration: services.retrievalCalibration(services.embedder.id),
-    generator: services.answers,
+    generator,
     ...(findCuratedAnswer === undefined ? {} : { findCuratedAnswer }),
   };
 }
 
 export interface TurnInput {
-  agent: { id: string; language: string; persona: { name: string; tone: string } };
+  /** `instructions`: the agent's extra rules, answer length and unsure behaviour, given to the generator. */
+  agent: { id: string; language: string; persona: { name: string; tone: string }; instructions?: AnswerInstructions | undefined };
   message: string;
   /** The conversation's latest messages before this one, oldest first (at most `HISTORY_TURNS`). */
   history: readonly TurnHistoryEntry[];
@@ -178,6 +183,7 @@ export async function* answerTurn(knowledge: TurnKnowledge, input: TurnInput): A
       .map((turn) => ({ role: turn.role, content: turn.content })),
     persona: agent.persona,
     language: agent.language,
+    ...(agent.instructions === undefined ? {} : { instructions: agent.instructions }),
     signal: input.signal,
   })) {
     if (event.type === "token") content += event.token;

@@ -93,6 +93,8 @@ export type FrontdeskEvent =
   | { type: "conversation.closed"; conversation: ConversationOfEvent; assignee: { id: string; name: string } | null; closedAt: string }
   /** A visitor rated their conversation. */
   | { type: "satisfaction.rated"; conversation: ConversationOfEvent; rating: "good" | "bad"; comment: string | null; ratedAt: string }
+  /** A workspace's model provider, or agents' answer model or instructions, changed: these agents may answer differently now. */
+  | { type: "agent.answering.changed"; workspaceId: string; agentIds: string[]; changedAt: string }
   /** A source's sync ended (one sync may settle more than once: `syncRequestedAt` names it). */
   | {
       type: "source.settled";

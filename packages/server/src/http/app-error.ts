@@ -3,6 +3,7 @@ import type { ErrorCode } from "@frontdesk/contracts";
 /** The HTTP status of every error code: one map for the whole API. */
 export const statusOfCode: Record<ErrorCode, number> = {
   validation_failed: 422,
+  model_address_refused: 422,
   bad_request: 400,
   invalid_json: 400,
   unsupported_media_type: 415,

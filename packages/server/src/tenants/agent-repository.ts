@@ -1,4 +1,4 @@
-import type { BehaviorRule, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import { DEFAULT_ANSWER_INSTRUCTIONS, type AnswerInstructions, type BehaviorRule, type OfficeHours, type ReplyTime } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -21,6 +21,8 @@ interface AgentRow {
   office_hours: OfficeHours | null;
   away_message: string | null;
   reply_time: ReplyTime | null;
+  answer_model: string;
+  instructions: Partial<AnswerInstructions>;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,6 +45,8 @@ function toAgent(row: AgentRow): Agent {
     officeHours: row.office_hours,
     awayMessage: row.away_message,
     replyTime: row.reply_time,
+    answerModel: row.answer_model,
+    instructions: { ...DEFAULT_ANSWER_INSTRUCTIONS, ...row.instructions },
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -88,14 +92,22 @@ export async function insertAgent(db: Queryable, agent: NewAgent): Promise<Agent
   return toAgent(rows[0]!);
 }
 
-/** The agent with its workspace's monthly conversation quota (init needs both; one round trip). */
-export async function findAgentWithQuota(db: Queryable, agentId: string): Promise<{ agent: Agent; conversationQuota: number | null } | null> {
-  const { rows } = await db.query<AgentRow & { conversation_quota: number | null }>(
-    `SELECT a.*, w.conversation_quota FROM agents a JOIN workspaces w ON w.id = a.workspace_id WHERE a.id = $1`,
+/**
+ * The agent with its workspace's monthly conversation quota (init needs both) and the revision of
+ * its workspace's model provider (null: none; a question's generator is chosen by it): one round trip.
+ */
+export async function findAgentWithQuota(
+  db: Queryable,
+  agentId: string,
+): Promise<{ agent: Agent; conversationQuota: number | null; modelProviderRevision: string | null } | null> {
+  const { rows } = await db.query<AgentRow & { conversation_quota: number | null; model_provider_revision: string | null }>(
+    `SELECT a.*, w.conversation_quota, p.revision::text AS model_provider_revision
+     FROM agents a JOIN workspaces w ON w.id = a.workspace_id LEFT JOIN workspace_model_providers p ON p.workspace_id = a.workspace_id
+     WHERE a.id = $1`,
     [agentId],
   );
   const row = rows[0];
-  return row ? { agent: toAgent(row), conversationQuota: row.conversation_quota } : null;
+  return row ? { agent: toAgent(row), conversationQuota: row.conversation_quota, modelProviderRevision: row.model_provider_revision } : null;
 }
 
 export async function findAgent(db: Queryable, agentId: string): Promise<Agent | null> {
@@ -152,6 +164,15 @@ export async function setAgentAvailability(db: Queryable, agentId: string, setti
   const { rows } = await db.query<AgentRow>(
     `UPDATE agents SET office_hours = $2::jsonb, away_message = $3, reply_time = $4, updated_at = now() WHERE id = $1 RETURNING *`,
     [agentId, settings.officeHours === null ? null : JSON.stringify(settings.officeHours), settings.awayMessage, settings.replyTime],
+  );
+  return toAgent(rows[0]!);
+}
+
+/** How the agent answers: its model (`default`, `extractive` or a name) and its instructions. */
+export async function setAgentAnswering(db: Queryable, agentId: string, answerModel: string, instructions: AnswerInstructions): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET answer_model = $2, instructions = $3::jsonb, updated_at = now() WHERE id = $1 RETURNING *`,
+    [agentId, answerModel, JSON.stringify(instructions)],
   );
   return toAgent(rows[0]!);
 }

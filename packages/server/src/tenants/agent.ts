@@ -1,4 +1,4 @@
-import type { BehaviorRule, Branding, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { AnswerInstructions, BehaviorRule, Branding, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
@@ -31,6 +31,10 @@ export interface Agent {
   awayMessage: string | null;
   /** How soon a person usually replies, shown inside office hours; null: not shown. */
   replyTime: ReplyTime | null;
+  /** `default` (the workspace's model, else the instance's), `extractive`, or a model name on the workspace's provider. */
+  answerModel: string;
+  /** Extra rules, answer length and what an unsure answer does, given to the generator. */
+  instructions: AnswerInstructions;
   createdAt: string;
   updatedAt: string;
 }

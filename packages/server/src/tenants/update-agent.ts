@@ -1,8 +1,10 @@
-import type { BehaviorRule, BrandingOverrides, OfficeHours, ReplyTime } from "@frontdesk/contracts";
-import type { Database } from "../db/database.js";
+import type { AnswerInstructions, BehaviorRule, BrandingOverrides, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
+import type { Database, Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
-import { findAgentForUpdate, setAgentAvailability, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
+import { findAgentForUpdate, setAgentAnswering, setAgentAvailability, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
+import { findWorkspaceModelProvider } from "./workspace-model-provider-repository.js";
 import { canonicalTimeZone } from "./office-hours.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
 import { restemAgentChunks } from "../ingest/documents.js";
@@ -34,10 +36,21 @@ export interface UpdateAgentInput {
   awayMessage?: string | null;
   /** null: not shown. */
   replyTime?: ReplyTime | null;
+  /** `default`, `extractive`, or a model name on the workspace's provider (which it must have). */
+  answerModel?: string;
+  /** The members given replace the agent's. */
+  instructions?: Partial<AnswerInstructions>;
 }
 
-/** Changes an agent's settings in one transaction (its row locked while read and written). */
-export async function updateAgent(db: Database, input: UpdateAgentInput): Promise<Agent> {
+/** Answer models every agent may use; any other name is a model of the workspace's provider. */
+const BUILT_IN_ANSWER_MODELS = new Set(["default", "extractive"]);
+
+/**
+ * Changes an agent's settings in one transaction (its row locked while read and written). A
+ * change of its answer model or instructions raises `agent.answering.changed` through `events`
+ * in that transaction.
+ */
+export async function updateAgent(db: Database, input: UpdateAgentInput, events?: FrontdeskEvents, now: () => Date = () => new Date()): Promise<Agent> {
   const allowedOrigins = input.origins === undefined ? undefined : normalizeAllowedOrigins(input.origins);
   return db.transaction(async (tx) => {
     const agent = await findAgentForUpdate(tx, input.agentId);
@@ -61,7 +74,8 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
     if (textSearchConfig !== textSearchConfigFor(agent.languageDefault)) await restemAgentChunks(tx, agent.id, textSearchConfig);
     const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
     const withBranding = input.branding === undefined ? withRules : await setAgentBranding(tx, agent.id, input.branding ?? {});
-    if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withBranding;
+    const withAnswering = await changeAnswering(tx, agent, withBranding, input, events, now);
+    if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withAnswering;
     const officeHours = input.officeHours === undefined ? agent.officeHours : input.officeHours;
     return setAgentAvailability(tx, agent.id, {
       officeHours: officeHours === null ? null : { ...officeHours, time_zone: canonicalTimeZone(officeHours.time_zone) },
@@ -69,6 +83,33 @@ export async function updateAgent(db: Database, input: UpdateAgentInput): Promis
       replyTime: input.replyTime === undefined ? agent.replyTime : input.replyTime,
     });
   });
+}
+
+/** The answer model and instructions: a model name needs the workspace's provider; a change is announced. */
+async function changeAnswering(
+  tx: Queryable,
+  before: Agent,
+  current: Agent,
+  input: UpdateAgentInput,
+  events: FrontdeskEvents | undefined,
+  now: () => Date,
+): Promise<Agent> {
+  if (input.answerModel === undefined && input.instructions === undefined) return current;
+  const answerModel = input.answerModel ?? before.answerModel;
+  if (input.answerModel !== undefined && !BUILT_IN_ANSWER_MODELS.has(answerModel) && (await findWorkspaceModelProvider(tx, before.workspaceId)) === null) {
+    throw new AppError(
+      "validation_failed",
+      `The agent's answer model is invalid (answerModel: the workspace has no model provider; set one first, or use default or extractive).`,
+      { answerModel: ["the workspace has no model provider: set one first, or use default or extractive"] },
+    );
+  }
+  const instructions = { ...before.instructions, ...input.instructions };
+  const updated = await setAgentAnswering(tx, before.id, answerModel, instructions);
+  const changed = answerModel !== before.answerModel || JSON.stringify(instructions) !== JSON.stringify(before.instructions);
+  if (changed && events !== undefined) {
+    await events.raise(tx, { type: "agent.answering.changed", workspaceId: before.workspaceId, agentIds: [before.id], changedAt: now().toISOString() });
+  }
+  return updated;
 }
 
 /** A rule's coupon is for e-commerce agents only (as /coupon/apply is): refused on the others, with each rule's field named. */

@@ -52,6 +52,8 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
       };
     case "visitor.message.received":
     case "operator.replied":
+    // An internal fact (answer tests react to it), not announced to receivers.
+    case "agent.answering.changed":
       return null;
     // What only the consoles are told live (the realtime bus, after the commit).
     case "conversation.started":

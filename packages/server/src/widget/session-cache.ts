@@ -9,6 +9,8 @@ const MAX_ENTRIES = 50_000;
 export interface CachedAgent {
   agent: Agent;
   conversationQuota: number | null;
+  /** The revision of its workspace's model provider (null: none), which chooses a question's generator. */
+  modelProviderRevision: string | null;
 }
 
 function lruCache<Value extends object>(now: () => number): LRUCache<string, Value> {

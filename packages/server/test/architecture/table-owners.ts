@@ -7,6 +7,7 @@
 export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   // tenants/: who uses the service, and with which agents and keys
   workspaces: "tenants",
+  workspace_model_providers: "tenants",
   agents: "tenants",
   api_tokens: "tenants",
   operators: "tenants",

@@ -9,6 +9,7 @@ import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js"
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
+import { createAnswerModels } from "../../src/answering/generate/create-answer-models.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 export { compiledWorkerUrl } from "./compiled-worker.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
@@ -90,6 +91,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     jobs,
     embedder,
     answers: createAnswerGenerator(config.answers),
+    answerModels: createAnswerModels(config, TEST_JWT_SECRET, { logger }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache,
@@ -130,6 +132,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
       await workers?.close();
       await pipeline?.close();
       await embedder.close();
+      await services.answerModels.close();
       await limiter.close();
       await database.drop();
     },

@@ -7,7 +7,7 @@ function conversation(id: string, agentId: string): SessionConversation {
   return { id, workspaceId: "ws_1", agentId, visitorId: `vis_${id}`, agentPublished: true, vertical: "general" };
 }
 
-function agent(id: string): { agent: Agent; conversationQuota: number | null } {
+function agent(id: string): { agent: Agent; conversationQuota: number | null; modelProviderRevision: string | null } {
   return {
     agent: {
       id,
@@ -26,10 +26,13 @@ function agent(id: string): { agent: Agent; conversationQuota: number | null } {
       officeHours: null,
       awayMessage: null,
       replyTime: null,
+      answerModel: "default",
+      instructions: { rules: "", length: "medium", when_unsure: "offer_person" },
       createdAt: "2026-11-23T00:00:00.000Z",
       updatedAt: "2026-11-23T00:00:00.000Z",
     },
     conversationQuota: 100,
+    modelProviderRevision: null,
   };
 }
 

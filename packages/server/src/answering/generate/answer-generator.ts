@@ -1,3 +1,5 @@
+import type { AnswerInstructions } from "@frontdesk/contracts";
+
 /** A retrieved chunk of the site, as numbered in the prompt and cited in the answer. */
 export interface Passage {
   /** 1-based, as shown in the prompt (`[1]`, `[2]` …). */
@@ -28,6 +30,8 @@ export interface AnswerRequest {
   persona: { name: string; tone: string };
   /** The agent's default language (BCP 47, e.g. "en", "fr"). */
   language: string;
+  /** The agent's extra rules, answer length and unsure behaviour (absent: the defaults). */
+  instructions?: AnswerInstructions;
   /** The client went away: stop generating. */
   signal: AbortSignal;
 }

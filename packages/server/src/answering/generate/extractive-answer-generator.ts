@@ -11,6 +11,12 @@ function wordsOf(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
 }
 
+/** How much an extractive reply quotes for each answer length of the agent's instructions (`medium` is the default). */
+const LIMITS_BY_LENGTH = {
+  short: { maxSentences: 1, maxCharacters: 300 },
+  long: { maxSentences: 6, maxCharacters: 1200 },
+} as const;
+
 /** An answer cites at most this many documents: the one it rests on, then the next retrieved ones. */
 const MAX_CITATIONS = 3;
 
@@ -73,7 +79,7 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     const composed =
       request.lowConfidence || request.passages.length === 0
         ? { sentences: [] as ChosenSentence[], text: "" }
-        : composeExtractiveReply(request.question, request.passages, request.language, this.limits, selectionContext(request));
+        : composeExtractiveReply(request.question, request.passages, request.language, this.limitsFor(request), selectionContext(request));
     const { sentences } = composed;
     const lowConfidence = sentences.length === 0;
     const related = lowConfidence ? relatedDocuments(request) : [];
@@ -90,5 +96,10 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     }
     // An answer cut off before its first word rests on nothing.
     yield { type: "done", citedDocumentIds: sent === 0 ? [] : cited, lowConfidence, generator: this.id };
+  }
+
+  private limitsFor(request: AnswerRequest): SelectionLimits {
+    const length = request.instructions?.length;
+    return length === undefined || length === "medium" ? this.limits : { ...this.limits, ...LIMITS_BY_LENGTH[length] };
   }
 }

@@ -14,6 +14,7 @@ const CONSOLE_FIELD_NAMES: [cli: string, console: string][] = [
   ["origin", "origins"],
   ["behaviorRules", "behavior_rules"],
   ["officeHours", "office_hours"],
+  ["answerModel", "answer_model"],
 ];
 
 async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
@@ -86,7 +87,9 @@ export async function updateConsoleAgent(services: Services, operator: SignedInO
       ...(body.office_hours === undefined ? {} : { officeHours: body.office_hours }),
       ...(body.away_message === undefined ? {} : { awayMessage: body.away_message }),
       ...(body.reply_time === undefined ? {} : { replyTime: body.reply_time }),
-    }),
+      ...(body.answer_model === undefined ? {} : { answerModel: body.answer_model }),
+      ...(body.instructions === undefined ? {} : { instructions: body.instructions }),
+    }, services.events, services.now),
   );
   return announceAgentChange(services, agent);
 }

@@ -6,6 +6,7 @@ import { requireWorkspaceAgent } from "../agents/change-console-agent.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 import { findCuratedAnswer } from "../curated/find-curated-answer.js";
 import { explainTurn } from "./explain-turn.js";
+import { findWorkspaceModelProvider } from "../../tenants/workspace-model-providers.js";
 
 type TryQuestionResult = TryQuestionResponse["data"];
 
@@ -18,6 +19,8 @@ type TryQuestionResult = TryQuestionResponse["data"];
  */
 export async function tryQuestion(services: Services, operator: SignedInOperator, body: TryQuestionBody, signal: AbortSignal): Promise<TryQuestionResult> {
   const agent = await requireWorkspaceAgent(services, operator, body.agent_id);
+  const provider = await findWorkspaceModelProvider(services.db, agent.workspaceId);
+  const generator = await services.answerModels.forAgent(services.db, services.answers, agent, provider?.revision ?? null);
   let content = "";
   let error: TryQuestionResult["answer"]["error"] = null;
   let outcome: { decision: TurnDecision; trace: TurnTrace } | null = null;
@@ -25,8 +28,13 @@ export async function tryQuestion(services: Services, operator: SignedInOperator
     turnKnowledgeOf(services, async (question) => {
       const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question });
       return found === null ? null : { ...found.curated, similarity: found.similarity };
-    }),
-    { agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone } }, message: body.question, history: [], signal },
+    }, generator),
+    {
+      agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone }, instructions: agent.instructions },
+      message: body.question,
+      history: [],
+      signal,
+    },
   )) {
     if (event.type === "token") content += event.token;
     else if (event.type === "error") error = { code: event.code, message: event.message };

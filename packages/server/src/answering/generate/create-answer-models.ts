@@ -1,0 +1,18 @@
+import type { Config } from "../../config/config.js";
+import type { HostResolver } from "../../network/guarded-agent.js";
+import { modelProviderKeys } from "../../tenants/workspace-model-providers.js";
+import type { AnswerLogger } from "./answer-generator.js";
+import { AnswerModels } from "./answer-models.js";
+import { DEFAULT_ANSWER_TIMEOUT_SECONDS } from "./model-generator-settings.js";
+import { ModelProviderNetwork } from "./model-provider-network.js";
+
+/**
+ * Workspaces' answer models from the configuration: keys sealed under the service's secret (every
+ * process of a deployment shares it), the address guard as FRONTDESK_MODEL_ALLOW_PRIVATE_NETWORKS
+ * says, and the instance's answer timeout (FRONTDESK_LLM_TIMEOUT_S). `resolve` replaces DNS (tests).
+ */
+export function createAnswerModels(config: Config, serviceSecret: string, options: { logger?: AnswerLogger; resolve?: HostResolver } = {}): AnswerModels {
+  const timeoutMs = Math.round((config.answers.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS) * 1000);
+  const network = new ModelProviderNetwork(config.answerModels.allowPrivateNetworks, timeoutMs, options.resolve);
+  return new AnswerModels(modelProviderKeys(serviceSecret), network, { timeoutMs, logger: options.logger });
+}
