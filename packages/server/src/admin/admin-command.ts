@@ -1,4 +1,4 @@
-import { agentSettingSchemas, webhookEventTypeSchema } from "@frontdesk/contracts";
+import { agentSettingSchemas, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operators.js";
@@ -9,7 +9,7 @@ const id = z.string().min(1).max(64);
 const agentField = agentSettingSchemas;
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime", "answerModel", "instructions"] as const;
 
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
@@ -51,6 +51,8 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       officeHours: agentField.officeHours.nullable().optional(),
       awayMessage: agentField.awayMessage.nullable().optional(),
       replyTime: agentField.replyTime.nullable().optional(),
+      answerModel: agentField.answerModel.optional(),
+      instructions: agentField.instructions.optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",
@@ -95,6 +97,15 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("webhook.list"), workspaceId: id }),
   z.object({ command: z.literal("webhook.delete"), workspaceId: id, webhookId: id }),
   /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
+  z.object({
+    command: z.literal("workspace.set-model"),
+    workspaceId: id,
+    provider: modelProviderSchema,
+    baseUrl: httpUrlSchema.optional(),
+    model: modelNameSchema,
+    apiKey: z.string().trim().min(1).max(MAX_MODEL_API_KEY_LENGTH).optional(),
+  }),
+  z.object({ command: z.literal("workspace.remove-model"), workspaceId: id }),
   z.object({ command: z.literal("workspace.set-retention"), workspaceId: id, retentionDays: z.number().int().min(0).max(36_500).nullable() }),
 ]);
 

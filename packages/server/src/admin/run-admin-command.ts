@@ -27,6 +27,10 @@ import { createWebhookEndpoint, removeWebhookEndpoint } from "../webhooks/manage
 import { listWorkspaceWebhookEndpoints, presentWebhookEndpoint } from "../webhooks/webhook-endpoints.js";
 import type { WebhookServices } from "../webhooks/webhook-services.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
+import type { ModelProviderAccess } from "../answering/generate/create-answer-models.js";
+import type { FrontdeskEvents } from "../events/frontdesk-events.js";
+import { removeWorkspaceModelProvider, setWorkspaceModelProvider } from "../tenants/set-workspace-model-provider.js";
+import { presentWorkspaceModelProvider } from "../tenants/workspace-model-providers.js";
 import { presentAdminAgent, presentConversation, presentNotification, presentOperator, presentToken, presentWorkspace } from "./present.js";
 
 const notFound = (what: string, id: string) => new AppError("not_found", `No ${what} ${id}.`);
@@ -49,7 +53,14 @@ export interface AdminContext {
   now?: () => Date;
   /** Webhooks' secrets seal and address guard (from the configuration), for `webhook create`. */
   webhooks?: () => Promise<WebhookServices>;
+  /** Model provider keys' seal and address guard (from the configuration), for `workspace set-model`. */
+  modelProviders?: () => Promise<ModelProviderAccess>;
+  /** The service's domain events (their subscribers), raised by changes others react to (`agent update --model`). */
+  events?: () => Promise<FrontdeskEvents>;
 }
+
+/** The events of a command's change; without a dispatcher (a test's bare context), nobody is subscribed. */
+const noSubscribers: FrontdeskEvents = { raise: async () => {} };
 
 /** Runs one admin command against the store and returns the one JSON value the CLI prints. */
 export async function runAdminCommand(context: AdminContext, input: AdminCommandInput): Promise<unknown> {
@@ -75,7 +86,7 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "agent.create":
       return presentAdminAgent(await createAgent(db, command));
     case "agent.update": {
-      const agent = await updateAgent(db, command);
+      const agent = await updateAgent(db, command, (await context.events?.()) ?? noSubscribers, now);
       context.onAgentChanged?.(agent.id);
       return presentAdminAgent(agent);
     }
@@ -175,6 +186,25 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       } finally {
         await webhooks.close();
       }
+    }
+    case "workspace.set-model": {
+      if (!context.modelProviders) throw new AppError("service_unavailable", "Model providers cannot be set here.");
+      const access = await context.modelProviders();
+      try {
+        const management = { db, keys: access.keys, refuseAddress: access.refuseAddress, events: (await context.events?.()) ?? noSubscribers, now };
+        const { workspaceId, provider, baseUrl, model, apiKey } = command;
+        const { record, agentIds } = await setWorkspaceModelProvider(management, { workspaceId, provider, baseUrl, model, apiKey });
+        for (const agentId of agentIds) context.onAgentChanged?.(agentId);
+        return { workspace_id: workspaceId, ...presentWorkspaceModelProvider(record) };
+      } finally {
+        await access.close();
+      }
+    }
+    case "workspace.remove-model": {
+      await requireWorkspace(db, command.workspaceId);
+      const { removed, agentIds } = await removeWorkspaceModelProvider({ db, events: (await context.events?.()) ?? noSubscribers, now }, command.workspaceId);
+      for (const agentId of agentIds) context.onAgentChanged?.(agentId);
+      return { workspace_id: command.workspaceId, removed: removed !== null };
     }
     case "webhook.list":
       await requireWorkspace(db, command.workspaceId);

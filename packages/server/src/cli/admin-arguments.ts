@@ -16,6 +16,8 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                [--behavior-rules-file FILE | --no-behavior-rules]
                [--office-hours-file FILE | --no-office-hours] [--away-message S | --no-away-message]
                [--reply-time minutes|hours|day | --no-reply-time]
+               [--model default|extractive|NAME] [--instructions TEXT]
+               [--answer-length short|medium|long] [--when-unsure offer_person|say_unknown]
                (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
                FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md;
                the office hours FILE is {"time_zone":"Europe/Paris","days":{"mon":[{"open":"09:00","close":"17:30"}],…}},
@@ -44,6 +46,11 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                conversation.closed satisfaction.rated source.indexed source.failed)
   webhook list --workspace W
   webhook delete ID --workspace W
+  workspace set-model --workspace W --provider openai|anthropic|openai-compatible [--base-url URL]
+               --model NAME [--api-key-stdin]
+               (the workspace's answer model; the key is read from standard input and stored encrypted;
+               a loopback or private base URL needs FRONTDESK_MODEL_ALLOW_PRIVATE_NETWORKS=true)
+  workspace remove-model --workspace W        (its agents answer with the instance's FRONTDESK_LLM_* again)
   workspace set-retention ID --days N | --default
                (purge conversations idle over N days; 0 keeps them forever; --default follows FRONTDESK_RETENTION_DAYS)`;
 
@@ -110,6 +117,16 @@ function officeHoursChange(values: { "office-hours-file"?: string; "no-office-ho
   return hours;
 }
 
+/** --instructions, --answer-length, --when-unsure: the instructions' members given (the others kept); checked by the command. */
+function instructionsChange(values: { instructions?: string; "answer-length"?: string; "when-unsure"?: string }): { rules?: string; length?: "short"; when_unsure?: "say_unknown" } | undefined {
+  const change = {
+    ...(values.instructions === undefined ? {} : { rules: values.instructions }),
+    ...(values["answer-length"] === undefined ? {} : { length: values["answer-length"] as "short" }),
+    ...(values["when-unsure"] === undefined ? {} : { when_unsure: values["when-unsure"] as "say_unknown" }),
+  };
+  return Object.keys(change).length === 0 ? undefined : change;
+}
+
 function integer(value: string, name: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
@@ -163,6 +180,13 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       url: { type: "string" },
       event: { type: "string", multiple: true },
       description: { type: "string" },
+      provider: { type: "string" },
+      "base-url": { type: "string" },
+      model: { type: "string" },
+      "api-key-stdin": { type: "boolean" },
+      instructions: { type: "string" },
+      "answer-length": { type: "string" },
+      "when-unsure": { type: "string" },
     },
   });
   const [resource, action, id] = positionals;
@@ -208,6 +232,8 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
         officeHours: officeHoursChange(values) as OfficeHours | null | undefined,
         awayMessage: clearable(values, "away-message"),
         replyTime: clearable(values, "reply-time") as "minutes" | null | undefined,
+        answerModel: optional(values, "model"),
+        instructions: instructionsChange(values),
       };
     case "agent list":
       return { command: "agent.list", workspaceId: required(values, "workspace") };
@@ -276,6 +302,18 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       return { command: "webhook.list", workspaceId: required(values, "workspace") };
     case "webhook delete":
       return { command: "webhook.delete", workspaceId: required(values, "workspace"), webhookId: needId() };
+    case "workspace set-model":
+      return {
+        command: "workspace.set-model",
+        workspaceId: required(values, "workspace"),
+        // Checked by the command's schema, which names a bad one.
+        provider: required(values, "provider") as "openai",
+        baseUrl: optional(values, "base-url"),
+        model: required(values, "model"),
+        apiKey: values["api-key-stdin"] === true ? readStandardInput() : undefined,
+      };
+    case "workspace remove-model":
+      return { command: "workspace.remove-model", workspaceId: required(values, "workspace") };
     case "workspace set-retention": {
       const days = optional(values, "days");
       if ((days === undefined) === (values.default !== true)) throw new UsageError("workspace set-retention needs either --days N or --default");

@@ -60,8 +60,18 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   let jobs: JobQueue | null = null;
   try {
     const { createWebhookServices } = await import("../webhooks/webhook-services.js");
+    const { openModelProviderAccess } = await import("../answering/generate/create-answer-models.js");
+    const { subscribeDomainEvents } = await import("../subscribe-domain-events.js");
+    const startedJobs = async () => (jobs ??= await startJobQueue(db, { retry: config.jobs }));
     const result = await runAdminCommand(
-      { db, jobs: async () => (jobs ??= await startJobQueue(db, { retry: config.jobs })), publicUrl: config.publicUrl, webhooks: () => createWebhookServices(config) },
+      {
+        db,
+        jobs: startedJobs,
+        publicUrl: config.publicUrl,
+        webhooks: () => createWebhookServices(config),
+        modelProviders: () => openModelProviderAccess(config),
+        events: async () => subscribeDomainEvents(await startedJobs(), config),
+      },
       command,
     );
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { lowerOtherThreadsPriority } from "../event-loop/thread-priority.js";
 import { listenForMetrics } from "../observability/metrics-listener.js";
 import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
 import { createWebhookServices } from "../webhooks/webhook-services.js";
+import { openModelProviderAccess } from "../answering/generate/create-answer-models.js";
 
 /**
  * Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. A repeated signal is
@@ -56,6 +57,8 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           publicUrl: config.publicUrl,
           now: services.now,
           webhooks: () => createWebhookServices(config),
+          modelProviders: () => openModelProviderAccess(config),
+          events: async () => services.events,
         },
         config.dataDir,
       );

@@ -1,4 +1,5 @@
 import type { Config } from "../../config/config.js";
+import { resolveJwtSecret } from "../../config/jwt-secret.js";
 import type { HostResolver } from "../../network/guarded-agent.js";
 import { modelProviderKeys } from "../../tenants/workspace-model-providers.js";
 import type { AnswerLogger } from "./answer-generator.js";
@@ -15,4 +16,17 @@ export function createAnswerModels(config: Config, serviceSecret: string, option
   const timeoutMs = Math.round((config.answers.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS) * 1000);
   const network = new ModelProviderNetwork(config.answerModels.allowPrivateNetworks, timeoutMs, options.resolve);
   return new AnswerModels(modelProviderKeys(serviceSecret), network, { timeoutMs, logger: options.logger });
+}
+
+/** What `workspace set-model` needs (the admin CLI, alone or over the admin socket): the key seal and the address guard. */
+export interface ModelProviderAccess {
+  keys: AnswerModels["keys"];
+  refuseAddress: (url: string) => Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/** Built from the configuration: the seal's key comes from the service's secret, which every process shares. */
+export async function openModelProviderAccess(config: Config): Promise<ModelProviderAccess> {
+  const models = createAnswerModels(config, await resolveJwtSecret(config.auth.jwtSecret, config.dataDir));
+  return { keys: models.keys, refuseAddress: (url) => models.network.refusal(url), close: () => models.close() };
 }
