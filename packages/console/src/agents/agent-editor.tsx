@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, dataOf, describeError, type Schemas } from "../api/client.js";
+import { AnsweringEditor, answeringBodyOf, answeringDraftOf, type AnsweringDraft } from "./answering-editor.js";
 import { BehaviorRulesEditor } from "./behavior-rules-editor.js";
 import { FieldError, fieldErrorsOf } from "./field-errors.js";
 import { InstallSnippet, snippetQueryKey } from "./install-snippet.js";
@@ -29,6 +30,7 @@ interface Draft {
   brandingLogoUrl: string;
   brandingDisplayMode: DisplayMode | "";
   hours: OfficeHoursDraft;
+  answering: AnsweringDraft;
 }
 
 function draftOf(agent: ConsoleAgent): Draft {
@@ -49,6 +51,7 @@ function draftOf(agent: ConsoleAgent): Draft {
     brandingLogoUrl: overrides.logo_url ?? "",
     brandingDisplayMode: overrides.display_mode ?? "",
     hours: officeHoursDraftOf(agent),
+    answering: answeringDraftOf(agent),
   };
 }
 
@@ -71,6 +74,7 @@ function bodyOf(draft: Draft): UpdateBody {
     behavior_rules: draft.behaviorRules,
     branding,
     ...officeHoursBodyOf(draft.hours),
+    ...answeringBodyOf(draft.answering),
   };
 }
 
@@ -203,6 +207,7 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
             <SettingField id="agent-display-mode" label="Display mode" field="branding.display_mode" fields={fields} value={draft.brandingDisplayMode} onChange={set("brandingDisplayMode")} options={DISPLAY_MODES} />
             <FieldError fields={Object.fromEntries(Object.entries(fields).filter(([name]) => name === "branding"))} field="branding" id="agent-branding" />
           </fieldset>
+          <AnsweringEditor draft={draft.answering} onChange={set("answering")} fields={fields} />
           <OfficeHoursEditor draft={draft.hours} onChange={set("hours")} fields={fields} />
           <ListEditor
             id="agent-origins"

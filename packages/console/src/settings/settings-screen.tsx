@@ -1,5 +1,6 @@
 import { EmailAlertsSection } from "../mail/email-alerts-section.js";
 import { MailSection } from "../mail/mail-section.js";
+import { AiModelSection } from "./ai-model-section.js";
 import { ApiTokensSection } from "./api-tokens-section.js";
 import { DeviceNotificationsSection } from "./device-notifications-section.js";
 import { OperatorsSection } from "./operators-section.js";
@@ -10,7 +11,7 @@ import "./settings.css";
 
 /**
  * Settings: notifications on this device, e-mail alerts, the API tokens page, the operators, the
- * webhooks, the workspace's e-mail (admins) and its quota and usage. Each section asks the server,
+ * AI model, the webhooks, the workspace's e-mail (admins) and its quota and usage. Each section asks the server,
  * which says who may.
  */
 export function SettingsScreen() {
@@ -25,6 +26,7 @@ export function SettingsScreen() {
         <EmailAlertsSection />
         <ApiTokensSection />
         <OperatorsSection />
+        <AiModelSection />
         <WebhooksSection />
         <MailSection />
         <UsageSection />

@@ -103,6 +103,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ),
         ...["GET /mail", "GET /me/preferences", "PATCH /me/preferences"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /push/key", "GET /push/devices", "POST /push/devices", "DELETE /push/devices/{id}"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /workspace/model-provider", "PUT /workspace/model-provider", "DELETE /workspace/model-provider", "POST /workspace/model-provider/test"].map((route) =>
+          route.replace(" ", " /api/v1/console"),
+        ),
         `DELETE ${W}/me`,
         `GET ${S}`,
         `POST ${S}`,
