@@ -35,7 +35,7 @@ export interface SetModelProviderInput {
 const invalid = (field: string, message: string) => new AppError("validation_failed", `The model provider is invalid (${field}: ${message}).`, { [field]: [message] });
 
 /** `https://host/v1/` → `https://host/v1`: one spelling per address, so an unchanged address is recognised. */
-function canonicalBaseUrl(baseUrl: string): string {
+export function canonicalBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
     url = new URL(baseUrl);

@@ -2,7 +2,7 @@ import type { ModelProviderSettingsResponse, PutModelProviderBody, TestModelProv
 import { testModelProvider } from "../../answering/generate/test-model-provider.js";
 import type { WorkspaceModelSettings } from "../../answering/generate/workspace-model.js";
 import type { Services } from "../../services.js";
-import { removeWorkspaceModelProvider, setWorkspaceModelProvider, type ModelProviderManagement } from "../../tenants/set-workspace-model-provider.js";
+import { canonicalBaseUrl, removeWorkspaceModelProvider, setWorkspaceModelProvider, type ModelProviderManagement } from "../../tenants/set-workspace-model-provider.js";
 import {
   findWorkspaceModelProvider,
   openedProvider,
@@ -68,14 +68,14 @@ async function settingsToTest(services: Services, workspaceId: string, body: Tes
     if (opened === null) throw new AppError("validation_failed", "The workspace has no model provider: give the settings to test.", { provider: ["give the settings to test"] });
     return opened;
   }
-  const baseUrl = body.base_url ?? null;
+  const baseUrl = body.base_url === undefined || body.base_url === null ? null : canonicalBaseUrl(body.base_url);
   if (baseUrl !== null) {
     const refusal = await services.answerModels.network.refusal(baseUrl);
     if (refusal !== null) {
       throw new AppError("model_address_refused", `The provider's address is refused: ${refusal}.`, { base_url: [refusal] });
     }
   }
-  const sameAddress = opened !== null && opened.provider === body.provider && (opened.baseUrl ?? null) === (baseUrl === null ? null : baseUrl.replace(/\/+$/, ""));
+  const sameAddress = opened !== null && opened.provider === body.provider && opened.baseUrl === baseUrl;
   const apiKey = body.api_key === undefined ? (sameAddress ? opened.apiKey : null) : body.api_key;
   return { provider: body.provider, baseUrl, model: body.model, apiKey };
 }
