@@ -5,7 +5,7 @@ import type { Embedder } from "../embeddings/embedder.js";
 import { detectLanguage } from "../language/detect-language.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 import { confidenceReason } from "./confidence/retrieval-confidence.js";
-import type { AnswerErrorCode, AnswerGenerator, ConversationTurn } from "./generate/answer-generator.js";
+import type { AnswerDone, AnswerErrorCode, AnswerGenerator, ConversationTurn } from "./generate/answer-generator.js";
 import { asksForPerson, saysYes } from "./intent/person-request.js";
 import { smallTalkOf } from "./intent/small-talk.js";
 import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
@@ -113,7 +113,9 @@ function citationsOf(documentIds: readonly number[], retrieval: Retrieval): Cita
  * person ("can I talk to a human?", or yes right after an unsure reply); small talk ("thanks!",
  * answered in the visitor's language); then the follow-up reading (with the earlier message it
  * continues), retrieval, confidence, and the composition by the service's generator (extractive or
- * a model). The first three behave alike whatever the generator. Nothing is written: the caller
+ * a model). The first three behave alike whatever the generator. Retrieval's confidence decides
+ * for the extractive generator (it quotes nothing it doubts); a model is given every retrieved
+ * passage and its own verdict decides (the composition records which, as `judgement`). Nothing is written: the caller
  * applies the decision (the widget stores the reply or requests a person; "Try a question" only
  * shows it). The last event is always `decided`.
  */
@@ -173,10 +175,11 @@ export async function* answerTurn(knowledge: TurnKnowledge, input: TurnInput): A
   stages.push({ stage: "confidence", decided: false, sure: !retrieval.lowConfidence, reason, thresholds });
 
   let content = "";
-  let done: { citedDocumentIds: number[]; lowConfidence: boolean; generator: string } = { citedDocumentIds: [], lowConfidence: true, generator: knowledge.generator.id };
+  let done: Omit<AnswerDone, "type"> = { citedDocumentIds: [], lowConfidence: true, judgement: "interrupted", generator: knowledge.generator.id };
   for await (const event of knowledge.generator.generate({
     question: message,
     passages: retrieval.passages.map(({ chunkId: _chunkId, ...passage }) => passage),
+    // Retrieval's verdict: the extractive generator quotes nothing it doubts; a model reads the passages all the same and judges.
     lowConfidence: retrieval.lowConfidence,
     history: input.history
       .filter((turn): turn is TurnHistoryEntry & { role: ConversationTurn["role"] } => turn.role !== "system")
@@ -196,7 +199,9 @@ export async function* answerTurn(knowledge: TurnKnowledge, input: TurnInput): A
     generator: done.generator,
     lowConfidence: done.lowConfidence,
     citedDocumentIds: done.citedDocumentIds,
+    judgement: done.judgement,
     turnedUnsure: !retrieval.lowConfidence && done.lowConfidence,
+    turnedSure: retrieval.lowConfidence && !done.lowConfidence,
     fellBack: done.generator !== knowledge.generator.id,
   });
   const reply: TurnReply = { content, citations: citationsOf(done.citedDocumentIds, retrieval), lowConfidence: done.lowConfidence, generator: done.generator, curatedAnswerId: null };

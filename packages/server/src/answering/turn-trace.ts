@@ -1,4 +1,5 @@
 import type { SmallTalkKind } from "../language/language-pack.js";
+import type { AnswerJudgement } from "./generate/answer-generator.js";
 import type { ConfidenceReason } from "./confidence/retrieval-confidence.js";
 import type { FollowUpReading } from "./retrieve/follow-up.js";
 import type { ConfidenceThresholds } from "./retrieve/retrieval-calibration.js";
@@ -35,6 +36,7 @@ export type StageRecord =
   | {
       stage: "confidence";
       decided: false;
+      /** Retrieval's own verdict: it decides for the extractive generator; a model's reply is judged by the model (see `composition.judgement`). */
       sure: boolean;
       /** Why; `nothing_retrieved` when no passage came back. */
       reason: ConfidenceReason | "nothing_retrieved";
@@ -46,8 +48,12 @@ export type StageRecord =
       generator: string;
       lowConfidence: boolean;
       citedDocumentIds: number[];
-      /** Retrieval was sure, yet the reply says it is not (no sentence answered; the model said the passages do not). */
+      /** What decided whether the reply is sure: retrieval's doubt, the model's decline or its citations, … */
+      judgement: AnswerJudgement;
+      /** Retrieval was sure, yet the reply says it is not (no sentence answered; the model said the passages do not, or cited none). */
       turnedUnsure: boolean;
+      /** Retrieval was unsure, yet the reply is sure: the model found the answer in the passages and cited them. */
+      turnedSure: boolean;
       /** The configured generator gave no answer and another wrote it (a model's fallback to the extractive reply). */
       fellBack: boolean;
     };

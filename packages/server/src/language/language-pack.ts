@@ -87,8 +87,18 @@ export interface LanguagePack {
   };
   /** Saying yes, as a whole message ("yes please"): the answer to the unsure bot's offer of a person. */
   yes: readonly string[];
-  /** What the bot says when the site does not answer the question. */
+  /**
+   * What the bot says when the site does not answer the question. `doubtful_match` follows the
+   * pages it offers (`pageReplies.mayHelp`), so it says the bot is unsure they answer.
+   */
   unsureReplies: Readonly<Record<UnsureReason, string>>;
+  /** How an extractive reply names the pages it quotes or offers, by their titles (without the site's name). */
+  pageReplies: {
+    /** Leads what the reply quotes from a page: "From our Returns page:". */
+    quoting: (page: string) => string;
+    /** Offers doubtful matches for the visitor to judge, without quoting them: "This page may help: Returns". */
+    mayHelp: (pages: readonly string[]) => string;
+  };
   /** Words opening a sentence that only makes sense after the one before it ("It takes 3 days."). */
   backReference: RegExp;
   /** Words opening a message that continues the previous one ("and to Germany?"). */

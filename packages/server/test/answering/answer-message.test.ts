@@ -55,7 +55,7 @@ describeEachStore("answering a message, statement by statement, on %s", (kind) =
       async *generate(request) {
         requests.push(request);
         yield { type: "token", token: `Answer to ${request.question}` };
-        yield { type: "done", citedDocumentIds: [], lowConfidence: false, generator: "recording" };
+        yield { type: "done", citedDocumentIds: [], lowConfidence: false, judgement: "answered", generator: "recording" };
       },
     };
   });

@@ -35,7 +35,7 @@ function gatedGenerator() {
       entered();
       await gate;
       yield { type: "token", token: " and the rest." };
-      yield { type: "done", citedDocumentIds: [], lowConfidence: false, generator: "gated" };
+      yield { type: "done", citedDocumentIds: [], lowConfidence: false, judgement: "answered", generator: "gated" };
     },
   };
   return { generator, started, release };

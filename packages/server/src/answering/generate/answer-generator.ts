@@ -23,7 +23,10 @@ export interface AnswerRequest {
   question: string;
   /** Best first; empty when nothing was retrieved. */
   passages: Passage[];
-  /** Retrieval found nothing relevant enough to ground an answer. */
+  /**
+   * Retrieval was unsure the passages answer the question. The extractive generator then offers
+   * them as doubtful matches instead of quoting them; a model still reads them and judges itself.
+   */
   lowConfidence: boolean;
   /** Recent turns, oldest first, excluding the current question. */
   history: ConversationTurn[];
@@ -44,6 +47,27 @@ export interface AnswerRequest {
 export type AnswerErrorCode = "generation_failed" | "generation_timeout";
 
 /**
+ * What decided whether an answer is sure, as its generator saw it (recorded in the turn's trace):
+ * - `answered`: it quotes (extractive) or cites by its `[n]` markers (a model) passages that answer;
+ * - `nothing_retrieved`: there was no passage to answer from;
+ * - `retrieval_unsure`: the extractive generator offers retrieval's doubtful matches, not a quote;
+ * - `no_answering_sentence`: retrieval was sure, but no sentence of the passages answers the question;
+ * - `model_declined`: the model said the passages do not hold the answer (`[0]`);
+ * - `model_cited_nothing`: the model wrote an answer naming no passage, so nothing shows it rests on the site;
+ * - `fell_back`: the configured generator gave no answer and another one wrote it;
+ * - `interrupted`: the visitor left, or the generator broke off without ending its answer.
+ */
+export type AnswerJudgement =
+  | "answered"
+  | "nothing_retrieved"
+  | "retrieval_unsure"
+  | "no_answering_sentence"
+  | "model_declined"
+  | "model_cited_nothing"
+  | "fell_back"
+  | "interrupted";
+
+/**
  * The events of one answer, in order: `token`* then, only when the answer broke off after
  * tokens were sent, one `error`, then always exactly one `done`, which is the last event
  * (also after the caller's `signal` aborted).
@@ -59,8 +83,10 @@ export type AnswerEvent =
       type: "done";
       /** The documents the answer rests on, deduplicated, in first-cited order. */
       citedDocumentIds: number[];
-      /** True when the answer is not grounded in the site: weak retrieval or a fallback. */
+      /** True when the answer is not grounded in the site: `judgement` says why. */
       lowConfidence: boolean;
+      /** What decided `lowConfidence`. */
+      judgement: AnswerJudgement;
       /** Which generator produced the text, e.g. `extractive` or `openai:gpt-4o-mini`. */
       generator: string;
     };

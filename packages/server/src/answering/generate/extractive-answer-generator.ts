@@ -1,10 +1,13 @@
-import type { AnswerEvent, AnswerGenerator, AnswerRequest } from "./answer-generator.js";
+import type { AnswerEvent, AnswerGenerator, AnswerJudgement, AnswerRequest } from "./answer-generator.js";
 import { antecedentOf, isFollowUp } from "../retrieve/follow-up.js";
 import { detectLanguage } from "../../language/detect-language.js";
 import { contentStems, overlap } from "./content-words.js";
+import { languagePackFor } from "../../language/language-packs.js";
 import { lowConfidenceReply } from "./low-confidence-reply.js";
+import { pageName } from "./page-name.js";
 import { DEFAULT_SELECTION_LIMITS, type ChosenSentence, type SelectionLimits } from "./extractive/chosen-sentence.js";
-import { composeExtractiveReply } from "./extractive/extractive-composer.js";
+import { selectSentences } from "./extractive/extractive-composer.js";
+import { renderNamedReply } from "./extractive/render-named-reply.js";
 
 /** Words with the whitespace before them, so that the tokens add up to the text exactly. */
 function wordsOf(text: string): string[] {
@@ -60,14 +63,23 @@ function selectionContext(request: AnswerRequest): string | null {
   return antecedentOf(request.question, earlier, request.language) ?? null;
 }
 
+/** Why the reply is sure or not, and what it says. */
+function judge(request: AnswerRequest, sentences: readonly ChosenSentence[]): AnswerJudgement {
+  if (request.passages.length === 0) return "nothing_retrieved";
+  if (request.lowConfidence) return "retrieval_unsure";
+  return sentences.length === 0 ? "no_answering_sentence" : "answered";
+}
+
 /**
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
- * own (a table row is written out with its header's names), streamed word by word; it cites that
- * document first, then the next retrieved ones. When retrieval had low confidence, or the passages
- * hold no usable sentence, it says so honestly in the visitor's language (detected, else the
- * agent's), telling apart "nothing found" from "found only doubtful matches" (and linking those),
- * and offers a person. (Small talk never reaches it: `answerTurn` answers it first, whatever the generator.)
+ * own (a table row is written out with its header's names) but the name of the page it quotes
+ * ("From our Returns page: …", `renderNamedReply`), streamed word by word; it cites that document
+ * first, then the next retrieved ones. When retrieval had low confidence, or the passages hold no
+ * usable sentence, nothing is quoted as an answer: the pages that may be related are offered by
+ * name for the visitor to judge ("This page may help: Returns", and linked), or it says nothing
+ * was found, in the visitor's language (detected, else the agent's), and offers a person either
+ * way. (Small talk never reaches it: `answerTurn` answers it first, whatever the generator.)
  */
 export class ExtractiveAnswerGenerator implements AnswerGenerator {
   readonly id = "extractive";
@@ -76,16 +88,18 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
 
   async *generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     const visitorLanguage = detectLanguage(request.question, request.language);
-    const composed =
+    const sentences =
       request.lowConfidence || request.passages.length === 0
-        ? { sentences: [] as ChosenSentence[], text: "" }
-        : composeExtractiveReply(request.question, request.passages, request.language, this.limitsFor(request), selectionContext(request));
-    const { sentences } = composed;
-    const lowConfidence = sentences.length === 0;
+        ? []
+        : selectSentences(request.question, request.passages, request.language, this.limitsFor(request), selectionContext(request));
+    const judgement = judge(request, sentences);
+    const lowConfidence = judgement !== "answered";
     const related = lowConfidence ? relatedDocuments(request) : [];
-    const text = lowConfidence ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match") : composed.text;
-    // A doubtful reply says it found pages that may be related: it links them rather than leaving
-    // the visitor to search for them; the flag stays set.
+    const text = lowConfidence
+      ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match", related.map((documentId) => nameOf(documentId, request)))
+      : renderNamedReply(sentences, request.passages, languagePackFor(visitorLanguage).pageReplies.quoting);
+    // A doubtful reply offers the pages that may be related by name and links them rather than
+    // leaving the visitor to search for them; the flag stays set.
     const cited = lowConfidence ? related : citationsOf(sentences, request);
 
     let sent = 0;
@@ -95,11 +109,17 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
       yield { type: "token", token };
     }
     // An answer cut off before its first word rests on nothing.
-    yield { type: "done", citedDocumentIds: sent === 0 ? [] : cited, lowConfidence, generator: this.id };
+    yield { type: "done", citedDocumentIds: sent === 0 ? [] : cited, lowConfidence, judgement: sent === 0 ? "interrupted" : judgement, generator: this.id };
   }
 
   private limitsFor(request: AnswerRequest): SelectionLimits {
     const length = request.instructions?.length;
     return length === undefined || length === "medium" ? this.limits : { ...this.limits, ...LIMITS_BY_LENGTH[length] };
   }
+}
+
+/** How a reply offers a retrieved document: by its name (see `pageName`), else by its address. */
+function nameOf(documentId: number, request: AnswerRequest): string {
+  const passage = request.passages.find((candidate) => candidate.documentId === documentId);
+  return passage === undefined ? "" : (pageName(passage, request.passages) ?? passage.url);
 }

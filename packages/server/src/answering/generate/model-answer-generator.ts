@@ -6,12 +6,12 @@ import {
   type AnswerErrorCode,
   type AnswerEvent,
   type AnswerGenerator,
+  type AnswerJudgement,
   type AnswerLogger,
   type AnswerRequest,
 } from "./answer-generator.js";
 import { buildPrompt, NO_ANSWER_NUMBER, type AnswerPrompt } from "./build-prompt.js";
 import { CitationMarkerStripper } from "./citation-marker-stripper.js";
-import { citeByOverlap } from "./cite-by-overlap.js";
 import type { ModelGeneratorSettings } from "./model-generator-settings.js";
 import { readUntilAborted } from "./read-until-aborted.js";
 
@@ -40,10 +40,12 @@ function modelPrompt({ system, messages }: AnswerPrompt): LanguageModelV3Prompt 
  * Answers with a chat model through its AI SDK provider, streaming its text with the
  * `[n]` markers removed (see CitationMarkerStripper) and citing the passages they name.
  *
- * A model answer that names no passage cites the one it evidently rests on, if any (see
- * `citeByOverlap`). Without passages, or when retrieval had low confidence, nothing is cited; a
- * model that opens with `[0]` (the passages do not hold the answer) cites nothing and is flagged
- * low confidence.
+ * The model judges whether the passages answer the question: it reads every retrieved passage,
+ * also when retrieval was unsure of them (`request.lowConfidence` is not its verdict), and its
+ * reply is sure only when it cites a passage it was given. One that opens with `[0]` (the prompt's
+ * "the passages do not hold the answer") is unsure and cites nothing; one that names no passage is
+ * unsure too (nothing shows it rests on the site), however confident its words. With no passage,
+ * the model is told to offer a person and its reply is unsure (see `judgementOf`).
  * A failure or a silence longer than `idleTimeoutMs` becomes an `error` event; aborting the
  * request's signal aborts the HTTP request and ends the stream with `done` at once.
  *
@@ -60,7 +62,6 @@ export class ModelAnswerGenerator implements AnswerGenerator {
   }
 
   async *generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
-    const grounded = !request.lowConfidence && request.passages.length > 0;
     const controller = new AbortController();
     let interruption: Interruption | undefined;
     const interrupt = (reason: Interruption): void => {
@@ -112,26 +113,32 @@ export class ModelAnswerGenerator implements AnswerGenerator {
       );
       yield { type: "error", code: interruption.code, message: answerErrorMessages[interruption.code] };
     }
-    // The model said the passages do not hold the answer: as unsure as retrieval finding nothing.
-    const saidNoAnswer = stripper.citedNumbers.includes(NO_ANSWER_NUMBER);
-    yield {
-      type: "done",
-      citedDocumentIds: grounded && !saidNoAnswer ? this.citedDocuments(request, stripper.citedNumbers, answer) : [],
-      lowConfidence: !grounded || saidNoAnswer,
-      generator: this.id,
-    };
+    const cited = citedDocuments(request, stripper.citedNumbers);
+    // A visitor who left gets no verdict: the part written rests on nothing yet.
+    const judgement = interruption?.kind === "aborted" ? "interrupted" : judgementOf(request, stripper.citedNumbers, cited);
+    yield { type: "done", citedDocumentIds: judgement === "answered" ? cited : [], lowConfidence: judgement !== "answered", judgement, generator: this.id };
   }
+}
 
-  private citedDocuments(request: AnswerRequest, numbers: readonly number[], answer: string): number[] {
-    const documentIds: number[] = [];
-    for (const number of numbers) {
-      const passage = request.passages.find((candidate) => candidate.number === number);
-      if (passage !== undefined && !documentIds.includes(passage.documentId)) documentIds.push(passage.documentId);
-    }
-    if (documentIds.length > 0 || answer.trim() === "") return documentIds;
-    const evident = citeByOverlap(answer, request.passages, request.language);
-    return evident === null ? [] : [evident];
+/** The documents of the passages the model's markers name, each once, in first-cited order (`[0]` and numbers it was not given name none). */
+function citedDocuments(request: AnswerRequest, numbers: readonly number[]): number[] {
+  const documentIds: number[] = [];
+  for (const number of numbers) {
+    const passage = request.passages.find((candidate) => candidate.number === number);
+    if (passage !== undefined && !documentIds.includes(passage.documentId)) documentIds.push(passage.documentId);
   }
+  return documentIds;
+}
+
+/**
+ * The model's own verdict: with passages, its reply answers only when it cites one of them and
+ * did not say (`[0]`) that they do not hold the answer; a decline naming a passage still cites
+ * nothing, since it rests on none.
+ */
+function judgementOf(request: AnswerRequest, numbers: readonly number[], cited: readonly number[]): AnswerJudgement {
+  if (request.passages.length === 0) return "nothing_retrieved";
+  if (numbers.includes(NO_ANSWER_NUMBER)) return "model_declined";
+  return cited.length === 0 ? "model_cited_nothing" : "answered";
 }
 
 /** The model generator of checked settings, streaming in the thread that calls it. */

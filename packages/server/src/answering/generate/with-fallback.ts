@@ -73,9 +73,9 @@ async function awaitFirstToken(
 /**
  * The visitor always gets an answer: when `primary` fails, answers nothing, or is silent past
  * `firstTokenTimeoutMs` before its first token, its request is aborted and `fallback` answers
- * instead, its `done` flagged `lowConfidence: true`. Once the primary has sent a token it is
- * never replaced: a later failure reaches the caller as the primary's `error` event (or, if the
- * primary broke the protocol by throwing, as one made here) followed by `done`.
+ * instead, its `done` flagged `lowConfidence: true` (judgement `fell_back`). Once the primary has
+ * sent a token it is never replaced: a later failure reaches the caller as the primary's `error`
+ * event (or, if the primary broke the protocol by throwing, as one made here) followed by `done`.
  */
 export function withFallback(primary: AnswerGenerator, fallback: AnswerGenerator, options: FallbackOptions): AnswerGenerator {
   async function* generate(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
@@ -87,7 +87,7 @@ export function withFallback(primary: AnswerGenerator, fallback: AnswerGenerator
     try {
       const first = await awaitFirstToken(events, request, options.firstTokenTimeoutMs);
       if (first.kind === "aborted") {
-        yield { type: "done", citedDocumentIds: [], lowConfidence: request.lowConfidence, generator: primary.id };
+        yield { type: "done", citedDocumentIds: [], lowConfidence: request.lowConfidence, judgement: "interrupted", generator: primary.id };
         return;
       }
       if (first.kind === "fallback") {
@@ -97,7 +97,7 @@ export function withFallback(primary: AnswerGenerator, fallback: AnswerGenerator
           `ANSWER FALLBACK: ${primary.id} gave no answer (${first.reason}); answering with ${fallback.id}`,
         );
         for await (const event of fallback.generate(request)) {
-          yield event.type === "done" ? { ...event, lowConfidence: true } : event;
+          yield event.type === "done" ? { ...event, lowConfidence: true, judgement: "fell_back" } : event;
         }
         return;
       }
@@ -126,5 +126,5 @@ async function* rest(events: AsyncIterator<AnswerEvent>, generator: string, logg
     logger?.warn({ err: error, generator }, "The answer generator failed after its first token");
   }
   yield { type: "error", code: "generation_failed", message: answerErrorMessages.generation_failed };
-  yield { type: "done", citedDocumentIds: [], lowConfidence: true, generator };
+  yield { type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "interrupted", generator };
 }

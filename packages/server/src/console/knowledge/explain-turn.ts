@@ -67,10 +67,49 @@ const confidenceWords = (record: Extract<StageRecord, { stage: "confidence" }>, 
   }
 };
 
+/** What the search's verdict means when a model answers: it reads the passages and judges itself. */
+const MODEL_JUDGES = {
+  sure: "The model still checks that the passages answer it.",
+  unsure: "The model is given the passages all the same and judges for itself.",
+} as const;
+
+const pagesWord = (count: number): string => (count === 1 ? "the page" : "the pages");
+
+/** How the answer was written and what made it sure or unsure, in a site owner's words. */
+function compositionWords(record: Extract<StageRecord, { stage: "composition" }>): string {
+  const cited = record.citedDocumentIds.length;
+  const offered = cited > 0 ? `, offering ${pagesWord(cited)} that may help for the visitor to judge,` : "";
+  const model = record.generator;
+  if (record.fellBack) return `The model gave no answer (it failed or took too long), so the bot answered from the pages itself, marked as unsure${cited > 0 ? ` and citing ${pagesWord(cited)}` : ""}.`;
+  switch (record.judgement) {
+    case "answered":
+      if (model === "extractive") return `The answer quotes the page's own sentences, naming the page it quotes, and cites ${pagesWord(cited)}.`;
+      return record.turnedSure
+        ? `The answer was written by ${model}: though the search was unsure, the model found the answer in the passages and cites ${pagesWord(cited)} it used.`
+        : `The answer was written by ${model} from the passages and cites ${pagesWord(cited)} it used.`;
+    case "retrieval_unsure":
+      return `As the search was unsure, the bot quotes nothing as an answer: it says it is not sure${offered} and offers a person.`;
+    case "no_answering_sentence":
+      return `None of the passages holds a sentence that answers the question, so the bot says it is not sure${offered} and offers a person.`;
+    case "model_declined":
+      return `The model (${model}) read the passages and said they do not answer the question, so the reply is marked unsure and offers a person.`;
+    case "model_cited_nothing":
+      return `The model (${model}) answered without pointing to any of the passages, so nothing shows the answer comes from your pages: it is marked unsure and offers a person.`;
+    case "nothing_retrieved":
+      return "With nothing found, the bot says it is not sure and offers a person.";
+    case "fell_back":
+    case "interrupted":
+      return "The answer broke off before it was complete.";
+  }
+}
+
 /** One sentence per stage the question went through, in words a site owner reads. */
 function stepsOf(trace: TurnTrace, question: string, passages: Tried["passages"], unknown: string[]): Step[] {
   const best = stageOf(trace, "retrieval")?.retrieval.passages[0];
   const bestWords = passages[0]?.matched_words ?? [];
+  const composition = stageOf(trace, "composition");
+  // A model's own verdict decides, not the search's (an answer it could not give was quoted instead).
+  const modelJudges = composition !== undefined && composition.generator !== "extractive";
   return trace.stages.map((record): Step => {
     switch (record.stage) {
       case "curated_answer":
@@ -111,19 +150,12 @@ function stepsOf(trace: TurnTrace, question: string, passages: Tried["passages"]
               : `The bot read ${record.retrieval.passages.length} passage${record.retrieval.passages.length === 1 ? "" : "s"} from ${pages} page${pages === 1 ? "" : "s"}; the best is from ${pageName(best)}${bestWords.length > 0 ? `, which holds ${quoted(bestWords)}` : ""}.`,
         };
       }
-      case "confidence":
-        return { stage: record.stage, summary: confidenceWords(record, best, bestWords, unknown) };
-      case "composition": {
-        const by = record.generator === "extractive" ? "The answer quotes the page's own sentences" : `The answer was written by ${record.generator} from the passages`;
-        const summary = record.fellBack
-          ? "The model gave no answer in time, so the bot quoted the pages instead, marked as unsure."
-          : record.turnedUnsure
-            ? "None of the passages holds a sentence that answers it, so the bot says it is not sure and offers a person."
-            : record.lowConfidence
-              ? `The bot says it is not sure and offers a person${record.citedDocumentIds.length > 0 ? ", linking the pages that may be related" : ""}.`
-              : `${by}${record.citedDocumentIds.length > 0 ? ` and cites ${record.citedDocumentIds.length === 1 ? "its page" : "their pages"}` : ""}.`;
-        return { stage: record.stage, summary };
+      case "confidence": {
+        const words = confidenceWords(record, best, bestWords, unknown);
+        return { stage: record.stage, summary: modelJudges && record.reason !== "nothing_retrieved" ? `${words} ${MODEL_JUDGES[record.sure ? "sure" : "unsure"]}` : words };
       }
+      case "composition":
+        return { stage: record.stage, summary: compositionWords(record) };
     }
   });
 }

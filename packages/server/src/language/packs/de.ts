@@ -31,7 +31,11 @@ export const de: LanguagePack = {
   unsureReplies: {
     nothing_found: "Da bin ich mir nicht sicher – ich habe dazu nichts auf dieser Website gefunden. Möchten Sie, dass ich Sie mit einer Person verbinde?",
     doubtful_match:
-      "Da bin ich mir nicht sicher – ich habe Seiten gefunden, die damit zu tun haben könnten, aber keine beantwortet es eindeutig. Möchten Sie, dass ich Sie mit einer Person verbinde?",
+      "Ich bin nicht sicher, ob das Ihre Frage beantwortet. Möchten Sie, dass ich Sie mit einer Person verbinde?",
+  },
+  pageReplies: {
+    quoting: (page) => `Auf unserer Seite „${page}“ steht:`,
+    mayHelp: (pages) => (pages.length === 1 ? `Diese Seite könnte helfen: ${pages.join("")}` : `Diese Seiten könnten helfen: ${pages.join("; ")}`),
   },
   backReference: /^(?:es|dies|diese|dieser|dieses|er|aber|sonst|dann|dafür|deshalb|in diesem fall)\b/iu,
   continuation: /^\s*(?:und|aber)\b/iu,

@@ -47,7 +47,11 @@ export const en: LanguagePack = {
   yes: ["yes", "yes please", "yeah", "yep", "yup", "sure", "ok", "okay", "ok please", "please", "please do", "yes i would", "yes i would like that", "go ahead", "that would be great"],
   unsureReplies: {
     nothing_found: "I'm not sure about that — I couldn't find it on this site. Would you like me to connect you with a person?",
-    doubtful_match: "I'm not sure about that — I found pages that may be related, but none that clearly answers it. Would you like me to connect you with a person?",
+    doubtful_match: "I'm not sure this answers your question. Would you like me to connect you with a person?",
+  },
+  pageReplies: {
+    quoting: (page) => `From our ${page} page:`,
+    mayHelp: (pages) => (pages.length === 1 ? `This page may help: ${pages.join("")}` : `These pages may help: ${pages.join("; ")}`),
   },
   backReference: /^(?:it|its|it's|this|that|these|those|they|their|them|he|she|such|however|but|so|also|otherwise|instead|then|if so|if not|in that case|in this case)\b/iu,
   continuation: /^\s*(?:and|but|also|or|so|then|ok|okay|what about|how about|what if|same for)\b/iu,

@@ -31,7 +31,11 @@ export const es: LanguagePack = {
   unsureReplies: {
     nothing_found: "No estoy seguro de eso: no lo he encontrado en este sitio. ¿Quiere que le ponga en contacto con una persona?",
     doubtful_match:
-      "No estoy seguro de eso: he encontrado páginas que podrían estar relacionadas, pero ninguna lo responde con claridad. ¿Quiere que le ponga en contacto con una persona?",
+      "No estoy seguro de que responda a su pregunta. ¿Quiere que le ponga en contacto con una persona?",
+  },
+  pageReplies: {
+    quoting: (page) => `Según nuestra página «${page}»:`,
+    mayHelp: (pages) => (pages.length === 1 ? `Esta página puede ayudarle: ${pages.join("")}` : `Estas páginas pueden ayudarle: ${pages.join("; ")}`),
   },
   backReference: /^(?:esto|eso|esta|este|estos|estas|ello|pero|sin embargo|entonces|además|en ese caso)\b/iu,
   continuation: /^\s*(?:y|pero)\b/iu,

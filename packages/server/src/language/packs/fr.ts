@@ -31,7 +31,11 @@ export const fr: LanguagePack = {
   unsureReplies: {
     nothing_found: "Je ne suis pas sûr de la réponse — je ne l'ai pas trouvée sur ce site. Voulez-vous que je vous mette en relation avec une personne ?",
     doubtful_match:
-      "Je ne suis pas sûr de la réponse — j'ai trouvé des pages peut-être liées, mais aucune n'y répond clairement. Voulez-vous que je vous mette en relation avec une personne ?",
+      "Je ne suis pas sûr que cela réponde à votre question. Voulez-vous que je vous mette en relation avec une personne ?",
+  },
+  pageReplies: {
+    quoting: (page) => `D'après notre page « ${page} » :`,
+    mayHelp: (pages) => (pages.length === 1 ? `Cette page peut vous aider : ${pages.join("")}` : `Ces pages peuvent vous aider : ${pages.join(" ; ")}`),
   },
   backReference: /^(?:il|elle|ils|elles|cela|ceci|ce|c'|ces|cette|mais|sinon|donc|ensuite|dans ce cas)\b/iu,
   continuation: /^\s*(?:et|mais)\b/iu,

@@ -30,7 +30,11 @@ export const it: LanguagePack = {
   yes: ["sì", "sì grazie", "sì per favore", "certo", "va bene"],
   unsureReplies: {
     nothing_found: "Non ne sono sicuro: non l'ho trovato su questo sito. Vuoi che ti metta in contatto con una persona?",
-    doubtful_match: "Non ne sono sicuro: ho trovato pagine forse collegate, ma nessuna risponde chiaramente. Vuoi che ti metta in contatto con una persona?",
+    doubtful_match: "Non sono sicuro che risponda alla tua domanda. Vuoi che ti metta in contatto con una persona?",
+  },
+  pageReplies: {
+    quoting: (page) => `Dalla nostra pagina «${page}»:`,
+    mayHelp: (pages) => (pages.length === 1 ? `Questa pagina può esserti utile: ${pages.join("")}` : `Queste pagine possono esserti utili: ${pages.join("; ")}`),
   },
   backReference: /^(?:questo|questa|questi|queste|ciò|esso|essa|ma|però|quindi|inoltre|in questo caso)\b/iu,
   continuation: /^\s*(?:e|ma)\b/iu,

@@ -31,7 +31,11 @@ export const nl: LanguagePack = {
   unsureReplies: {
     nothing_found: "Daar ben ik niet zeker van — ik kon het niet vinden op deze website. Wilt u dat ik u in contact breng met een medewerker?",
     doubtful_match:
-      "Daar ben ik niet zeker van — ik vond pagina's die ermee te maken kunnen hebben, maar geen enkele geeft een duidelijk antwoord. Wilt u dat ik u in contact breng met een medewerker?",
+      "Ik weet niet zeker of dat uw vraag beantwoordt. Wilt u dat ik u in contact breng met een medewerker?",
+  },
+  pageReplies: {
+    quoting: (page) => `Volgens onze pagina ‘${page}’:`,
+    mayHelp: (pages) => (pages.length === 1 ? `Deze pagina kan helpen: ${pages.join("")}` : `Deze pagina's kunnen helpen: ${pages.join("; ")}`),
   },
   backReference: /^(?:dit|dat|deze|zij|hij|maar|anders|dan|daarom|in dat geval)\b/iu,
   continuation: /^\s*(?:en|maar)\b/iu,

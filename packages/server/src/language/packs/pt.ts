@@ -31,7 +31,11 @@ export const pt: LanguagePack = {
   unsureReplies: {
     nothing_found: "Não tenho certeza sobre isso — não encontrei essa informação neste site. Quer que eu coloque você em contato com uma pessoa?",
     doubtful_match:
-      "Não tenho certeza sobre isso — encontrei páginas que podem estar relacionadas, mas nenhuma responde claramente. Quer que eu coloque você em contato com uma pessoa?",
+      "Não tenho certeza de que isso responda à sua pergunta. Quer que eu coloque você em contato com uma pessoa?",
+  },
+  pageReplies: {
+    quoting: (page) => `Segundo a nossa página “${page}”:`,
+    mayHelp: (pages) => (pages.length === 1 ? `Esta página pode ajudar: ${pages.join("")}` : `Estas páginas podem ajudar: ${pages.join("; ")}`),
   },
   backReference: /^(?:isso|isto|esta|este|estes|estas|ele|ela|eles|elas|mas|porém|então|nesse caso)\b/iu,
   continuation: /^\s*(?:e|mas)\b/iu,

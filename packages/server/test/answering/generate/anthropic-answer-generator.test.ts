@@ -11,6 +11,7 @@ import {
   RECORDED_RETURNS_ANSWER,
   RETURNS_ANSWER_TEXT,
   anthropicStreamBrokenOff,
+  anthropicStreamEvents,
 } from "./fixtures/anthropic-messages-stream.js";
 import { useLoopbackChatServer, type ScriptedResponse } from "./loopback-chat-server.js";
 
@@ -50,6 +51,7 @@ describe("anthropic answer generator (happy)", () => {
       type: "done",
       citedDocumentIds: [102],
       lowConfidence: false,
+      judgement: "answered",
       generator: `anthropic:${ANTHROPIC_MODEL}`,
     });
 
@@ -68,6 +70,35 @@ describe("anthropic answer generator (happy)", () => {
       { role: "assistant", content: [{ type: "text", text: "Staff: Hello, Paul here from the shop." }] },
       { role: "user", content: [{ type: "text", text: QUESTION }] },
     ]);
+  });
+});
+
+describe("anthropic answer generator (the model judges)", () => {
+  test("when retrieval was unsure Claude still gets the passages; its answer citing one is sure and cites that page", async () => {
+    server.respondWith(stream(anthropicStreamEvents(["Yes, within 30 days", " of delivery, if it is unopened [2]."])));
+    const events: AnswerEvent[] = [];
+    for await (const event of generatorFor().generate(answerRequest({ question: "Can I send back a tin I didn't open?", lowConfidence: true }))) events.push(event);
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [102], lowConfidence: false, judgement: "answered", generator: `anthropic:${ANTHROPIC_MODEL}` });
+    const system = JSON.stringify(server.requests[0]?.body.system);
+    expect(system).toContain("Passages:");
+    expect(system).toContain("[2] Returns and refunds");
+  });
+
+  test("when Claude says the passages do not answer ([0]), the reply is unsure and cites nothing", async () => {
+    server.respondWith(stream(anthropicStreamEvents(["[0] I couldn't find gift cards here.", " Would you like me to connect you with someone from the team?"])));
+    const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: "Do you sell gift cards?", lowConfidence: true })));
+    expect(answer).toEqual({
+      content: "I couldn't find gift cards here. Would you like me to connect you with someone from the team?",
+      citedDocumentIds: [],
+      lowConfidence: true,
+      generator: `anthropic:${ANTHROPIC_MODEL}`,
+    });
+  });
+
+  test("an answer of Claude naming no passage is unsure", async () => {
+    server.respondWith(stream(anthropicStreamEvents(["Yes, within 30 days of delivery."])));
+    const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: QUESTION })));
+    expect(answer).toMatchObject({ citedDocumentIds: [], lowConfidence: true });
   });
 });
 
@@ -91,7 +122,7 @@ describe("anthropic answer generator (error)", () => {
       { type: "token", token: "Yes — you can return any unopened item" },
       { type: "token", token: " within 30 days." },
       { type: "error", code: "generation_failed", message: "The answer was interrupted. Please try again." },
-      { type: "done", citedDocumentIds: [102], lowConfidence: false, generator: `anthropic:${ANTHROPIC_MODEL}` },
+      { type: "done", citedDocumentIds: [102], lowConfidence: false, judgement: "answered", generator: `anthropic:${ANTHROPIC_MODEL}` },
     ]);
   });
 });

@@ -83,9 +83,21 @@ describe("build prompt (happy)", () => {
 });
 
 describe("build prompt (low confidence)", () => {
+  test("when retrieval was unsure the passages are still sent, with the rules that let the model say they do not answer", () => {
+    const sure = buildPrompt(answerRequest());
+    const unsure = buildPrompt(answerRequest({ lowConfidence: true }));
+    expect(unsure).toEqual(sure);
+    expect(unsure.system).toContain("Passages:");
+    expect(unsure.system).toContain("warehouse in Lyon");
+    expect(unsure.system).toContain("may not be about the question: check that they really answer it");
+    expect(unsure.system).toContain("start your reply with [0], then say briefly that you don't know");
+    expect(unsure.system).toContain("an answer without a citation counts as not found");
+    expect(unsure.system).not.toContain("Nothing on the website matched this question");
+  });
+
   test.each([
-    ["low confidence", answerRequest({ lowConfidence: true })],
     ["no passages", answerRequest({ passages: [] })],
+    ["no passages, retrieval unsure", answerRequest({ passages: [], lowConfidence: true })],
   ])("with %s it leaves the passages out and asks to offer a person", (_, request) => {
     const { system, messages } = buildPrompt(request);
     expect(system).not.toContain("Passages:");

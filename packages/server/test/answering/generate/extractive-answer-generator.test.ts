@@ -18,6 +18,16 @@ function tokensOf(events: readonly AnswerEvent[]): string[] {
   return events.flatMap((event) => (event.type === "token" ? [event.token] : []));
 }
 
+/** A sure reply's quote, after the lead naming the page it quotes ("From our Shipping page: …"), which it must have. */
+function quoteOf(content: string, page: string): string {
+  const lead = `From our ${page} page:`;
+  expect(content.startsWith(lead), content).toBe(true);
+  return content.slice(lead.length).replace(/^[ \n]/, "");
+}
+
+/** A reply's text without the leads naming the pages it quotes. */
+const withoutLeads = (content: string): string => content.replace(/(^|\n\n)From our [^:\n]+ page:[ \n]/g, "$1");
+
 const QUESTIONS = [
   "How long does shipping take, and is it free?",
   "Can I return something I bought?",
@@ -30,18 +40,19 @@ describe("extractive answer generator (happy)", () => {
   test.each(QUESTIONS)("answers %j only with sentences found verbatim in the passages", async (question) => {
     const answer = await collectAnswer(generator.generate(answerRequest({ question })));
     expect(answer.content).not.toBe("");
-    const sentences = splitSentences(answer.content, "en");
+    expect(answer.content).toMatch(/^From our (?:Shipping|Returns and refunds|About us) page: /);
+    const sentences = splitSentences(withoutLeads(answer.content), "en");
     expect(sentences.length).toBeGreaterThan(0);
     for (const sentence of sentences) {
       expect(SHOP_PASSAGES.some((passage) => passage.content.includes(sentence)), sentence).toBe(true);
     }
   });
 
-  test("answers from the best document only, and cites it first, then the other retrieved documents in retrieval order", async () => {
+  test("answers from the best document only, naming it, and cites it first, then the other retrieved documents in retrieval order", async () => {
     const answer = await collectAnswer(generator.generate(answerRequest()));
     expect(answer).toEqual({
       // "How long" is answered by the sentence that says how long, "is it free" by the one after it.
-      content: "Orders placed before 2 pm ship within 2–3 business days. Shipping is free on orders over €50.",
+      content: "From our Shipping page: Orders placed before 2 pm ship within 2–3 business days. Shipping is free on orders over €50.",
       citedDocumentIds: [101, 102, 103],
       lowConfidence: false,
       generator: "extractive",
@@ -77,27 +88,28 @@ describe("extractive answer generator (happy)", () => {
       score: 1,
     };
     const thursday = await collectAnswer(generator.generate(answerRequest({ question: "What time does the Elmford shop close on Thursday?", passages: [hours] })));
-    expect(thursday.content.split("\n")[0]).toBe("Thursday — Brookfield, Ashcombe: 9:00–20:00; Elmford: 10:00–17:30");
+    // The lead goes on its own line before a table row.
+    expect(thursday.content.split("\n").slice(0, 2)).toEqual(["From our Our shops page:", "Thursday — Brookfield, Ashcombe: 9:00–20:00; Elmford: 10:00–17:30"]);
     expect(thursday.content).not.toContain("|");
     // A row its header does not fit is quoted as written, with the header.
     const frames = await collectAnswer(generator.generate(answerRequest({ question: "warranty on carbon frames", passages: [hours] })));
-    expect(frames.content).toBe("Part | Warranty period | Notes\nCarbon frames | 5 years");
+    expect(quoteOf(frames.content, "Our shops")).toBe("Part | Warranty period | Notes\nCarbon frames | 5 years");
   });
 
   test("the first citation is the document the answer quotes, whatever its rank", async () => {
     const opening = await collectAnswer(generator.generate(answerRequest({ question: "When is your shop open?" })));
-    expect(opening.content).toBe("Our shop in Lyon is open Monday to Saturday, 10 am to 7 pm.");
+    expect(opening.content).toBe("From our About us page: Our shop in Lyon is open Monday to Saturday, 10 am to 7 pm.");
     expect(opening.citedDocumentIds).toEqual([103, 101, 102]);
 
     const returns = await collectAnswer(generator.generate(answerRequest({ question: "Can I return something I bought?" })));
-    expect(returns.content).toContain("within 30 days of delivery");
+    expect(quoteOf(returns.content, "Returns and refunds")).toContain("within 30 days of delivery");
     expect(returns.content).not.toContain("warehouse");
     expect(returns.citedDocumentIds).toEqual([102, 101, 103]);
   });
 
   test("leaves out headings and labels even when they match", async () => {
     const answer = await collectAnswer(generator.generate(answerRequest({ question: "Is there tracking?" })));
-    expect(answer.content).toBe("You get a tracking link by email as soon as your parcel leaves the warehouse.");
+    expect(quoteOf(answer.content, "Shipping")).toBe("You get a tracking link by email as soon as your parcel leaves the warehouse.");
   });
 
   test("answers from a French page in French words only", async () => {
@@ -106,13 +118,13 @@ describe("extractive answer generator (happy)", () => {
         answerRequest({ question: "La livraison est-elle offerte ?", passages: [FRENCH_SHIPPING_PASSAGE], language: "fr" }),
       ),
     );
-    expect(answer.content).toBe("La livraison est offerte dès 50 € d'achat.");
+    expect(answer.content).toBe("D'après notre page « Livraison » : La livraison est offerte dès 50 € d'achat.");
     expect(answer.citedDocumentIds).toEqual([201]);
   });
 
   test("without a shared word it gives the top passage's opening sentences", async () => {
     const answer = await collectAnswer(generator.generate(answerRequest({ question: "xyzzy?" })));
-    expect(answer.content).toBe("We ship every order from our warehouse in Lyon. Orders placed before 2 pm ship within 2–3 business days.");
+    expect(quoteOf(answer.content, "Shipping")).toBe("We ship every order from our warehouse in Lyon. Orders placed before 2 pm ship within 2–3 business days.");
     expect(answer.citedDocumentIds).toEqual([101, 102, 103]);
   });
 
@@ -123,9 +135,10 @@ describe("extractive answer generator (happy)", () => {
       content: Array.from({ length: 12 }, (_, index) => sentence(index)).join(" "),
     };
     const answer = await collectAnswer(generator.generate(answerRequest({ question: "How is tea shipped?", passages: [passage] })));
-    const sentences = splitSentences(answer.content, "en");
+    const quote = quoteOf(answer.content, "Shipping");
+    const sentences = splitSentences(quote, "en");
     expect(sentences.length).toBeLessThanOrEqual(3);
-    expect(answer.content.length).toBeLessThanOrEqual(620);
+    expect(quote.length).toBeLessThanOrEqual(620);
     expect(sentences[0]).toBe(sentence(0));
   });
 
@@ -133,9 +146,10 @@ describe("extractive answer generator (happy)", () => {
     const longSentence = `Shipping ${"to every country of the European Union and beyond ".repeat(20).trim()}.`;
     const passage: Passage = { ...SHIPPING_PASSAGE, content: longSentence };
     const answer = await collectAnswer(generator.generate(answerRequest({ question: "Where do you ship?", passages: [passage] })));
-    expect(answer.content.length).toBeLessThanOrEqual(600);
-    expect(answer.content.endsWith("…")).toBe(true);
-    expect(longSentence.startsWith(answer.content.slice(0, -1))).toBe(true);
+    const quote = quoteOf(answer.content, "Shipping");
+    expect(quote.length).toBeLessThanOrEqual(600);
+    expect(quote.endsWith("…")).toBe(true);
+    expect(longSentence.startsWith(quote.slice(0, -1))).toBe(true);
   });
 
   test("streams the answer word by word, the tokens adding up to it exactly", async () => {
@@ -166,13 +180,27 @@ describe("extractive answer generator (low confidence)", () => {
     });
   });
 
-  test("says that the pages it found do not clearly answer, when retrieval matched only weakly", async () => {
+  test("offers the pages it found as pages that may help, not as an answer, when retrieval matched only weakly", async () => {
     const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true })));
     expect(answer.content).toBe(
-      "I'm not sure about that — I found pages that may be related, but none that clearly answers it. Would you like me to connect you with a person?",
+      "These pages may help: Shipping; Returns and refunds\nI'm not sure this answers your question. Would you like me to connect you with a person?",
     );
     // It links those pages: the best two, in retrieval rank.
     expect(answer.citedDocumentIds).toEqual([101, 102]);
+    expect(answer.lowConfidence).toBe(true);
+    // Nothing of the pages is quoted.
+    for (const passage of SHOP_PASSAGES) for (const sentence of splitSentences(passage.content, "en")) expect(answer.content).not.toContain(sentence);
+  });
+
+  test("a doubtful match on one page is offered as 'This page may help', named without the site's name, and linked", async () => {
+    const passage: Passage = { ...SHIPPING_PASSAGE, title: "Shipping | Alpine Tea", url: "https://alpinetea.example/help/shipping" };
+    const answer = await collectAnswer(generator.generate(answerRequest({ lowConfidence: true, question: "Do you ship tea to Norway?", passages: [passage] })));
+    expect(answer).toEqual({
+      content: "This page may help: Shipping\nI'm not sure this answers your question. Would you like me to connect you with a person?",
+      citedDocumentIds: [SHIPPING_PASSAGE.documentId],
+      lowConfidence: true,
+      generator: "extractive",
+    });
   });
 
   test("answers in the visitor's language, whatever the agent's", async () => {
@@ -220,13 +248,13 @@ describe("extractive answer generator (abort)", () => {
       if (events.length === 3) controller.abort();
     }
     expect(tokensOf(events)).toHaveLength(3);
-    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [101, 102, 103], lowConfidence: false, generator: "extractive" });
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [101, 102, 103], lowConfidence: false, judgement: "answered", generator: "extractive" });
   });
 
   test("sends nothing but done when the client has already gone", async () => {
     const controller = new AbortController();
     controller.abort();
     const events = await eventsOf(generator.generate(answerRequest({ signal: controller.signal })));
-    expect(events).toEqual([{ type: "done", citedDocumentIds: [], lowConfidence: false, generator: "extractive" }]);
+    expect(events).toEqual([{ type: "done", citedDocumentIds: [], lowConfidence: false, judgement: "interrupted", generator: "extractive" }]);
   });
 });

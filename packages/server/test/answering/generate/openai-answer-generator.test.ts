@@ -32,6 +32,10 @@ function generatorFor(config: Partial<AnswerGeneratorConfig> = {}) {
   return createAnswerGenerator({ provider: "openai", baseUrl: `${server.origin}/v1`, apiKey: API_KEY, model: MODEL, ...config });
 }
 
+function tokensOf(events: readonly AnswerEvent[]): string[] {
+  return events.flatMap((event) => (event.type === "token" ? [event.token] : []));
+}
+
 async function eventsOf(iterable: AsyncIterable<AnswerEvent>): Promise<AnswerEvent[]> {
   const events: AnswerEvent[] = [];
   for await (const event of iterable) events.push(event);
@@ -62,7 +66,7 @@ describe("openai answer generator (happy)", () => {
     expect(tokens.length).toBeGreaterThan(10);
     expect(tokens.join("")).toBe(SHIPPING_ANSWER_TEXT);
     expect(tokens.some((token) => /[[\]]/.test(token))).toBe(false);
-    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [101, 102], lowConfidence: false, generator: "openai:gpt-4o-mini" });
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [101, 102], lowConfidence: false, judgement: "answered", generator: "openai:gpt-4o-mini" });
   });
 
   test("sends the model, the system prompt, the recent turns and the question with the bearer key", async () => {
@@ -107,15 +111,22 @@ describe("openai answer generator (happy)", () => {
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
-  test("an answer without markers cites the passage it evidently rests on, and a don't-know cites none", async () => {
+  test("an answer naming no passage is unsure and cites nothing, however sure its words; so is a don't-know without [0]", async () => {
     server.respondWith(
       stream([...openAiChunkEvents(["You can return unopened", " items within 30 days", " of delivery."]), OPENAI_DONE]),
       stream([...openAiChunkEvents(["I couldn't find that here.", " Shall I put you in touch with someone?"]), OPENAI_DONE]),
     );
-    const paraphrase = await collectAnswer(generatorFor().generate(answerRequest({ question: "Can I return something?" })));
-    expect(paraphrase).toMatchObject({ content: "You can return unopened items within 30 days of delivery.", citedDocumentIds: [102] });
+    const paraphrase = await eventsOf(generatorFor().generate(answerRequest({ question: "Can I return something?" })));
+    expect(tokensOf(paraphrase).join("")).toBe("You can return unopened items within 30 days of delivery.");
+    expect(paraphrase.at(-1)).toEqual({ type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "model_cited_nothing", generator: "openai:gpt-4o-mini" });
     const unsure = await collectAnswer(generatorFor().generate(answerRequest({ question: "Do you sell gift cards?" })));
-    expect(unsure).toMatchObject({ citedDocumentIds: [], lowConfidence: false, generator: "openai:gpt-4o-mini" });
+    expect(unsure).toMatchObject({ citedDocumentIds: [], lowConfidence: true, generator: "openai:gpt-4o-mini" });
+  });
+
+  test("a marker naming a passage the model was not given cites nothing, and the answer is unsure", async () => {
+    server.respondWith(stream([...openAiChunkEvents(["Orders ship within 2–3 business days [7]."]), OPENAI_DONE]));
+    const answer = await collectAnswer(generatorFor().generate(answerRequest()));
+    expect(answer).toEqual({ content: "Orders ship within 2–3 business days.", citedDocumentIds: [], lowConfidence: true, generator: "openai:gpt-4o-mini" });
   });
 
   test("a model that opens with [0] (the passages do not hold the answer) is flagged low confidence and cites nothing, even a passage it named", async () => {
@@ -133,9 +144,29 @@ describe("openai answer generator (happy)", () => {
     expect(system).toContain("start your reply with [0], then say briefly that you don't know");
   });
 
-  test("with low confidence nothing is cited, whatever the model writes", async () => {
+  test("when retrieval was unsure the model still gets the passages, and its answer citing them is sure, with what it cited", async () => {
+    server.respondWith(stream([...openAiChunkEvents(["Yes: you can return any unopened item", " within 30 days of delivery [2]."]), OPENAI_DONE]));
+    const events = await eventsOf(generatorFor().generate(answerRequest({ question: "Can I send back a tin I didn't open?", lowConfidence: true })));
+    expect(tokensOf(events).join("")).toBe("Yes: you can return any unopened item within 30 days of delivery.");
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [102], lowConfidence: false, judgement: "answered", generator: "openai:gpt-4o-mini" });
+    const system = (server.requests[0]?.body.messages as { content: string }[])[0]?.content ?? "";
+    expect(system).toContain("Passages:");
+    expect(system).toContain("[2] Returns and refunds");
+    expect(system).toContain("start your reply with [0]");
+  });
+
+  test("when retrieval was unsure and the model declines with [0], the reply is unsure and cites nothing", async () => {
+    server.respondWith(stream([...openAiChunkEvents(["[0] I couldn't find that on this site.", " Shall I put you in touch with someone?"]), OPENAI_DONE]));
+    const events = await eventsOf(generatorFor().generate(answerRequest({ question: "Do you sell gift cards?", lowConfidence: true })));
+    expect(tokensOf(events).join("")).toBe("I couldn't find that on this site. Shall I put you in touch with someone?");
+    expect(events.at(-1)).toEqual({ type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "model_declined", generator: "openai:gpt-4o-mini" });
+    const system = (server.requests[0]?.body.messages as { content: string }[])[0]?.content ?? "";
+    expect(system).toContain("Passages:");
+  });
+
+  test("with no passages nothing is cited, whatever the model writes", async () => {
     server.respondWith(stream([...openAiChunkEvents(["Hello! How can I help you today", " [1]?"]), OPENAI_DONE]));
-    const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: "hi", lowConfidence: true })));
+    const answer = await collectAnswer(generatorFor().generate(answerRequest({ question: "hi", lowConfidence: true, passages: [] })));
     expect(answer).toEqual({ content: "Hello! How can I help you today?", citedDocumentIds: [], lowConfidence: true, generator: "openai:gpt-4o-mini" });
     const system = (server.requests[0]?.body.messages as { content: string }[])[0]?.content ?? "";
     expect(system).not.toContain("Passages:");
@@ -186,7 +217,8 @@ describe("openai answer generator (error)", () => {
       { type: "token", token: " 2–3 business days" },
       { type: "token", token: " [1" },
       { type: "error", code: "generation_failed", message: "The answer was interrupted. Please try again." },
-      { type: "done", citedDocumentIds: [101], lowConfidence: false, generator: "openai:gpt-4o-mini" },
+      // The marker never closed: the part written names no passage.
+      { type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "model_cited_nothing", generator: "openai:gpt-4o-mini" },
     ]);
   });
 
@@ -216,7 +248,7 @@ describe("openai answer generator (abort)", () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(events).toEqual([
       { type: "token", token: "Good question." },
-      { type: "done", citedDocumentIds: [], lowConfidence: false, generator: "openai:gpt-4o-mini" },
+      { type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "interrupted", generator: "openai:gpt-4o-mini" },
     ]);
     expect(await server.requests[0]?.closed).toEqual({ finished: false });
   });

@@ -34,7 +34,7 @@ function recordingLogger(): { warnings: { details: object; message: string }[]; 
 
 const extractive = new ExtractiveAnswerGenerator();
 const extractiveAnswer = await collectAnswer(extractive.generate(answerRequest()));
-const modelDone: AnswerEvent = { type: "done", citedDocumentIds: [102], lowConfidence: false, generator: "scripted:model" };
+const modelDone: AnswerEvent = { type: "done", citedDocumentIds: [102], lowConfidence: false, judgement: "answered", generator: "scripted:model" };
 
 describe("with fallback (happy)", () => {
   test("passes the primary's answer through untouched", async () => {
@@ -57,8 +57,13 @@ describe("with fallback (error)", () => {
   ])("answers extractively, flagged low confidence, when the primary %s before its first token", async (_, steps) => {
     const logger = recordingLogger();
     const generator = withFallback(scripted(steps), extractive, { firstTokenTimeoutMs: 5_000, logger });
-    const answer = await collectAnswer(generator.generate(answerRequest()));
+    const events: AnswerEvent[] = [];
+    for await (const event of generator.generate(answerRequest())) events.push(event);
+    const answer = await collectAnswer((async function* () {
+      yield* events;
+    })());
     expect(answer).toEqual({ ...extractiveAnswer, lowConfidence: true, generator: "extractive" });
+    expect(events.at(-1)).toMatchObject({ type: "done", judgement: "fell_back" });
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]?.message).toMatch(/^ANSWER FALLBACK: scripted:model gave no answer/);
   });
@@ -83,7 +88,7 @@ describe("with fallback (error)", () => {
     expect(events).toEqual([
       { type: "token", token: "Orders ship" },
       { type: "error", code: "generation_failed", message: "The answer was interrupted. Please try again." },
-      { type: "done", citedDocumentIds: [], lowConfidence: true, generator: "scripted:model" },
+      { type: "done", citedDocumentIds: [], lowConfidence: true, judgement: "interrupted", generator: "scripted:model" },
     ]);
   });
 
