@@ -46,15 +46,19 @@ describeNeeding("chromium")("offline answers in the widget, in Chromium", () => 
     return { text: (await reply.locator(".bubble").textContent()) ?? "", chips: titles.map((title, index) => ({ title, href: links[index]! })) };
   }
 
-  it("happy: a question the site answers gets the page's own sentences, the page it rests on cited first", async () => {
+  it("happy: a question the site answers gets the page's own sentences, naming the page, the page it rests on cited first", async () => {
     const reply = await ask("How long does it take to fully charge the battery?");
+    expect(reply.text).toMatch(/^From our E-bike battery care page: /);
     expect(reply.text).toContain("A full charge takes about four hours with the standard charger.");
     expect(reply.chips[0]).toEqual({ title: "E-bike battery care", href: "https://shop.example.com/help/battery" });
   });
 
-  it("happy: a doubtful match says so and links the pages it may mean; a question the site knows nothing of says nothing was found, with no link", async () => {
+  it("happy: a doubtful match offers the pages it may mean by name and links them; a question the site knows nothing of says nothing was found, with no link", async () => {
     const doubtful = await ask("Can I rent a bike for the weekend?");
-    expect(doubtful.text).toContain("I found pages that may be related, but none that clearly answers it.");
+    // Offered by name for the visitor to judge, not quoted as an answer; a person is still offered.
+    expect(doubtful.text).toMatch(/^(?:This page may help|These pages may help): /);
+    expect(doubtful.text).toContain("I'm not sure this answers your question. Would you like me to connect you with a person?");
+    for (const chip of doubtful.chips) expect(doubtful.text).toContain(chip.title);
     expect(doubtful.chips.length).toBeGreaterThan(0);
     expect(doubtful.chips.length).toBeLessThanOrEqual(2);
     for (const chip of doubtful.chips) expect(chip.href).toMatch(/^https:\/\/shop\.example\.com\/help\//);

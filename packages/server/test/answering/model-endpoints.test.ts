@@ -76,9 +76,14 @@ function systemPromptOf(request: RecordedChatRequest): string {
   return system.content;
 }
 
-/** Every sentence of an extractive answer is a sentence of the knowledge, word for word. */
+/** An extractive answer names the page it quotes, and every sentence it quotes is a sentence of the knowledge, word for word. */
 function expectVerbatimFromKnowledge(answer: string): void {
-  const sentences = answer.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.trim() !== "");
+  const lead = /^From our (.+?) page: /.exec(answer);
+  expect(bikeShopKnowledge.map((text) => text.title)).toContain(lead?.[1]);
+  const sentences = answer
+    .slice(lead?.[0].length ?? 0)
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => sentence.trim() !== "");
   expect(sentences.length).toBeGreaterThan(0);
   for (const sentence of sentences) {
     expect(bikeShopKnowledge.some((text) => text.content.includes(sentence.trim())), sentence).toBe(true);

@@ -24,7 +24,7 @@ describe("language packs", () => {
     expect([...SERVER_LANGUAGES].sort()).toEqual([...(await widgetLanguages())].sort());
   });
 
-  it.each(LANGUAGE_PACKS.map((pack) => [pack.code, pack] as const))("happy: %s has every kind of small talk with a reply, yes, both unsure replies and a way to be recognised", (code, pack) => {
+  it.each(LANGUAGE_PACKS.map((pack) => [pack.code, pack] as const))("happy: %s has every kind of small talk with a reply, yes, both unsure replies, the words naming quoted and offered pages, and a way to be recognised", (code, pack) => {
     expect(languagePackFor(code)).toBe(pack);
     for (const kind of KINDS) {
       expect(pack.smallTalk.phrases[kind].length, kind).toBeGreaterThan(0);
@@ -39,6 +39,16 @@ describe("language packs", () => {
     for (const yes of pack.yes) expect(saysYes(yes), yes).toBe(true);
     expect(lowConfidenceReply(code, "nothing_found")).toBe(pack.unsureReplies.nothing_found);
     expect(lowConfidenceReply(code, "doubtful_match")).toBe(pack.unsureReplies.doubtful_match);
+    // The extractive answerer's words naming the page it quotes, and the pages it offers.
+    expect(pack.pageReplies.quoting("Zyxwv")).toContain("Zyxwv");
+    expect(pack.pageReplies.quoting("Zyxwv").trim()).not.toBe("Zyxwv");
+    const one = pack.pageReplies.mayHelp(["Zyxwv"]);
+    const two = pack.pageReplies.mayHelp(["Zyxwv", "Qvvq"]);
+    expect(one).toContain("Zyxwv");
+    expect(two).toContain("Zyxwv");
+    expect(two).toContain("Qvvq");
+    expect(two.replace("Qvvq", "")).not.toBe(one);
+    expect(lowConfidenceReply(code, "doubtful_match", ["Zyxwv"])).toBe(`${one}\n${pack.unsureReplies.doubtful_match}`);
     expect(pack.detection.script !== undefined || pack.detection.functionWords.length > 0).toBe(true);
   });
 

@@ -286,6 +286,18 @@ describe("a second document only when the question needs it", () => {
     expect(chosen.at(-1)?.text).toBe("Our gravel bikes cost from €900 and come in five sizes.");
   });
 
+  it("happy: a reply quoting two pages names each before its sentences, a blank line apart", async () => {
+    const passages = [
+      { ...delivery, title: "Delivery | Bikes", url: "https://bikes.test/delivery" },
+      { ...bikes, title: "Gravel bikes | Bikes", url: "https://bikes.test/gravel" },
+    ];
+    const answer = await collectAnswer(new ExtractiveAnswerGenerator().generate(answerRequest({ question: "Do you deliver to Germany? How much is a gravel bike?", passages })));
+    const [first, second, ...rest] = answer.content.split("\n\n");
+    expect(rest).toEqual([]);
+    expect(first).toMatch(/^From our Delivery page: \S/);
+    expect(second).toBe("From our Gravel bikes page: Our gravel bikes cost from €900 and come in five sizes.");
+  });
+
   it("happy: not when every question of the message shares a word with the first document's sentences", () => {
     const chosen = selectSentences("Do you deliver to Germany? How much does delivery to Germany cost?", [delivery, bikes], "en");
     expect(new Set(chosen.map((sentence) => sentence.documentId))).toEqual(new Set([10]));
