@@ -74,7 +74,7 @@ function judge(request: AnswerRequest, sentences: readonly ChosenSentence[]): An
  * The default generator: no model, no key, no network. The answer is made of the best sentences
  * of the best document, verbatim and in page order (see `selectSentences`), with no words of its
  * own (a table row is written out with its header's names) but the name of the page it quotes
- * ("From our Returns page: …", `renderNamedReply`), streamed word by word; it cites that document
+ * ("From our Returns page: …", `renderNamedReply`, in the agent's language), streamed word by word; it cites that document
  * first, then the next retrieved ones. When retrieval had low confidence, or the passages hold no
  * usable sentence, nothing is quoted as an answer: the pages that may be related are offered by
  * name for the visitor to judge ("This page may help: Returns", and linked), or it says nothing
@@ -97,7 +97,8 @@ export class ExtractiveAnswerGenerator implements AnswerGenerator {
     const related = lowConfidence ? relatedDocuments(request) : [];
     const text = lowConfidence
       ? lowConfidenceReply(visitorLanguage, related.length === 0 ? "nothing_found" : "doubtful_match", related.map((documentId) => nameOf(documentId, request)))
-      : renderNamedReply(sentences, request.passages, languagePackFor(visitorLanguage).pageReplies.quoting);
+      : // The lead is in the agent's language, as the quote is in its pages' (a misread short question must not mix two).
+        renderNamedReply(sentences, request.passages, languagePackFor(request.language).pageReplies.quoting);
     // A doubtful reply offers the pages that may be related by name and links them rather than
     // leaving the visitor to search for them; the flag stays set.
     const cited = lowConfidence ? related : citationsOf(sentences, request);

@@ -3,6 +3,7 @@ import type { AnswerEvent, Passage } from "../../../src/answering/generate/answe
 import { collectAnswer } from "../../../src/answering/generate/collect-answer.js";
 import { ExtractiveAnswerGenerator } from "../../../src/answering/generate/extractive-answer-generator.js";
 import { splitSentences } from "../../../src/answering/generate/split-sentences.js";
+import { detectLanguage } from "../../../src/language/detect-language.js";
 import { answerRequest } from "./answer-request.js";
 import { FRENCH_SHIPPING_PASSAGE, SHIPPING_PASSAGE, SHOP_PASSAGES } from "./fixtures/site-passages.js";
 
@@ -120,6 +121,14 @@ describe("extractive answer generator (happy)", () => {
     );
     expect(answer.content).toBe("D'après notre page « Livraison » : La livraison est offerte dès 50 € d'achat.");
     expect(answer.citedDocumentIds).toEqual([201]);
+  });
+
+  test("the lead naming the page is in the agent's language, as the quote is, whatever the question's language", async () => {
+    const question = "Combien de temps pour le shipping?";
+    expect(detectLanguage(question, "en")).toBe("fr");
+    const answer = await collectAnswer(generator.generate(answerRequest({ question, passages: [SHIPPING_PASSAGE] })));
+    expect(answer.lowConfidence).toBe(false);
+    expect(answer.content).toMatch(/^From our Shipping page: /);
   });
 
   test("without a shared word it gives the top passage's opening sentences", async () => {
