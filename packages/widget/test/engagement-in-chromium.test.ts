@@ -169,7 +169,7 @@ describeNeeding("chromium")("proactive rules, coupons, satisfaction, page contex
     await openPage("/csat", {}, (page) => page.clock.install());
     await launcher().click();
     await poll(() => dialog().isVisible()).toBe(true);
-    stage.model.respondWith(modelAnswer(["Express delivery arrives the next working day."]));
+    stage.model.respondWith(modelAnswer(["Express delivery arrives the next working day [1]."]));
     await page.getByRole("textbox", { name: "Message" }).fill("How fast is express delivery?");
     await page.keyboard.press("Enter");
     await poll(() => page.locator("frontdesk-widget .msg.from-agent .bubble").last().textContent()).toBe("Express delivery arrives the next working day.");
@@ -192,7 +192,7 @@ describeNeeding("chromium")("proactive rules, coupons, satisfaction, page contex
     await page.reload();
     await launcher().click();
     await poll(() => dialog().isVisible()).toBe(true);
-    stage.model.respondWith(modelAnswer(["Orders over 50 euros ship for free."]));
+    stage.model.respondWith(modelAnswer(["Orders over 50 euros ship for free [1]."]));
     await page.getByRole("textbox", { name: "Message" }).fill("Is shipping free?");
     await page.keyboard.press("Enter");
     await poll(() => page.locator("frontdesk-widget .msg.from-agent .bubble").last().textContent()).toBe("Orders over 50 euros ship for free.");

@@ -163,7 +163,7 @@ describeNeeding("chromium")("the widget in Chromium, on a host site of another o
     await poll(() => dialog().isVisible()).toBe(true);
     stage.model.respondWith(
       modelAnswer([
-        `Returns: <img src=x onerror="window.__pwned=1"> <b>bold?</b> [evil](javascript:window.__pwned=2) [mail us](mailto:help@example.com) and https://shop.example.com/help/returns.`,
+        `Returns: <img src=x onerror="window.__pwned=1"> <b>bold?</b> [evil](javascript:window.__pwned=2) [mail us](mailto:help@example.com) and https://shop.example.com/help/returns [1].`,
       ]),
     );
     await page.getByRole("textbox", { name: "Message" }).fill("Can I return my bike?");
