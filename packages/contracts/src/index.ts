@@ -21,3 +21,4 @@ export * from "./office-hours.js";
 export * from "./mail.js";
 export * from "./push-subscriptions.js";
 export * from "./answer-models.js";
+export * from "./answer-feedback.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestampSchema } from "./common.js";
+import { answerRatings } from "./answer-feedback.js";
 import { consoleIdSchema } from "./console-inbox.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings } from "./widget.js";
 
@@ -17,6 +18,8 @@ export const exportedMessageSchema = z.object({
   citations: z.array(citationSchema),
   /** The operator's name as shown to the visitor (role `operator`), else null. */
   author_name: z.string().nullable(),
+  /** The visitor's rating of a bot answer (👍/👎), else null. */
+  rating: z.object({ rating: z.enum(answerRatings), comment: z.string().nullable(), rated_at: isoTimestampSchema }).nullable(),
   created_at: isoTimestampSchema,
 });
 
@@ -66,6 +69,7 @@ export const erasureCountsSchema = z.object({
   leads: z.number().int(),
   events: z.number().int(),
   satisfaction_ratings: z.number().int(),
+  answer_ratings: z.number().int().describe("Ratings of bot answers (👍/👎) removed with their messages."),
   coupons: z.number().int(),
   notifications: z.number().int(),
 });

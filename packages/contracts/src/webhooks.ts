@@ -12,6 +12,7 @@ export const webhookEventTypes = [
   "human.requested",
   "conversation.closed",
   "satisfaction.rated",
+  "message.rated",
   "source.indexed",
   "source.failed",
 ] as const;

@@ -8,6 +8,8 @@ import { receiveVisitorMessage } from "../conversations/receive-visitor-message.
 import { insertBotReply, type StoredQuestion } from "../conversations/messages.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
+import { compactAnswerTrace } from "./answer-trace.js";
+import type { TurnTrace } from "./turn-trace.js";
 import { answerTurn, HISTORY_TURNS, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
 
 /** What the visitor sees of an answer, as it happens: shared by the JSON and the SSE endpoints. */
@@ -66,6 +68,7 @@ export async function* answerStoredQuestion(
 
   let content = "";
   let decision: TurnDecision | null = null;
+  let trace: TurnTrace | null = null;
   for await (const event of answerTurn(
     turnKnowledgeOf(services, curatedLookup === null ? undefined : () => curatedLookup, generator),
     {
@@ -81,7 +84,7 @@ export async function* answerStoredQuestion(
       signal,
     },
   )) {
-    if (event.type === "decided") decision = event.decision;
+    if (event.type === "decided") ({ decision, trace } = event);
     else {
       if (event.type === "token") content += event.token;
       yield event;
@@ -112,6 +115,7 @@ export async function* answerStoredQuestion(
       lowConfidence: reply.lowConfidence,
       generator: reply.generator,
       latencyMs: Date.now() - started,
+      answerTrace: trace === null ? null : compactAnswerTrace(trace, reply.generator),
       ...(curatedAnswerId === undefined ? {} : { curatedAnswerId }),
     },
     visitorMessage.seq,

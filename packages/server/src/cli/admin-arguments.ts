@@ -43,7 +43,7 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   erasure list --workspace W                 (the audit records of erasures and retention runs, newest first)
   webhook create --workspace W --url U --event E [--event E …] [--description D]
                (prints the signing secret once; events: lead.created lead.updated human.requested
-               conversation.closed satisfaction.rated source.indexed source.failed)
+               conversation.closed satisfaction.rated message.rated source.indexed source.failed)
   webhook list --workspace W
   webhook delete ID --workspace W
   workspace set-model --workspace W --provider openai|anthropic|openai-compatible [--base-url URL]

@@ -1,5 +1,5 @@
 import { countRemoved } from "../db/count-removed.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable, SqlValue } from "../db/database.js";
 import { textArray } from "../db/text-array.js";
 
 /**
@@ -74,9 +74,25 @@ export async function listVisitorQuestions(tx: Queryable, visitor: VisitorOfWork
   return rows.map((row) => row.content);
 }
 
-/** Deletes the messages of the visitor's conversations with the agent; how many. */
-export async function deleteVisitorMessages(tx: Queryable, visitor: VisitorOfWorkspace): Promise<number> {
-  return countRemoved(tx, `DELETE FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS})`, scopeOf(visitor));
+/** Messages deleted, and how many of them held a visitor's rating of a bot answer (erasure counts both). */
+export interface RemovedMessages {
+  messages: number;
+  answerRatings: number;
+}
+
+/** Runs a DELETE of messages aliased `m` (`sql`, without RETURNING) and counts what it removed. */
+async function removeMessages(tx: Queryable, sql: string, params: readonly SqlValue[]): Promise<RemovedMessages> {
+  const { rows } = await tx.query<{ messages: number; answer_ratings: number }>(
+    `WITH removed AS (${sql} RETURNING m.rating IS NOT NULL AS rated)
+     SELECT count(*)::int AS messages, (count(*) FILTER (WHERE rated))::int AS answer_ratings FROM removed`,
+    params,
+  );
+  return { messages: rows[0]?.messages ?? 0, answerRatings: rows[0]?.answer_ratings ?? 0 };
+}
+
+/** Deletes the messages of the visitor's conversations with the agent (their answers' ratings with them); how many. */
+export async function deleteVisitorMessages(tx: Queryable, visitor: VisitorOfWorkspace): Promise<RemovedMessages> {
+  return removeMessages(tx, `DELETE FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS})`, scopeOf(visitor));
 }
 
 /** Deletes the operators' read marks of the visitor's conversations with the agent. */
@@ -117,8 +133,8 @@ export async function lockStaleConversations(tx: Queryable, options: { workspace
 const BATCH = `$2::text[]`;
 
 /** Deletes the messages of these conversations of the workspace; how many. */
-export async function deleteMessagesOfConversations(tx: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<number> {
-  return countRemoved(
+export async function deleteMessagesOfConversations(tx: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<RemovedMessages> {
+  return removeMessages(
     tx,
     `DELETE FROM messages m USING conversations c WHERE m.conversation_id = c.id AND c.workspace_id = $1 AND c.id = ANY(${BATCH})`,
     [workspaceId, textArray(conversationIds)],

@@ -1,4 +1,4 @@
-import type { Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
+import type { AnswerTrace, Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -26,6 +26,8 @@ export interface NewMessage {
   author?: { id: string; name: string } | null;
   /** The curated answer a bot reply was served from (see console/curated/find-curated-answer.ts). */
   curatedAnswerId?: string | null;
+  /** Why the pipeline answered so (a bot reply; answering/answer-trace.ts), for the console's review queue. */
+  answerTrace?: AnswerTrace | null;
 }
 
 /**
@@ -60,8 +62,8 @@ const INSERT_MESSAGE_WHEN = `WITH touched AS (
            OR ($11::text = 'botSince' AND status = 'bot' AND COALESCE(updated_seq, 0) < $12::integer))
        RETURNING event_seq, status, agent_id
      ), inserted AS (
-       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name, curated_answer_id, system_code)
-       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text, $13::text, $14::text FROM touched
+       INSERT INTO messages (id, conversation_id, role, content, citations, low_confidence, generator, latency_ms, conversation_seq, operator_id, author_name, curated_answer_id, system_code, answer_trace)
+       SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::boolean, $7::text, $8::integer, touched.event_seq, $9::text, $10::text, $13::text, $14::text, $15::jsonb FROM touched
        RETURNING id, created_at, conversation_seq
      )`;
 
@@ -81,6 +83,7 @@ function insertParameters(message: NewMessage, condition: StoreCondition): SqlVa
     condition.kind === "botSince" ? condition.seq : null,
     message.curatedAnswerId ?? null,
     message.systemCode ?? null,
+    message.answerTrace ? JSON.stringify(message.answerTrace) : null,
   ];
 }
 
@@ -123,7 +126,7 @@ export async function insertVisitorQuestion(
      SELECT inserted.id, inserted.created_at, inserted.conversation_seq, touched.status,
        CASE WHEN touched.status = 'bot' THEN
          (SELECT json_agg(json_build_object('role', recent.role, 'content', recent.content, 'lowConfidence', recent.low_confidence) ORDER BY recent.seq)
-          FROM (SELECT role, content, low_confidence, seq FROM messages WHERE conversation_id = $2::text ORDER BY seq DESC LIMIT $15) recent)
+          FROM (SELECT role, content, low_confidence, seq FROM messages WHERE conversation_id = $2::text ORDER BY seq DESC LIMIT $16) recent)
        END AS history,
        touched.status = 'bot' AND EXISTS (SELECT 1 FROM curated_answers WHERE agent_id = touched.agent_id) AS agent_has_curated_answers
      FROM inserted, touched`,

@@ -19,5 +19,5 @@ export {
   lockVisitorOfWorkspace,
   lockVisitorsWithoutConversations,
 } from "./conversation-deletion-repository.js";
-export type { RemovedConversation, StaleConversation, VisitorOfWorkspace } from "./conversation-deletion-repository.js";
+export type { RemovedConversation, RemovedMessages, StaleConversation, VisitorOfWorkspace } from "./conversation-deletion-repository.js";
 export { findVisitorToExport, listConversationsToExport, listMessagesToExport } from "./visitor-export-repository.js";

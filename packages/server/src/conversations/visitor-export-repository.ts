@@ -44,6 +44,9 @@ export interface ExportedMessageRow {
   content: string;
   citations: ExportedMessage["citations"];
   author_name: string | null;
+  rating: "up" | "down" | null;
+  rating_comment: string | null;
+  rated_at: Date | null;
   created_at: Date;
 }
 
@@ -82,7 +85,7 @@ export async function listConversationsToExport(tx: Queryable, scope: VisitorExp
 /** Every message of the visitor's conversations with the agent, by conversation then seq. */
 export async function listMessagesToExport(tx: Queryable, scope: VisitorExportScope): Promise<ExportedMessageRow[]> {
   const { rows } = await tx.query<ExportedMessageRow>(
-    `SELECT m.conversation_id, m.id, m.role, m.content, m.citations, m.author_name, m.created_at
+    `SELECT m.conversation_id, m.id, m.role, m.content, m.citations, m.author_name, m.rating, m.rating_comment, m.rated_at, m.created_at
      FROM messages m WHERE m.conversation_id IN (${VISITOR_CONVERSATIONS}) ORDER BY m.conversation_id, m.seq`,
     scopeOf(scope),
   );

@@ -1,6 +1,6 @@
-import { visitorConversationResponseSchema, visitorMessagesQuerySchema, visitorMessagesResponseSchema } from "@frontdesk/contracts";
+import { answerFeedbackBodySchema, answerFeedbackParamsSchema, answerFeedbackResponseSchema, visitorConversationResponseSchema, visitorMessagesQuerySchema, visitorMessagesResponseSchema } from "@frontdesk/contracts";
 import { z } from "zod";
-import { errors, jsonResponse, noContentResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
+import { errorResponse, errors, jsonResponse, noContentResponse, sessionErrors, sessionSecurity } from "../openapi/route-responses.js";
 
 const tags = ["widget"];
 
@@ -76,5 +76,26 @@ export const markVisitorSeenRouteSchema = {
   response: {
     204: noContentResponse("Recorded."),
     ...sessionErrors,
+  },
+};
+
+export const answerFeedbackRouteSchema = {
+  tags,
+  operationId: "rateAnswer",
+  summary: "Rate a bot answer",
+  description:
+    "The visitor's 👍 (`up`) or 👎 (`down`) on one bot answer of the session's conversation, with an optional comment. " +
+    "A repeat replaces the rating (and its comment). Raises the `message.rated` webhook. Only the bot's messages of the " +
+    "token's own conversation can be rated: any other id is 404 `message_not_found`. Limited per IP, with the satisfaction rating's budget.",
+  security: sessionSecurity,
+  params: answerFeedbackParamsSchema,
+  body: answerFeedbackBodySchema,
+  response: {
+    200: jsonResponse("The stored rating.", answerFeedbackResponseSchema),
+    ...sessionErrors,
+    404: errorResponse(
+      "`message_not_found`: the conversation has no bot message of this id (a visitor's or an operator's message, another " +
+        "conversation's, or an unknown id); `agent_not_found`: the session's agent has been unpublished since init.",
+    ),
   },
 };

@@ -1,4 +1,4 @@
-import type { Citation, ConversationStatus, Lead, SystemMessageCode } from "@frontdesk/contracts";
+import type { AnswerRating, Citation, ConversationStatus, Lead, SystemMessageCode } from "@frontdesk/contracts";
 import type { DomainEvents } from "./domain-events.js";
 
 /** The conversation a conversation event is about. */
@@ -95,6 +95,8 @@ export type FrontdeskEvent =
   | { type: "satisfaction.rated"; conversation: ConversationOfEvent; rating: "good" | "bad"; comment: string | null; ratedAt: string }
   /** A workspace's model provider, or agents' answer model or instructions, changed: these agents may answer differently now. */
   | { type: "agent.answering.changed"; workspaceId: string; agentIds: string[]; changedAt: string }
+  /** A visitor rated one bot answer (a repeat replaces the rating and is raised again). */
+  | { type: "message.rated"; conversation: ConversationOfEvent; messageId: string; rating: AnswerRating; comment: string | null; ratedAt: string }
   /** A source's sync ended (one sync may settle more than once: `syncRequestedAt` names it). */
   | {
       type: "source.settled";

@@ -21,7 +21,7 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
 /**
  * Deletes everything of one visitor with one agent, each table through its owner: their
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
- * satisfaction, coupon, pages, browser), their widget events, their leads, the visitor, the webhook
+ * satisfaction, coupon, pages, browser, the ratings of the bot's answers), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
  * their words, the mails to or about them, and the keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
  * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
@@ -51,10 +51,11 @@ export async function deleteVisitorData(
     counts: {
       visitors,
       conversations: removed.length,
-      messages,
+      messages: messages.messages,
       leads,
       events,
       satisfaction_ratings: removed.filter((row) => row.rated).length,
+      answer_ratings: messages.answerRatings,
       coupons: removed.filter((row) => row.couponed).length,
       notifications,
     },

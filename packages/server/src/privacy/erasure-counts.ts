@@ -7,6 +7,7 @@ export const NO_ERASURE: ErasureCounts = {
   leads: 0,
   events: 0,
   satisfaction_ratings: 0,
+  answer_ratings: 0,
   coupons: 0,
   notifications: 0,
 };
@@ -18,6 +19,7 @@ export const addCounts = (a: ErasureCounts, b: ErasureCounts): ErasureCounts => 
   leads: a.leads + b.leads,
   events: a.events + b.events,
   satisfaction_ratings: a.satisfaction_ratings + b.satisfaction_ratings,
+  answer_ratings: a.answer_ratings + b.answer_ratings,
   coupons: a.coupons + b.coupons,
   notifications: a.notifications + b.notifications,
 });

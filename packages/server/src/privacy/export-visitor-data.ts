@@ -29,7 +29,8 @@ export async function exportVisitorData(
     const messagesOf = new Map<string, ExportedMessage[]>();
     for (const row of messages) {
       const list = messagesOf.get(row.conversation_id) ?? [];
-      list.push({ id: row.id, role: row.role, content: row.content, citations: row.citations, author_name: row.author_name, created_at: iso(row.created_at) });
+      const rating = row.rating && row.rated_at ? { rating: row.rating, comment: row.rating_comment, rated_at: iso(row.rated_at) } : null;
+      list.push({ id: row.id, role: row.role, content: row.content, citations: row.citations, author_name: row.author_name, rating, created_at: iso(row.created_at) });
       messagesOf.set(row.conversation_id, list);
     }
     return {

@@ -54,10 +54,11 @@ export async function purgeStaleConversationBatch(
     counts: {
       visitors,
       conversations: stale.length,
-      messages,
+      messages: messages.messages,
       leads: leads + orphanLeads,
       events,
       satisfaction_ratings: stale.filter((row) => row.rated).length,
+      answer_ratings: messages.answerRatings,
       coupons: stale.filter((row) => row.couponed).length,
       notifications,
     },

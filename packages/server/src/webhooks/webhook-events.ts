@@ -50,6 +50,14 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
         data: { ...conversationOf(event.conversation), rating: event.rating, comment: event.comment, rated_at: event.ratedAt },
         subject: aboutConversation(event.conversation),
       };
+    case "message.rated":
+      return {
+        workspaceId: event.conversation.workspaceId,
+        type: "message.rated",
+        at: event.ratedAt,
+        data: { ...conversationOf(event.conversation), message_id: event.messageId, rating: event.rating, comment: event.comment, rated_at: event.ratedAt },
+        subject: aboutConversation(event.conversation),
+      };
     case "visitor.message.received":
     case "operator.replied":
     // An internal fact (answer tests react to it), not announced to receivers.
