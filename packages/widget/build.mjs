@@ -26,9 +26,13 @@ mkdirSync(assets, { recursive: true });
 // Built here from pusher-js's TypeScript source as its webpack config builds the worker bundle
 // (bare imports resolved in src/runtimes/worker, then src/runtimes and src; the same defines), as
 // ES modules that esbuild minifies and joins without webpack's module wrappers: 16.0 KB gzipped
-// rather than its prebuilt pusher.worker.min.js's 17.1. Its end-to-end encrypted channels
-// (`private-encrypted-*`, which the widget never subscribes to) get a stub for the two @stablelib
-// decoders that pusher-js's published package does not install. Its modules import `./pusher`,
+// rather than its prebuilt pusher.worker.min.js's 17.1. Two of its features the widget never uses
+// are left out, each module replaced by a class that says so if it is ever reached: end-to-end
+// encrypted channels (`private-encrypted-*`; the widget subscribes to its private conversation
+// channel only, and the two @stablelib decoders they import are not installed by pusher-js's
+// published package anyway) and user sign-in with its watchlist (`pusher.signin()`, which the
+// widget never calls; a presence channel's authorization, which the widget never asks for, then
+// finds no signed-in user as it would without sign-in): 15,373 → 14,080 bytes gzipped. Its modules import `./pusher`,
 // meaning the class in pusher.ts (webpack resolves .ts first), not pusher.js, the CommonJS entry
 // that re-exports it.
 const PUSHER_SOURCE = join(dirname(fileURLToPath(import.meta.resolve("pusher-js/package.json"))), "src");
@@ -43,10 +47,13 @@ const pusherFromSource = {
     // Its Logger writes only when Pusher.log or Pusher.logToConsole is set, which nothing can do to
     // the widget's private copy: a logger that does nothing takes its place.
     builder.onLoad({ filter: /[\\/]core[\\/]logger\.ts$/ }, () => ({ contents: "export default { debug() {}, warn() {}, error() {} };", loader: "ts" }));
-    builder.onResolve({ filter: /^@stablelib\/(utf8|base64)$/ }, (args) => ({ path: args.path, namespace: "no-encryption" }));
-    builder.onLoad({ filter: /.*/, namespace: "no-encryption" }, () => ({
-      contents: 'export function decode() { throw new Error("encrypted channels are not built into the widget"); }',
-      loader: "js",
+    builder.onLoad({ filter: /[\\/]core[\\/]channels[\\/]encrypted_channel\.ts$/ }, () => ({
+      contents: 'export default class { constructor() { throw new Error("encrypted channels are not built into the widget"); } }',
+      loader: "ts",
+    }));
+    builder.onLoad({ filter: /[\\/]core[\\/]user\.ts$/ }, () => ({
+      contents: 'export default class { signinDonePromise = null; user_data = null; signin() { throw new Error("user sign-in is not built into the widget"); } }',
+      loader: "ts",
     }));
   },
 };
