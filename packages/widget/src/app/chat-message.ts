@@ -19,6 +19,8 @@ export interface ChatMessage {
   /** The answer is still arriving. */
   streaming: boolean;
   lowConfidence: boolean;
+  /** The visitor's 👍 (`up`) or 👎 (`down`) on a bot answer, as shown (sent at once, undone if refused). */
+  rating?: "up" | "down" | undefined;
   /** The visitor's message was not delivered (the service unreachable, or refusing it): "Not sent", with "Try again". */
   unsent?: boolean;
   /** The visitor's message until it is delivered: what is sent again, kept in the outbox across reloads. */

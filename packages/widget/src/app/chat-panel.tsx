@@ -4,6 +4,7 @@ import type { ChatMessage } from "./chat-message.js";
 import type { ChatSession, ChatState } from "./chat-session.js";
 import { safeHref } from "./markdown.js";
 import { MarkdownView } from "./markdown-view.js";
+import { RatingButtons } from "./rating-buttons.js";
 import { systemText } from "./system-messages.js";
 import type { UiStrings } from "./ui-strings.js";
 import { AwayNotice, HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
@@ -41,7 +42,17 @@ function Citations({ citations, strings }: { citations: CitationChip[]; strings:
 }
 
 /** One message of the conversation: the visitor's as text, the others as markdown, with their sources. */
-export function Message({ message, strings, onRetry }: { message: ChatMessage; strings: UiStrings; onRetry?: (key: string) => void }): JSX.Element {
+export function Message({
+  message,
+  strings,
+  onRetry,
+  onRate,
+}: {
+  message: ChatMessage;
+  strings: UiStrings;
+  onRetry?: (key: string) => void;
+  onRate?: (key: string, rating: "up" | "down") => void;
+}): JSX.Element {
   const { unsent } = message;
   return (
     <div
@@ -53,6 +64,9 @@ export function Message({ message, strings, onRetry }: { message: ChatMessage; s
         {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message, strings)}</p> : <MarkdownView source={message.content} />}
       </div>
       {!message.streaming && <Citations citations={message.citations} strings={strings} />}
+      {message.role === "bot" && message.id && !message.streaming && onRate && (
+        <RatingButtons ratings={["up", "down"]} labels={[strings.helpful, strings.notHelpful]} value={message.rating} onRate={(rating) => onRate(message.key, rating)} />
+      )}
       {unsent && (
         <p class="unsent-note">
           <span>{strings.notSent}</span>
@@ -138,7 +152,7 @@ export function ChatPanel({ session, strings, language, onOpened, footer }: Chat
           </div>
         )}
         {state.messages.map((message) => (
-          <Message key={message.key} message={message} strings={strings} onRetry={(key) => session.retry(key)} />
+          <Message key={message.key} message={message} strings={strings} onRetry={(key) => session.retry(key)} onRate={(key, rating) => void session.rate(key, rating)} />
         ))}
         <HandoffFooter session={session} state={state} strings={strings} />
         {state.agent && !hasVisitorMessage && state.handoff.status === "bot" && state.agent.starter_prompts.length > 0 && (

@@ -2,7 +2,7 @@ import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
 import type { MountContext } from "../shared/embed-context.js";
 import { takeResumeToken } from "./resume-link.js";
 import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
-import { WidgetApiError } from "./widget-request.js";
+import { WidgetApiError, widgetRequest } from "./widget-request.js";
 import { en, type UiStrings } from "./ui-strings.js";
 import { forgetAnonId, readAnonId, outbox, writeAnonId } from "./visitor-storage.js";
 import { chatMessageOf, type ChatMessage } from "./chat-message.js";
@@ -261,6 +261,21 @@ export class ChatSession {
   retry(key: string): void {
     const message = this.state.messages.find((item) => item.key === key);
     if (message?.unsent && !this.state.answering) void this.#deliver(message);
+  }
+
+  /** 👍/👎 under a bot answer (again: another rating replaces it): shown at once, undone with a notice when it could not be stored. */
+  async rate(key: string, rating: "up" | "down"): Promise<void> {
+    const message = this.state.messages.find((item) => item.key === key);
+    if (!message?.id) return;
+    this.#changeMessage(key, { rating });
+    try {
+      const session = await this.start();
+      if (!session) throw null;
+      await widgetRequest(this.#context.options.serviceUrl, `messages/${message.id}/feedback`, { body: { rating }, token: session.jwt });
+    } catch (error) {
+      this.#changeMessage(key, { rating: message.rating });
+      if (error) this.#fail(error, false);
+    }
   }
 
   /** Sends the visitor's message, kept in the outbox with its own Idempotency-Key until it is delivered. */

@@ -30,6 +30,7 @@ export const PANEL_ADAPTIVE_CSS = `
 .fd .menu button:hover:not(:disabled),.fd .fd-bubble-dismiss:hover,.fd .fd-rate[aria-pressed=true]{background:#374151}
 .fd .from-system .bubble,.fd .author,.fd .typing{color:#9ca3af}
 .fd .lead input,.fd .fd-csat-comment textarea,.fd .fd-rate{background:#111827;border-color:#4b5563}
+.fd .fd-rate{color:#e5e7eb}
 .fd .lead-error,.fd .unsent-note{color:#fca5a5}
 .fd .lead-done{color:#6ee7b7}
 .fd .fd-bubble-dismiss{color:#d1d5db}

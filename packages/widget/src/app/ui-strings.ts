@@ -14,6 +14,9 @@ export const en = {
   starting: "Connecting…",
   retry: "Try again",
   sources: "Sources",
+  // The rating under each bot answer (rating-buttons.tsx).
+  helpful: "Helpful",
+  notHelpful: "Not helpful",
   networkProblem: "We couldn't reach the assistant. Check your connection and try again.",
   tooMany: (seconds: number | null) => `Too many messages at once. Please wait ${seconds ? `${seconds} seconds` : "a moment"} and try again.`,
   notSent: "Not sent",

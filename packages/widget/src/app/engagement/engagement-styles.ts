@@ -1,4 +1,4 @@
-/** The rule bubble next to the launcher, the coupon line and the satisfaction prompt. */
+/** The rule bubble next to the launcher, the coupon line, the satisfaction prompt and the 👍/👎 under each answer (rating-buttons.tsx). */
 export const ENGAGEMENT_CSS = `
 .fd-bubble{position:fixed;right:20px;bottom:88px;width:280px;max-width:calc(100vw - 40px);display:flex;flex-direction:column;gap:10px;padding:14px 14px 14px 16px;background:#fff;color:#111827;border-radius:14px;box-shadow:0 10px 30px rgba(0,0,0,.2),0 0 0 1px rgba(0,0,0,.06)}
 .left .fd-bubble{left:20px;right:auto}
@@ -16,6 +16,8 @@ export const ENGAGEMENT_CSS = `
 .fd-csat-ratings{display:flex;gap:8px}
 .fd-rate{width:44px;height:36px;border:1px solid #d1d5db;border-radius:10px;background:#fff;color:#374151;cursor:pointer;display:flex;align-items:center;justify-content:center;padding:0}
 .fd-rate svg{width:18px;height:18px;fill:currentColor}
+.msg .fd-csat-ratings{gap:4px;margin-top:4px}
+.msg .fd-rate{width:34px;height:28px}
 .fd-rate[aria-pressed=true]{border-color:var(--fd-primary);box-shadow:inset 0 0 0 1px var(--fd-primary);background:#f3f4f6}
 .fd-csat-comment{display:flex;gap:8px;align-items:flex-end}
 .fd-csat-comment textarea{flex:1;resize:none;font:inherit;font-size:14px;padding:6px 8px;border:1px solid #d1d5db;border-radius:8px;color:inherit;background:#fff}

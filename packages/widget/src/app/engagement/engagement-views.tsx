@@ -1,6 +1,7 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { ChatSession } from "../chat-session.js";
+import { RatingButtons } from "../rating-buttons.js";
 import type { Engagement, EngagementState } from "./engagement.js";
 
 function useEngagement(engagement: Engagement): EngagementState {
@@ -43,18 +44,6 @@ export function RuleBubbleView({ engagement, session }: { engagement: Engagement
   );
 }
 
-const THUMB_UP = "M1 21h4V9H1v12zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z";
-const THUMB_DOWN = "M15 3H6c-.83 0-1.54.5-1.84 1.22l-3.02 7.05c-.09.23-.14.47-.14.73v2c0 1.1.9 2 2 2h6.31l-.95 4.57-.03.32c0 .41.17.79.44 1.06L9.83 23l6.59-6.59c.36-.36.58-.86.58-1.41V5c0-1.1-.9-2-2-2zm4 0v12h4V3h-4z";
-
-/** A thumb icon (SVG, so it shows without an emoji font). */
-function Thumb({ path }: { path: string }): JSX.Element {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path d={path} />
-    </svg>
-  );
-}
-
 function SatisfactionPrompt({ engagement, state }: { engagement: Engagement; state: EngagementState }): JSX.Element | null {
   const [comment, setComment] = useState("");
   const strings = engagement.strings;
@@ -70,14 +59,7 @@ function SatisfactionPrompt({ engagement, state }: { engagement: Engagement; sta
       }}
     >
       <p class="fd-csat-question">{strings.csatQuestion}</p>
-      <div class="fd-csat-ratings">
-        <button type="button" class="fd-rate" aria-pressed={state.rating === "good"} aria-label={strings.csatGood} onClick={() => engagement.rate("good")}>
-          <Thumb path={THUMB_UP} />
-        </button>
-        <button type="button" class="fd-rate" aria-pressed={state.rating === "bad"} aria-label={strings.csatBad} onClick={() => engagement.rate("bad")}>
-          <Thumb path={THUMB_DOWN} />
-        </button>
-      </div>
+      <RatingButtons ratings={["good", "bad"]} labels={[strings.csatGood, strings.csatBad]} value={state.rating} onRate={(rating) => engagement.rate(rating)} />
       {state.satisfaction === "comment" && (
         <div class="fd-csat-comment">
           <textarea rows={2} maxLength={500} aria-label={strings.csatCommentLabel} placeholder={strings.csatCommentLabel} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />

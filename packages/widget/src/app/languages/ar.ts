@@ -12,6 +12,8 @@ export const ar: Translation = {
   starting: "جارٍ الاتصال…",
   retry: "إعادة المحاولة",
   sources: "المصادر",
+  helpful: "مفيد",
+  notHelpful: "غير مفيد",
   networkProblem: "تعذّر الوصول إلى المساعد. تحقّق من اتصالك وحاول مرة أخرى.",
   tooMany: (seconds) => `رسائل كثيرة في وقت واحد. يُرجى الانتظار ${seconds ? `${seconds} ثانية` : "قليلًا"} ثم المحاولة مرة أخرى.`,
   notSent: "لم تُرسل",

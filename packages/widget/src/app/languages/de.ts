@@ -12,6 +12,8 @@ export const de: Translation = {
   starting: "Verbinden…",
   retry: "Erneut versuchen",
   sources: "Quellen",
+  helpful: "Hilfreich",
+  notHelpful: "Nicht hilfreich",
   networkProblem: "Der Assistent ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
   tooMany: (seconds) => `Zu viele Nachrichten auf einmal. Bitte warten Sie ${seconds ? `${seconds} Sekunden` : "einen Moment"} und versuchen Sie es erneut.`,
   notSent: "Nicht gesendet",

@@ -12,6 +12,8 @@ export const es: Translation = {
   starting: "Conectando…",
   retry: "Reintentar",
   sources: "Fuentes",
+  helpful: "Útil",
+  notHelpful: "No es útil",
   networkProblem: "No pudimos contactar con el asistente. Compruebe su conexión e inténtelo de nuevo.",
   tooMany: (seconds) => `Demasiados mensajes a la vez. Espere ${seconds ? `${seconds} segundos` : "un momento"} e inténtelo de nuevo.`,
   notSent: "No enviado",

@@ -12,6 +12,8 @@ export const fr: Translation = {
   starting: "Connexion…",
   retry: "Réessayer",
   sources: "Sources",
+  helpful: "Utile",
+  notHelpful: "Pas utile",
   networkProblem: "Impossible de joindre l’assistant. Vérifiez votre connexion et réessayez.",
   tooMany: (seconds) => `Trop de messages à la fois. Patientez ${seconds ? `${seconds} secondes` : "un instant"} puis réessayez.`,
   notSent: "Non envoyé",

@@ -12,6 +12,8 @@ export const he: Translation = {
   starting: "מתחבר…",
   retry: "ניסיון חוזר",
   sources: "מקורות",
+  helpful: "מועיל",
+  notHelpful: "לא מועיל",
   networkProblem: "לא הצלחנו להתחבר לעוזר. בדקו את החיבור ונסו שוב.",
   tooMany: (seconds) => `יותר מדי הודעות בבת אחת. המתינו ${seconds ? `${seconds} שניות` : "רגע"} ונסו שוב.`,
   notSent: "לא נשלחה",

@@ -12,6 +12,8 @@ export const it: Translation = {
   starting: "Connessione…",
   retry: "Riprova",
   sources: "Fonti",
+  helpful: "Utile",
+  notHelpful: "Non utile",
   networkProblem: "Impossibile raggiungere l’assistente. Controlla la connessione e riprova.",
   tooMany: (seconds) => `Troppi messaggi in una volta. Attendi ${seconds ? `${seconds} secondi` : "un momento"} e riprova.`,
   notSent: "Non inviato",

@@ -12,6 +12,8 @@ export const nl: Translation = {
   starting: "Verbinden…",
   retry: "Opnieuw proberen",
   sources: "Bronnen",
+  helpful: "Nuttig",
+  notHelpful: "Niet nuttig",
   networkProblem: "We konden de assistent niet bereiken. Controleer uw verbinding en probeer het opnieuw.",
   tooMany: (seconds) => `Te veel berichten tegelijk. Wacht ${seconds ? `${seconds} seconden` : "even"} en probeer het opnieuw.`,
   notSent: "Niet verzonden",

@@ -12,6 +12,8 @@ export const pt: Translation = {
   starting: "A ligar…",
   retry: "Tentar novamente",
   sources: "Fontes",
+  helpful: "Útil",
+  notHelpful: "Não foi útil",
   networkProblem: "Não foi possível contactar o assistente. Verifique a sua ligação e tente novamente.",
   tooMany: (seconds) => `Demasiadas mensagens de uma vez. Aguarde ${seconds ? `${seconds} segundos` : "um momento"} e tente novamente.`,
   notSent: "Não enviada",
