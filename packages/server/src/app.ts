@@ -11,6 +11,7 @@ import { registerConsoleCors } from "./http/console-cors.js";
 import { conversationActionRoutes } from "./conversations/console-routes.js";
 import { agentRoutes } from "./console/agents/agent-routes.js";
 import { analyticsRoutes } from "./console/analytics/routes.js";
+import { answerReviewRoutes } from "./console/review/routes.js";
 import { operatorBroadcastingAuthRoute } from "./console/broadcasting-auth-route.js";
 import { conversationReadRoutes } from "./console/conversation-read-routes.js";
 import { curatedAnswerRoutes } from "./console/curated/routes.js";
@@ -136,6 +137,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         operatorRoutes,
         usageRoutes,
         analyticsRoutes,
+        answerReviewRoutes,
         curatedAnswerRoutes,
         visitorPrivacyRoutes,
         webhookRoutes,

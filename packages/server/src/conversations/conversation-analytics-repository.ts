@@ -28,12 +28,21 @@ export interface DailyOutcomes {
   answered: number;
   good: number;
   bad: number;
+  /** Bot answers the visitors rated 👍 and 👎. */
+  answersUp: number;
+  answersDown: number;
+  /** Without a person: the visitor confirmed it was resolved (a 👍 on an answer, or a good satisfaction rating). */
+  resolvedConfirmed: number;
+  /** Without a person: the bot answered and the visitor confirmed nothing. */
+  endedWithoutPerson: number;
 }
 
 /**
  * Per UTC day of creation: the counted conversations, each in one outcome (a person took part;
  * else the bot answered with low confidence at least once; else the bot answered; else none),
- * and the satisfaction ratings. Messages are read per conversation (messages_conversation_seq_idx).
+ * the satisfaction ratings, the ratings of the bot's answers, and the conversations without a person
+ * the visitor confirmed resolved (a 👍 or a good satisfaction rating) apart from those that merely
+ * ended. Messages are read per conversation (messages_conversation_seq_idx).
  */
 export async function countDailyOutcomes(db: Queryable, scope: AnalyticsScope): Promise<DailyOutcomes[]> {
   const { rows } = await db.query<{
@@ -44,11 +53,17 @@ export async function countDailyOutcomes(db: Queryable, scope: AnalyticsScope): 
     answered: string;
     good: string;
     bad: string;
+    answers_up: string;
+    answers_down: string;
+    resolved_confirmed: string;
+    ended_without_person: string;
   }>(
     `WITH counted AS (
        SELECT to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, c.handed_to_human_at IS NOT NULL AS handed, c.satisfaction_rating,
          EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = c.id AND b.role = 'bot') AS bot_replied,
-         EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = c.id AND b.role = 'bot' AND b.low_confidence) AS low_confidence
+         EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = c.id AND b.role = 'bot' AND b.low_confidence) AS low_confidence,
+         (SELECT count(*) FROM messages r WHERE r.conversation_id = c.id AND r.rating = 'up') AS answers_up,
+         (SELECT count(*) FROM messages r WHERE r.conversation_id = c.id AND r.rating = 'down') AS answers_down
        ${COUNTED_CONVERSATIONS}
      )
      SELECT day, count(*)::text AS conversations,
@@ -56,7 +71,11 @@ export async function countDailyOutcomes(db: Queryable, scope: AnalyticsScope): 
        count(*) FILTER (WHERE NOT handed AND low_confidence)::text AS answered_low_confidence,
        count(*) FILTER (WHERE NOT handed AND NOT low_confidence AND bot_replied)::text AS answered,
        count(*) FILTER (WHERE satisfaction_rating = 'good')::text AS good,
-       count(*) FILTER (WHERE satisfaction_rating = 'bad')::text AS bad
+       count(*) FILTER (WHERE satisfaction_rating = 'bad')::text AS bad,
+       COALESCE(sum(answers_up), 0)::text AS answers_up,
+       COALESCE(sum(answers_down), 0)::text AS answers_down,
+       count(*) FILTER (WHERE NOT handed AND (answers_up > 0 OR satisfaction_rating = 'good'))::text AS resolved_confirmed,
+       count(*) FILTER (WHERE NOT handed AND bot_replied AND NOT (answers_up > 0 OR satisfaction_rating IS NOT DISTINCT FROM 'good'))::text AS ended_without_person
      FROM counted GROUP BY day ORDER BY day`,
     params(scope),
   );
@@ -68,6 +87,10 @@ export async function countDailyOutcomes(db: Queryable, scope: AnalyticsScope): 
     answered: Number(row.answered),
     good: Number(row.good),
     bad: Number(row.bad),
+    answersUp: Number(row.answers_up),
+    answersDown: Number(row.answers_down),
+    resolvedConfirmed: Number(row.resolved_confirmed),
+    endedWithoutPerson: Number(row.ended_without_person),
   }));
 }
 

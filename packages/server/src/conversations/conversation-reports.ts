@@ -6,3 +6,5 @@
 export { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "./conversation-analytics-repository.js";
 export type { AnalyticsScope } from "./conversation-analytics-repository.js";
 export { listMonthlyConversationCounts } from "./conversation-counter-repository.js";
+export { listAnswerReviews } from "./answer-review-repository.js";
+export type { AnswerReviewFilter, AnswerReviewRow } from "./answer-review-repository.js";

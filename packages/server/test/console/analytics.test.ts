@@ -51,6 +51,9 @@ describeEachStore("the console's analytics on %s", (kind) => {
         unanswered: { count: 1, share: 0.125 },
       },
       satisfaction: { good: 2, bad: 1, share_good: 2 / 3 },
+      // Two 👍 (one in a conversation a person took) and one 👎; confirmed: a good rating (1) and a 👍 (3); merely ended: 2.
+      answer_ratings: { up: 2, down: 1 },
+      resolutions: { confirmed: { count: 2, share: 0.25 }, ended_without_person: { count: 1, share: 0.125 } },
       first_operator_reply: { median_seconds: 120, conversations: 3 },
       top_questions: [
         { question: "where is my order", count: 3 },
@@ -91,6 +94,8 @@ describeEachStore("the console's analytics on %s", (kind) => {
         unanswered: { count: 0, share: null },
       },
       satisfaction: { good: 0, bad: 0, share_good: null },
+      answer_ratings: { up: 0, down: 0 },
+      resolutions: { confirmed: { count: 0, share: null }, ended_without_person: { count: 0, share: null } },
       first_operator_reply: { median_seconds: null, conversations: 0 },
       top_questions: [],
       funnel: { launcher_opened: 0, conversations: 0, leads: 0 },

@@ -1,6 +1,6 @@
 import type { Queryable } from "../../src/db/database.js";
 
-/** A conversation of the seeded week: its creation, handover, rating and messages (role, text, seconds after creation, low confidence). */
+/** A conversation of the seeded week: its creation, handover, rating and messages (role, text, seconds after creation, low confidence, the visitor's 👍/👎). */
 interface SeededConversation {
   number: number;
   agent: "a" | "b" | "other";
@@ -8,7 +8,7 @@ interface SeededConversation {
   createdAt: string;
   handedAfterSeconds?: number;
   rating?: "good" | "bad";
-  messages?: [role: "visitor" | "bot" | "operator" | "system", content: string, afterSeconds: number, lowConfidence?: boolean][];
+  messages?: [role: "visitor" | "bot" | "operator" | "system", content: string, afterSeconds: number, lowConfidence?: boolean, rating?: "up" | "down"][];
 }
 
 /**
@@ -18,10 +18,10 @@ interface SeededConversation {
 const CONVERSATIONS: SeededConversation[] = [
   // Answered (confidently), rated good.
   { number: 1, agent: "a", visitor: 1, createdAt: "2026-03-01T10:00:00Z", rating: "good", messages: [["visitor", "Where is my order?", 5], ["bot", "In transit.", 6]] },
-  // Answered with low confidence, rated bad.
-  { number: 2, agent: "a", visitor: 2, createdAt: "2026-03-01T12:00:00Z", rating: "bad", messages: [["visitor", "where is my   ORDER", 5], ["bot", "Maybe?", 6, true]] },
-  // One confident and one low-confidence answer: low confidence.
-  { number: 3, agent: "a", visitor: 3, createdAt: "2026-03-02T09:00:00Z", messages: [["visitor", "Do you ship abroad?", 1], ["bot", "Yes.", 2], ["bot", "Perhaps.", 3, true]] },
+  // Answered with low confidence, rated bad, its answer 👎: ended without a person, unconfirmed.
+  { number: 2, agent: "a", visitor: 2, createdAt: "2026-03-01T12:00:00Z", rating: "bad", messages: [["visitor", "where is my   ORDER", 5], ["bot", "Maybe?", 6, true, "down"]] },
+  // One confident and one low-confidence answer: low confidence; the first answer 👍 confirms it resolved.
+  { number: 3, agent: "a", visitor: 3, createdAt: "2026-03-02T09:00:00Z", messages: [["visitor", "Do you ship abroad?", 1], ["bot", "Yes.", 2, false, "up"], ["bot", "Perhaps.", 3, true]] },
   // Handed to a person after a bot answer; first operator reply 120 s after the handover.
   {
     number: 4,
@@ -29,7 +29,8 @@ const CONVERSATIONS: SeededConversation[] = [
     visitor: 4,
     createdAt: "2026-03-03T08:00:00Z",
     handedAfterSeconds: 60,
-    messages: [["visitor", "I want a human", 10], ["bot", "Sure.", 20], ["system", "Waiting for a person to join", 60], ["operator", "Hi, Ana here.", 180]],
+    // Its answer 👍 counts among the ratings, but a person took part: not a confirmed resolution.
+    messages: [["visitor", "I want a human", 10], ["bot", "Sure.", 20, false, "up"], ["system", "Waiting for a person to join", 60], ["operator", "Hi, Ana here.", 180]],
   },
   // Handed at creation; replies at 600 s and 1,200 s (the first counts); rated good.
   {
@@ -103,16 +104,13 @@ export async function seedAnalyticsWeek(db: Queryable, agents: { a: SeededAgent;
        VALUES ($1, $2, $3, $4, $5::timestamptz, $5::timestamptz, $6::timestamptz, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $5::timestamptz END)`,
       [id, workspaceId, agentId, visitor(conversation.visitor), conversation.createdAt, conversation.handedAfterSeconds === undefined ? null : at(conversation.handedAfterSeconds), conversation.rating ?? null],
     );
-    for (const [role, content, seconds, lowConfidence] of conversation.messages ?? []) {
+    for (const [role, content, seconds, lowConfidence, rating] of conversation.messages ?? []) {
       messageNumber += 1;
-      await db.query(`INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-        `msg_${prefix}${messageNumber}`,
-        id,
-        role,
-        content,
-        lowConfidence ?? false,
-        at(seconds),
-      ]);
+      await db.query(
+        `INSERT INTO messages (id, conversation_id, role, content, low_confidence, created_at, rating, rated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7::text IS NULL THEN NULL ELSE $6::timestamptz END)`,
+        [`msg_${prefix}${messageNumber}`, id, role, content, lowConfidence ?? false, at(seconds), rating ?? null],
+      );
     }
   }
   for (const [agent, number, event, at] of EVENTS) {

@@ -10,7 +10,7 @@ export const ANALYTICS_DEFAULT_DAYS = 30;
 export const TOP_QUESTIONS = 10;
 
 /** A calendar day `YYYY-MM-DD` of the years 1970 to 9998 (a day after it must still be a timestamp). */
-const daySchema = z
+export const daySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD")
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "must be a date, YYYY-MM-DD")
@@ -49,6 +49,15 @@ export const analyticsSchema = z.object({
     bad: z.number().int(),
     share_good: z.number().nullable().describe("good ÷ (good + bad); null without ratings."),
   }),
+  answer_ratings: z
+    .object({ up: z.number().int(), down: z.number().int() })
+    .describe("The bot's answers in these conversations that visitors rated 👍 (`up`) and 👎 (`down`)."),
+  resolutions: z
+    .object({ confirmed: outcomeSchema, ended_without_person: outcomeSchema })
+    .describe(
+      "Conversations no person took part in, split by whether the visitor confirmed they were helped: `confirmed` (a 👍 on an answer " +
+        "or a good satisfaction rating) and `ended_without_person` (the bot answered; nothing confirmed). Shares are of all conversations.",
+    ),
   first_operator_reply: z.object({
     median_seconds: z.number().nullable().describe("Median time from the handover to the first operator message; null when none was answered."),
     conversations: z.number().int().describe("Handed-over conversations an operator replied to (the median's sample)."),
@@ -79,7 +88,8 @@ export const analyticsRouteSchema = {
   summary: "Show an agent's analytics for a period",
   description:
     "For one agent of the workspace and a period of UTC days (the last 30 by default): conversations per day, the share answered, " +
-    "answered with low confidence, handed to a human and unanswered, satisfaction, the median time to the first operator reply, " +
+    "answered with low confidence, handed to a human and unanswered, satisfaction, the answers rated 👍 and 👎, the conversations " +
+    "resolved with the visitor's confirmation apart from those merely ended without a person, the median time to the first operator reply, " +
     "the top questions and the widget's funnel (launcher opened → conversation → lead). Any role.",
   security: consoleSecurity,
   querystring: analyticsQuerySchema,

@@ -66,6 +66,11 @@ export async function showAnalytics(services: Services, operator: SignedInOperat
       unanswered: outcome(unanswered),
     },
     satisfaction: { good, bad, share_good: shareOf(good, good + bad) },
+    answer_ratings: { up: sum((day) => day.answersUp), down: sum((day) => day.answersDown) },
+    resolutions: {
+      confirmed: outcome(sum((day) => day.resolvedConfirmed)),
+      ended_without_person: outcome(sum((day) => day.endedWithoutPerson)),
+    },
     first_operator_reply: { median_seconds: reply.medianSeconds, conversations: reply.replied },
     top_questions: questions,
     funnel: { launcher_opened: funnel.launcherOpened, conversations: funnel.conversations, leads: funnel.leads },
