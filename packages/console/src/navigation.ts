@@ -3,6 +3,7 @@ export const sections = [
   { path: "/inbox", label: "Inbox" },
   { path: "/knowledge", label: "Knowledge" },
   { path: "/curated", label: "Curated answers" },
+  { path: "/review", label: "Review answers" },
   { path: "/agents", label: "Agents" },
   { path: "/leads", label: "Leads" },
   { path: "/analytics", label: "Analytics" },

@@ -9,7 +9,7 @@ export function questionAnsweredBy(messages: readonly ConsoleMessage[], reply: C
 }
 
 /** "Fix this answer" on a bot reply: the curated answer's dialog, prefilled with the question it answered. */
-export function FixAnswerButton({ reply, question }: { reply: ConsoleMessage; question: string }) {
+export function FixAnswerButton({ reply, question }: { reply: Pick<ConsoleMessage, "id" | "content">; question: string }) {
   const dialog = useDialogOpener<true>();
   return (
     <>

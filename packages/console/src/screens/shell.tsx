@@ -12,6 +12,7 @@ import { useWorkspaceLive } from "../inbox/use-workspace-live.js";
 import { KnowledgeScreen } from "../knowledge/knowledge-screen.js";
 import { MailBanner } from "../mail/mail-banner.js";
 import { LeadsScreen } from "../leads/leads-screen.js";
+import { ReviewScreen } from "../review/review-screen.js";
 import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
 import { SettingsScreen } from "../settings/settings-screen.js";
@@ -116,6 +117,7 @@ export function Shell() {
             <Route path="/knowledge" component={KnowledgeScreen} />
             <Route path="/curated" component={CuratedScreen} />
             <Route path="/leads" component={LeadsScreen} />
+            <Route path="/review" component={ReviewScreen} />
             <Route>
               <PlaceholderScreen title="Not found" />
             </Route>

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queryable } from "../../src/db/database.js";
+import { listAnswerReviews } from "../../src/conversations/answer-review-repository.js";
 import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "../../src/conversations/conversation-analytics-repository.js";
 import { listWorkspaceLeads } from "../../src/widget/lead-list-repository.js";
 import { indexesOf, plansOf, scansOf, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
 /**
- * The console's leads, analytics and settings reads on a store of some size (20 workspaces,
+ * The console's leads, analytics, review queue and settings reads on a store of some size (20 workspaces,
  * 40 agents, 6,000 conversations, 12,000 messages, 5,000 leads, 8,000 events, planner
  * statistics up to date): the plan each store chooses reads the index made for it, and never
  * scans a big table whole, on PGlite as on Postgres.
@@ -58,6 +59,26 @@ describeEachStore("the console's reports use their indexes on %s", (kind) => {
     const nodes = await plans((tx) => listWorkspaceLeads(tx, { workspaceId: "ws_3", agentId: "agt_2", limit: 51, after }));
     expect(indexesOf(nodes)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads_(agent|workspace)_created_idx$/)]));
     expect(bigScans(nodes)).toEqual([]);
+  });
+
+  it("happy: the review queue walks the bot answers (or the rated-down ones) newest first, never a big table whole, each filter and page", async () => {
+    await database.db.query(`UPDATE messages SET rating = 'down', rated_at = created_at WHERE role = 'bot' AND id LIKE 'msg_%7'`);
+    await database.db.query(`ANALYZE messages`);
+    const after = { createdMicroseconds: String((Date.now() - 600_000) * 1000), id: "msg_30" };
+    const period = { from: new Date(Date.now() - 3 * 86_400_000), to: new Date() };
+    for (const filter of [
+      { workspaceId: "ws_3", limit: 26 },
+      { workspaceId: "ws_3", limit: 26, after },
+      { workspaceId: "ws_3", limit: 26, rating: "down" as const },
+      { workspaceId: "ws_3", agentId: "agt_2", limit: 26, lowConfidence: true, after },
+      { workspaceId: "ws_3", limit: 26, noCitation: true, curated: false, ...period },
+    ]) {
+      const nodes = await plans((tx) => listAnswerReviews(tx, filter));
+      expect(indexesOf(nodes).length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(bigScans(nodes), JSON.stringify(filter)).toEqual([]);
+    }
+    const down = await plans((tx) => listAnswerReviews(tx, { workspaceId: "ws_3", limit: 26, rating: "down" }));
+    expect(indexesOf(down)).toEqual(expect.arrayContaining([expect.stringMatching(/^messages_(rated_down|bot_created)_idx$/)]));
   });
 
   it("happy: every analytics query reads the agent's conversations by creation time, their messages by conversation, events and leads by agent", async () => {
