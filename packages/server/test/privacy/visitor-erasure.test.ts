@@ -73,6 +73,7 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     t = await createTestApp(kind, {
       FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000",
       FRONTDESK_RATE_LIMIT_LEADS_PER_MINUTE: "1000",
+      FRONTDESK_RATE_LIMIT_SATISFACTION_PER_MINUTE: "1000",
       // A webhook endpoint on loopback: no worker delivers here, so its deliveries stay queued, event data and all.
       FRONTDESK_WEBHOOK_ALLOWED_NETWORKS: "127.0.0.1",
     });
@@ -81,7 +82,7 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       method: "POST",
       url: `${CONSOLE}/webhooks`,
       headers: admin.headers,
-      payload: { url: "http://127.0.0.1:9/hooks", events: ["lead.created", "lead.updated", "human.requested", "satisfaction.rated", "conversation.closed"] },
+      payload: { url: "http://127.0.0.1:9/hooks", events: ["lead.created", "lead.updated", "human.requested", "satisfaction.rated", "message.rated", "conversation.closed"] },
     });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     await runAdminCommand(adminOf(t.services), { command: "agent.update", agentId: tenant.agentId, vertical: "ecommerce" });
@@ -94,7 +95,7 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     return response;
   };
 
-  /** A visitor with two conversations and every kind of data: messages, a lead, events, a rating, a coupon, a request for a person (notifications), a read mark. */
+  /** A visitor with two conversations and every kind of data: messages, ratings of answers, a lead, events, a rating, a coupon, a request for a person (notifications), a read mark. */
   const visit = async (agentId: string, name: string): Promise<Footprint> => {
     const marker = `${name}-${Math.random().toString(36).slice(2, 10)}`;
     const email = `${marker}@visitors.test`;
@@ -103,7 +104,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     expect(second.visitorId).toBe(first.visitorId);
     for (const session of [first, second]) {
       // With an Idempotency-Key, as the widget sends them: the key's row (and its kept answer) is the visitor's too.
-      await post(session, "/messages", { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}` }, { "idempotency-key": `key-${marker}` });
+      const asked = await post(session, "/messages", { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}` }, { "idempotency-key": `key-${marker}` });
+      // The visitor rates the bot's answer, with words of their own.
+      await post(session, `/messages/${asked.json().data.message_id}/feedback`, { rating: "down", comment: `Not my parcel ${marker}` });
       await post(session, "/events", { event: "launcher.open", metadata: { note: marker } });
     }
     await post(first, "/leads", { name: `Name ${marker}`, email, phone: "+44 20 7946 0000", fields: { note: marker } });
@@ -182,7 +185,7 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       scope: "visitor",
       requested_by: "visitor",
       operator_id: null,
-      counts: { visitors: 1, conversations: 2, leads: 1, events: 2, satisfaction_ratings: 1, coupons: 1, notifications: 2 },
+      counts: { visitors: 1, conversations: 2, leads: 1, events: 2, satisfaction_ratings: 1, answer_ratings: 2, coupons: 1, notifications: 2 },
     });
     expect(audits[0]!.counts.messages).toBeGreaterThanOrEqual(4);
 
@@ -274,6 +277,10 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     for (const conversation of data.conversations) {
       expect(conversation.messages.filter((message) => message.role === "visitor").map((message) => message.content)).toEqual([`Where is my parcel ${visitor.marker}?`]);
       expect(conversation.messages.some((message) => message.role === "bot")).toBe(true);
+      // The visitor's rating of the bot's answer is theirs: exported on the answer, and nothing else carries one.
+      expect(conversation.messages.filter((message) => message.rating).map((message) => [message.role, message.rating])).toEqual([
+        ["bot", { rating: "down", comment: `Not my parcel ${visitor.marker}`, rated_at: expect.any(String) }],
+      ]);
     }
     expect(data.leads).toEqual([expect.objectContaining({ email: visitor.email, name: `Name ${visitor.marker}`, fields: { note: visitor.marker } })]);
     expect(data.events.map((event) => [event.event, event.metadata])).toEqual([
