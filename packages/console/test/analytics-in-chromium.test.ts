@@ -84,6 +84,10 @@ describeNeeding("chromium")("the console's Analytics screen, in Chromium", () =>
     expect(await figureText("Unanswered")).toBe("12.5% | 1 of 8");
     expect(await figureText("Satisfaction")).toBe("66.7% | 2 good, 1 bad");
     expect(await figureText("Median first operator reply")).toBe("2 min | over 3 answered handovers");
+    // Confirmed: a good rating and a 👍 without a person (2 of 8); merely ended: the answer rated down (1 of 8).
+    expect(await figureText("Resolved, confirmed by the visitor")).toBe("25% | 2 of 8, without a person");
+    expect(await figureText("Ended without a person, unconfirmed")).toBe("12.5% | 1 of 8");
+    expect(await figure("Answers rated").locator(".figure-value").textContent()).toBe("2 up, 1 down");
     expect(await tableRows("Top questions")).toEqual([
       ["where is my order", "3"],
       ["do you ship abroad", "2"],

@@ -42,6 +42,21 @@ function Figures({ data }: { data: AgentAnalytics }) {
           detail={ratings === 0 ? "no ratings" : `${satisfaction.good} good, ${satisfaction.bad} bad`}
         />
         <Figure
+          label="Resolved, confirmed by the visitor"
+          value={formatShare(data.resolutions.confirmed.share)}
+          detail={`${outcome(data.resolutions.confirmed.count)}, without a person`}
+        />
+        <Figure
+          label="Ended without a person, unconfirmed"
+          value={formatShare(data.resolutions.ended_without_person.share)}
+          detail={outcome(data.resolutions.ended_without_person.count)}
+        />
+        <Figure
+          label="Answers rated"
+          value={`${data.answer_ratings.up} up, ${data.answer_ratings.down} down`}
+          detail={data.answer_ratings.down > 0 ? "see Review answers" : undefined}
+        />
+        <Figure
           label="Median first operator reply"
           value={formatDuration(reply.median_seconds)}
           detail={`over ${reply.conversations} answered handover${reply.conversations === 1 ? "" : "s"}`}

@@ -17,7 +17,7 @@ const S = "/api/v1/workspace/sources";
 const C = "/api/v1/console";
 const WP = "/api/v1/wp";
 /** Widget routes that take the session token, and the one where it is optional. */
-const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `${W}${path}`);
+const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/messages/{message_id}/feedback", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `${W}${path}`);
 
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 const objectAt = (value: unknown, ...keys: string[]): JsonObject => {
@@ -70,7 +70,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(
       [
-        ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `POST ${W}${path}`),
+        ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/messages/{message_id}/feedback", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `POST ${W}${path}`),
         `GET ${W}/conversation`,
         `GET ${W}/conversation/messages`,
         ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
@@ -91,7 +91,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           "POST /knowledge/sources/{id}/resync",
           "POST /knowledge/try",
         ].map((route) => route.replace(" ", " /api/v1/console")),
-        ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage", "GET /analytics"].map(
+        ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage", "GET /analytics", "GET /answers"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         ...["GET /curated-answers", "POST /curated-answers", "PATCH /curated-answers/{id}", "DELETE /curated-answers/{id}", "GET /knowledge-gaps"].map((route) =>
@@ -119,7 +119,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       ].sort(),
     );
     for (const { method, path } of operations) {
-      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id") }), path).toBe(true);
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id") }), path).toBe(true);
     }
   });
 
