@@ -19,6 +19,7 @@ const EVENTS: { value: WebhookEvent; label: string }[] = [
   { value: "human.requested", label: "A visitor asks for a person (human.requested)" },
   { value: "conversation.closed", label: "A conversation is closed (conversation.closed)" },
   { value: "satisfaction.rated", label: "A visitor rates a conversation (satisfaction.rated)" },
+  { value: "message.rated", label: "A visitor rates one of the bot's answers (message.rated)" },
   { value: "source.indexed", label: "A source finishes indexing (source.indexed)" },
   { value: "source.failed", label: "A source fails to index (source.failed)" },
 ];
