@@ -22,3 +22,4 @@ export * from "./mail.js";
 export * from "./push-subscriptions.js";
 export * from "./answer-models.js";
 export * from "./answer-feedback.js";
+export * from "./answer-tests.js";

@@ -15,6 +15,7 @@ export const webhookEventTypes = [
   "message.rated",
   "source.indexed",
   "source.failed",
+  "answer_tests.regressed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -15,6 +15,7 @@ import { answerReviewRoutes } from "./console/review/routes.js";
 import { operatorBroadcastingAuthRoute } from "./console/broadcasting-auth-route.js";
 import { conversationReadRoutes } from "./console/conversation-read-routes.js";
 import { curatedAnswerRoutes } from "./console/curated/routes.js";
+import { answerTestRoutes } from "./answer-tests/routes.js";
 import { knowledgeRoutes } from "./console/knowledge/knowledge-routes.js";
 import { leadRoutes } from "./console/leads/routes.js";
 import { notificationRoutes } from "./console/notification-routes.js";
@@ -139,6 +140,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         analyticsRoutes,
         answerReviewRoutes,
         curatedAnswerRoutes,
+        answerTestRoutes,
         visitorPrivacyRoutes,
         webhookRoutes,
         mailRoutes,

@@ -1,4 +1,4 @@
-import { agentSettingSchemas, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
+import { agentSettingSchemas, answerTestQuestionSchema, answerTestTextSchema, answerTestUrlSchema, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operators.js";
@@ -96,6 +96,20 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("webhook.list"), workspaceId: id }),
   z.object({ command: z.literal("webhook.delete"), workspaceId: id, webhookId: id }),
+  z
+    .object({
+      command: z.literal("answer-test.create"),
+      agentId: id,
+      question: answerTestQuestionSchema,
+      expectUrl: answerTestUrlSchema.optional(),
+      expectText: answerTestTextSchema.optional(),
+      expectUnsure: z.literal(true).optional(),
+    })
+    .refine((test) => [test.expectUrl, test.expectText, test.expectUnsure].filter((value) => value !== undefined).length === 1, {
+      message: "give exactly one of --expect-url, --expect-text and --expect-unsure",
+      path: ["expect"],
+    }),
+  z.object({ command: z.literal("answer-test.run"), agentId: id }),
   /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
   z.object({
     command: z.literal("workspace.set-model"),

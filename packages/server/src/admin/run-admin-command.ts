@@ -26,6 +26,7 @@ import { exportVisitorData } from "../privacy/export-visitor-data.js";
 import { createWebhookEndpoint, removeWebhookEndpoint } from "../webhooks/manage-webhook-endpoints.js";
 import { listWorkspaceWebhookEndpoints, presentWebhookEndpoint } from "../webhooks/webhook-endpoints.js";
 import type { WebhookServices } from "../webhooks/webhook-services.js";
+import { createAnswerTest, presentAnswerTest, runAnswerTestsNow, type RunningServices } from "../answer-tests/answer-tests.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
 import type { ModelProviderAccess } from "../answering/generate/create-answer-models.js";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
@@ -57,6 +58,8 @@ export interface AdminContext {
   modelProviders?: () => Promise<ModelProviderAccess>;
   /** The service's domain events (their subscribers), raised by changes others react to (`agent update --model`). */
   events?: () => Promise<FrontdeskEvents>;
+  /** The answering pipeline and the domain events, for `answer-test run` (the running server's, or opened for the command). */
+  answerTests?: () => Promise<RunningServices & { close(): Promise<void> }>;
 }
 
 /** The events of a command's change; without a dispatcher (a test's bare context), nobody is subscribed. */
@@ -211,6 +214,34 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       return (await listWorkspaceWebhookEndpoints(db, command.workspaceId)).map(presentWebhookEndpoint);
     case "webhook.delete":
       return { ...presentWebhookEndpoint(await removeWebhookEndpoint(db, command.workspaceId, command.webhookId)), deleted: true };
+    case "answer-test.create": {
+      const agent = await findAgent(db, command.agentId);
+      if (!agent) throw notFound("agent", command.agentId);
+      const body = {
+        agent_id: agent.id,
+        question: command.question,
+        ...(command.expectUrl === undefined ? {} : { expect_url: command.expectUrl }),
+        ...(command.expectText === undefined ? {} : { expect_text: command.expectText }),
+        ...(command.expectUnsure === undefined ? {} : { expect_unsure: command.expectUnsure }),
+      };
+      return presentAnswerTest(await createAnswerTest(db, agent.workspaceId, body, "cli"));
+    }
+    case "answer-test.run": {
+      if (!context.answerTests) throw new AppError("service_unavailable", "Answer tests cannot be run here.");
+      const services = await context.answerTests();
+      try {
+        const { run, results } = await runAnswerTestsNow(services, command.agentId);
+        if (run.status !== "done") throw new AppError("service_unavailable", `The run ${run.id} failed: ${run.error ?? "unknown error"}.`);
+        return {
+          run_id: run.id,
+          passed: run.passed,
+          failed: run.failed,
+          results: results.map((result) => ({ id: result.testId, question: result.question, passed: result.passed, reason: result.reason })),
+        };
+      } finally {
+        await services.close();
+      }
+    }
     case "inbox.list": {
       if (!(await findOperator(db, command.operatorId))) throw notFound("operator", command.operatorId);
       return (await listOperatorInbox(db, command.operatorId)).map(presentNotification);

@@ -43,7 +43,8 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   erasure list --workspace W                 (the audit records of erasures and retention runs, newest first)
   webhook create --workspace W --url U --event E [--event E …] [--description D]
                (prints the signing secret once; events: lead.created lead.updated human.requested
-               conversation.closed satisfaction.rated message.rated source.indexed source.failed)
+               conversation.closed satisfaction.rated message.rated source.indexed source.failed
+               answer_tests.regressed)
   webhook list --workspace W
   webhook delete ID --workspace W
   workspace set-model --workspace W --provider openai|anthropic|openai-compatible [--base-url URL]
@@ -51,6 +52,10 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                (the workspace's answer model; the key is read from standard input and stored encrypted;
                a loopback or private base URL needs FRONTDESK_MODEL_ALLOW_PRIVATE_NETWORKS=true)
   workspace remove-model --workspace W        (its agents answer with the instance's FRONTDESK_LLM_* again)
+  answer-test create --agent A --question Q (--expect-url URL | --expect-text TEXT | --expect-unsure)
+               (URL: an absolute address, or a path such as /returns matched on any host)
+  answer-test run --agent A                  (runs the agent's answer tests now; prints
+               {"passed","failed","results":[{"id","question","passed","reason"}]})
   workspace set-retention ID --days N | --default
                (purge conversations idle over N days; 0 keeps them forever; --default follows FRONTDESK_RETENTION_DAYS)`;
 
@@ -187,6 +192,10 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       instructions: { type: "string" },
       "answer-length": { type: "string" },
       "when-unsure": { type: "string" },
+      question: { type: "string" },
+      "expect-url": { type: "string" },
+      "expect-text": { type: "string" },
+      "expect-unsure": { type: "boolean" },
     },
   });
   const [resource, action, id] = positionals;
@@ -298,6 +307,17 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
         description: optional(values, "description") ?? "",
       };
     }
+    case "answer-test create":
+      return {
+        command: "answer-test.create",
+        agentId: required(values, "agent"),
+        question: required(values, "question"),
+        ...(values["expect-url"] === undefined ? {} : { expectUrl: values["expect-url"] }),
+        ...(values["expect-text"] === undefined ? {} : { expectText: values["expect-text"] }),
+        ...(values["expect-unsure"] ? { expectUnsure: true as const } : {}),
+      };
+    case "answer-test run":
+      return { command: "answer-test.run", agentId: required(values, "agent") };
     case "webhook list":
       return { command: "webhook.list", workspaceId: required(values, "workspace") };
     case "webhook delete":

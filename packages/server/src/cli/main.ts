@@ -62,6 +62,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     const { createWebhookServices } = await import("../webhooks/webhook-services.js");
     const { openModelProviderAccess } = await import("../answering/generate/create-answer-models.js");
     const { subscribeDomainEvents } = await import("../subscribe-domain-events.js");
+    const { openAnswerTestServices } = await import("./answer-test-services.js");
     const startedJobs = async () => (jobs ??= await startJobQueue(db, { retry: config.jobs }));
     const result = await runAdminCommand(
       {
@@ -71,6 +72,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
         webhooks: () => createWebhookServices(config),
         modelProviders: () => openModelProviderAccess(config),
         events: async () => subscribeDomainEvents(await startedJobs(), config),
+        answerTests: () => openAnswerTestServices(config, db, startedJobs),
       },
       command,
     );

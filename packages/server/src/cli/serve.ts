@@ -59,6 +59,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           webhooks: () => createWebhookServices(config),
           modelProviders: () => openModelProviderAccess(config),
           events: async () => services.events,
+          answerTests: async () => ({ ...services, close: async () => undefined }),
         },
         config.dataDir,
       );

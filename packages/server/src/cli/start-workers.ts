@@ -11,6 +11,7 @@ import { registerWebhookWorkers } from "../webhooks/register-webhook-workers.js"
 import { registerMailWorkers } from "../mail/register-mail-workers.js";
 import { registerPushWorkers } from "../push/register-push-workers.js";
 import { wordpressSourceKind } from "../wordpress/wordpress-source-kind.js";
+import { registerAnswerTestWorkers } from "../answer-tests/register-answer-test-workers.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
@@ -38,6 +39,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const webhooks = await registerWebhookWorkers(observed, logger.child({ component: "webhooks" }));
   const mail = await registerMailWorkers(observed, logger.child({ component: "mail" }));
   const push = await registerPushWorkers(observed, logger.child({ component: "push" }));
+  const answerTests = await registerAnswerTestWorkers(observed, logger.child({ component: "answer-tests" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {
@@ -46,6 +48,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       await webhooks.close();
       await mail.close();
       await push.close();
+      await answerTests.close();
     },
   };
 }

@@ -72,6 +72,8 @@ export interface Config {
   inboundMail: InboundMailConfig;
   /** Web Push alerts to operators' devices (src/push/). */
   push: PushConfig;
+  /** Answer tests (src/answer-tests/): a change waits `debounceMs` for the rest of its burst before its run starts. */
+  answerTests: { debounceMs: number };
 }
 
 export class ConfigError extends Error {
@@ -162,6 +164,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     mail: mailConfigFor(env),
     inboundMail: inboundMailConfigFor(env),
     push: pushConfigFor(env, publicUrl),
+    answerTests: { debounceMs: env.ANSWER_TESTS_DEBOUNCE_SECONDS * 1000 },
   };
 }
 

@@ -167,6 +167,7 @@ export const envSchema = z.object({
   PUSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
   PUSH_TTL_SECONDS: nonNegativeInt.max(2_419_200).default(3600),
   PUSH_CONCURRENCY: nonNegativeInt.max(100).default(4),
+  ANSWER_TESTS_DEBOUNCE_SECONDS: nonNegativeInt.max(86_400).default(60),
 });
 
 export type Env = z.infer<typeof envSchema>;

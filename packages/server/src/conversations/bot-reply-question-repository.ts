@@ -31,15 +31,15 @@ export async function listLowConfidenceQuestions(
 
 /**
  * "Fix this answer" from a bot message: its conversation's agent and the visitor's message just
- * before it (null question when there is none). Null when the message is not a bot message of the workspace.
+ * before it (null question when there is none), and the visitor who asked it. Null when the message is not a bot message of the workspace.
  */
 export async function findQuestionOfBotMessage(
   db: Queryable,
   workspaceId: string,
   messageId: string,
-): Promise<{ agentId: string; question: string | null } | null> {
-  const { rows } = await db.query<{ agent_id: string; question: string | null }>(
-    `SELECT c.agent_id,
+): Promise<{ agentId: string; visitorId: string; question: string | null } | null> {
+  const { rows } = await db.query<{ agent_id: string; visitor_id: string; question: string | null }>(
+    `SELECT c.agent_id, c.visitor_id,
        (SELECT v.content FROM messages v
          WHERE v.conversation_id = m.conversation_id AND v.role = 'visitor' AND v.seq < m.seq
          ORDER BY v.seq DESC LIMIT 1) AS question
@@ -48,5 +48,5 @@ export async function findQuestionOfBotMessage(
     [messageId, workspaceId],
   );
   const row = rows[0];
-  return row ? { agentId: row.agent_id, question: row.question } : null;
+  return row ? { agentId: row.agent_id, visitorId: row.visitor_id, question: row.question } : null;
 }

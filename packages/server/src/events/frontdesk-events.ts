@@ -108,6 +108,17 @@ export type FrontdeskEvent =
       settledAt: string;
       syncRequestedAt: string;
       pages: { found: number; indexed: number; failed: number };
+    }
+  /** What answers an agent gives may have changed: its model or instructions (raised by the agents' settings). */
+  | { type: "agent.answering.changed"; workspaceId: string; agentIds: string[]; changedAt: string }
+  /** A run of an agent's answer tests finished with tests that passed in the previous run failing now. */
+  | {
+      type: "answer_tests.regressed";
+      workspaceId: string;
+      agentId: string;
+      runId: string;
+      finishedAt: string;
+      tests: { id: string; question: string; reason: string }[];
     };
 
 /** The service's dispatcher of its events. */

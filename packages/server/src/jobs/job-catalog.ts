@@ -91,6 +91,15 @@ export const jobCatalog = {
     }),
     retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
   },
+  /**
+   * Runs an agent's queued answer tests (answer-tests/run-answer-tests.ts). Names the agent only: the
+   * run is the agent's one queued run, which any number of changes may have joined meanwhile. A job
+   * finding another run of the agent under way sends itself again later.
+   */
+  "run-answer-tests": {
+    payload: z.object({ workspaceId: z.string().min(1), agentId: z.string().min(1) }),
+    retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 30 * 60 },
+  },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 
 export type JobName = keyof typeof jobCatalog;

@@ -57,6 +57,10 @@ export interface MailWords {
   you: string;
   /** Why a visitor gets this mail. */
   visitorFooter: string;
+  /** To admins: answer tests that passed in the previous run fail now (the tests' questions follow, each with why). */
+  answerTestsRegressedSubject: (agent: string, count: number) => string;
+  answerTestsRegressedIntro: (agent: string) => string;
+  openAnswerTests: string;
 }
 
 export interface LanguagePack {

@@ -3,6 +3,7 @@ import type { Queryable } from "../db/database.js";
 import type { DomainEventSubscriber } from "../events/domain-events.js";
 import type { ConversationOfEvent, FrontdeskEvent } from "../events/frontdesk-events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { alertAnswerTestRegressions } from "./alert-answer-test-regressions.js";
 import { insertMailCheck, type MailCheckKind } from "./mail-check-repository.js";
 
 /**
@@ -12,10 +13,11 @@ import { insertMailCheck, type MailCheckKind } from "./mail-check-repository.js"
  * - `human.requested`: are the workspace's operators away? (at once);
  * - `operator.replied`: has the visitor seen the reply?
  * - `visitor.message.received` in a conversation an operator has: has the assignee read it?
- * The last two wait FRONTDESK_EMAIL_UNSEEN_DELAY_SECONDS. Other events are not mail's concern.
+ * The last two wait FRONTDESK_EMAIL_UNSEEN_DELAY_SECONDS. `answer_tests.regressed` needs no later
+ * decision: its mails to the admins are queued at once. Other events are not mail's concern.
  */
 export const queueMailChecksOf =
-  (jobs: JobQueue, settings: MailConfig): DomainEventSubscriber<FrontdeskEvent> =>
+  (jobs: JobQueue, settings: MailConfig, publicUrl: string): DomainEventSubscriber<FrontdeskEvent> =>
   async (tx, event) => {
     switch (event.type) {
       case "human.requested":
@@ -25,6 +27,8 @@ export const queueMailChecksOf =
       case "visitor.message.received":
         if (event.status !== "human") return;
         return check(tx, jobs, "unseen_by_operator", event.conversation, event.seq, new Date(Date.parse(event.receivedAt) + settings.unseenDelayMs));
+      case "answer_tests.regressed":
+        return alertAnswerTestRegressions(tx, { jobs, settings, publicUrl }, event);
       default:
         return;
     }

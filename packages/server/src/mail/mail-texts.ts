@@ -74,3 +74,14 @@ export function transcriptMail(pack: LanguagePack, about: { agentName: string; l
     { kind: "footer", text: words.visitorFooter },
   ]);
 }
+
+/** To an admin: answer tests of an agent that passed in the previous run fail now, each question with why. */
+export function answerTestsRegressedMail(pack: LanguagePack, about: { agentName: string; tests: { question: string; reason: string }[]; link: string }): MailContent {
+  const words = pack.mail;
+  return contentOf(pack, words.answerTestsRegressedSubject(about.agentName, about.tests.length), [
+    { kind: "paragraph", text: words.answerTestsRegressedIntro(about.agentName) },
+    ...about.tests.slice(0, 20).map((test) => ({ kind: "field", label: cut(test.question), text: test.reason }) as const),
+    { kind: "link", label: words.openAnswerTests, url: about.link },
+    { kind: "footer", text: words.operatorFooter },
+  ]);
+}

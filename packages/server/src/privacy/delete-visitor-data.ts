@@ -1,6 +1,7 @@
 import type { ErasureCounts } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { forgetVisitorIdempotencyKeys } from "../answering/idempotency-keys.js";
+import { deleteVisitorAnswerTests } from "../answer-tests/answer-tests.js";
 import { forgetVisitorQuestions } from "../console/curated/forget-visitor-questions.js";
 import {
   deleteVisitor,
@@ -23,7 +24,8 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
  * satisfaction, coupon, pages, browser, the ratings of the bot's answers), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
- * their words, the mails to or about them, and the keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
+ * their words, answer tests whose question is their message, the mails to or about them, and the
+ * keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
  * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
  * reaches its rows through an index (migration 0015 adds the missing ones).
  * `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
@@ -38,6 +40,7 @@ export async function deleteVisitorData(
   await forgetVisitorMails(tx, workspaceId, { visitorIds: [visitor.id], conversationIds: locked });
   await forgetVisitorQuestions(tx, { workspaceId, agentId: visitor.agentId, questions: await listVisitorQuestions(tx, visitor) });
   await forgetVisitorIdempotencyKeys(tx, workspaceId, visitor.id);
+  await deleteVisitorAnswerTests(tx, workspaceId, visitor.id);
   const messages = await deleteVisitorMessages(tx, visitor);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, locked);
   await deleteVisitorReadMarks(tx, visitor);

@@ -79,6 +79,20 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
     case "token.created":
     case "token.revoked":
       return null;
+    case "answer_tests.regressed":
+      // One run regresses once: its id is derived from the run, so a retried run is not announced twice.
+      return {
+        workspaceId: event.workspaceId,
+        type: "answer_tests.regressed",
+        at: event.finishedAt,
+        id: fixedEventId("answer_tests.regressed", event.runId),
+        data: {
+          agent_id: event.agentId,
+          run_id: event.runId,
+          finished_at: event.finishedAt,
+          tests: event.tests.map((test) => ({ id: test.id, question: test.question, reason: test.reason })),
+        },
+      };
     case "source.settled": {
       // A re-sync that failed keeps an indexed source `indexed` with its error: that sync failed.
       // One sync may settle more than once (two page jobs ending together, a WordPress push that

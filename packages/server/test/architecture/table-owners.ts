@@ -51,4 +51,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   webhook_endpoints: "webhooks",
   webhook_events: "webhooks",
   webhook_deliveries: "webhooks",
+  // answer-tests/: an agent's test questions, their runs and results
+  answer_tests: "answer-tests",
+  answer_test_runs: "answer-tests",
+  answer_test_results: "answer-tests",
 };

@@ -52,6 +52,9 @@ const OTHER_TABLES = [
   "webhook_deliveries", // event ids, types and outcomes of deliveries; the body is in webhook_events, a receiver's answer is cleared by erasure
   "mail_alert_preferences", // an operator's choice of e-mail alerts (migration 0032)
   "push_subscriptions", // an operator's devices for Web Push alerts (migration 0034)
+  "answer_tests", // written by operators; one made from a visitor's message is deleted by their erasure (test/answer-tests/answer-tests.test.ts)
+  "answer_test_runs", // counts of a run of an agent's tests
+  "answer_test_results", // the agent's answers to its tests' questions; deleted with their test
 ];
 
 /** What one visitor did, with markers that must disappear with them. */

@@ -28,9 +28,15 @@ const present = (curated: CuratedAnswer) => ({
 
 const notFound = (id: string) => new AppError("not_found", `No curated answer ${id} in this workspace.`);
 
-/** `curated_answer.changed`, once committed (one statement): the consoles' lists of curated answers and knowledge gaps read again. */
+/**
+ * `curated_answer.changed`, in one transaction with its consequences: once committed, the consoles'
+ * lists of curated answers and knowledge gaps read again; and, a curated answer being the first stage
+ * of every answer, the agent's answer tests run again (after the burst of edits settles).
+ */
 const announce = (services: Services, workspaceId: string, change: { agentId: string; id: string; deleted: boolean }) =>
-  services.events.raise(services.db, { type: "curated_answer.changed", workspaceId, agentId: change.agentId, curatedAnswerId: change.id, deleted: change.deleted });
+  services.db.transaction((tx) =>
+    services.events.raise(tx, { type: "curated_answer.changed", workspaceId, agentId: change.agentId, curatedAnswerId: change.id, deleted: change.deleted }),
+  );
 
 /**
  * Curated answers ("Fix this answer") and the knowledge gaps list, under /api/v1/console:

@@ -74,5 +74,8 @@ export const ar: LanguagePack = {
     transcriptIntro: (agent) => `إليك نص محادثتك مع ${agent}.`,
     you: "أنت",
     visitorFooter: "تصلك هذه الرسالة لأنك تركت عنوانك في الدردشة. إن لم تكن أنت، فتجاهلها.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `اختبار إجابة لدى ${agent} يفشل الآن` : `${count} اختبارات إجابة لدى ${agent} تفشل الآن`),
+    answerTestsRegressedIntro: (agent) => `أجاب ${agent} عن هذه الأسئلة إجابة صحيحة في التشغيل السابق لاختبارات الإجابة، ولم يعد كذلك الآن:`,
+    openAnswerTests: "افتح اختبارات الإجابة",
   },
 };

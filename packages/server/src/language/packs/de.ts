@@ -66,5 +66,8 @@ export const de: LanguagePack = {
     transcriptIntro: (agent) => `Hier ist der Verlauf Ihres Gesprächs mit ${agent}.`,
     you: "Sie",
     visitorFooter: "Sie erhalten diese E-Mail, weil Sie Ihre Adresse im Chat hinterlassen haben. Falls Sie das nicht waren, ignorieren Sie sie.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Ein Antworttest von ${agent} schlägt jetzt fehl` : `${count} Antworttests von ${agent} schlagen jetzt fehl`),
+    answerTestsRegressedIntro: (agent) => `Diese Fragen an ${agent} wurden im vorigen Lauf der Antworttests richtig beantwortet, jetzt nicht mehr:`,
+    openAnswerTests: "Antworttests öffnen",
   },
 };

@@ -102,5 +102,8 @@ export const en: LanguagePack = {
     transcriptIntro: (agent) => `Here is the transcript of your conversation with ${agent}.`,
     you: "You",
     visitorFooter: "You get this e-mail because you left your address in the chat. If that was not you, ignore it.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `An answer test of ${agent} fails now` : `${count} answer tests of ${agent} fail now`),
+    answerTestsRegressedIntro: (agent) => `These questions of ${agent} were answered right in the previous run of its answer tests, and are not now:`,
+    openAnswerTests: "Open the answer tests",
   },
 };

@@ -66,5 +66,8 @@ export const es: LanguagePack = {
     transcriptIntro: (agent) => `Esta es la transcripción de su conversación con ${agent}.`,
     you: "Usted",
     visitorFooter: "Recibe este correo porque dejó su dirección en el chat. Si no fue usted, ignórelo.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Una prueba de respuestas de ${agent} falla ahora` : `${count} pruebas de respuestas de ${agent} fallan ahora`),
+    answerTestsRegressedIntro: (agent) => `Estas preguntas a ${agent} se respondieron bien en la ejecución anterior de sus pruebas, y ahora no:`,
+    openAnswerTests: "Abrir las pruebas de respuestas",
   },
 };

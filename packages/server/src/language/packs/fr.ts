@@ -66,5 +66,8 @@ export const fr: LanguagePack = {
     transcriptIntro: (agent) => `Voici la transcription de votre conversation avec ${agent}.`,
     you: "Vous",
     visitorFooter: "Vous recevez cet e-mail parce que vous avez laissé votre adresse dans le chat. Si ce n’était pas vous, ignorez-le.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Un test de réponse de ${agent} échoue désormais` : `${count} tests de réponse de ${agent} échouent désormais`),
+    answerTestsRegressedIntro: (agent) => `Ces questions posées à ${agent} avaient une bonne réponse lors de l’exécution précédente de ses tests, plus maintenant :`,
+    openAnswerTests: "Ouvrir les tests de réponse",
   },
 };

@@ -74,5 +74,8 @@ export const he: LanguagePack = {
     transcriptIntro: (agent) => `הנה תמליל השיחה שלך עם ${agent}.`,
     you: "אתה",
     visitorFooter: "הודעה זו נשלחה אליך כי השארת את כתובתך בצ׳אט. אם זה לא היית אתה, התעלם ממנה.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `בדיקת תשובה של ${agent} נכשלת כעת` : `${count} בדיקות תשובה של ${agent} נכשלות כעת`),
+    answerTestsRegressedIntro: (agent) => `${agent} ענה נכון על השאלות האלה בהרצה הקודמת של בדיקות התשובה, וכעת כבר לא:`,
+    openAnswerTests: "פתיחת בדיקות התשובה",
   },
 };

@@ -65,5 +65,8 @@ export const it: LanguagePack = {
     transcriptIntro: (agent) => `Ecco la trascrizione della sua conversazione con ${agent}.`,
     you: "Lei",
     visitorFooter: "Riceve questa e-mail perché ha lasciato il suo indirizzo nella chat. Se non è stato lei, la ignori.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Un test di risposta di ${agent} ora fallisce` : `${count} test di risposta di ${agent} ora falliscono`),
+    answerTestsRegressedIntro: (agent) => `A queste domande ${agent} rispondeva correttamente nell’esecuzione precedente dei test, ora non più:`,
+    openAnswerTests: "Apri i test di risposta",
   },
 };

@@ -66,5 +66,8 @@ export const nl: LanguagePack = {
     transcriptIntro: (agent) => `Hier is het verslag van uw gesprek met ${agent}.`,
     you: "U",
     visitorFooter: "U krijgt deze e-mail omdat u uw adres in de chat hebt achtergelaten. Was u dat niet, negeer hem dan.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Een antwoordtest van ${agent} faalt nu` : `${count} antwoordtests van ${agent} falen nu`),
+    answerTestsRegressedIntro: (agent) => `Deze vragen aan ${agent} werden bij de vorige run van de antwoordtests goed beantwoord, nu niet meer:`,
+    openAnswerTests: "Antwoordtests openen",
   },
 };

@@ -66,5 +66,8 @@ export const pt: LanguagePack = {
     transcriptIntro: (agent) => `Aqui está a transcrição da sua conversa com ${agent}.`,
     you: "Você",
     visitorFooter: "Recebe este e-mail porque deixou o seu endereço no chat. Se não foi você, ignore-o.",
+    answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Um teste de resposta de ${agent} falha agora` : `${count} testes de resposta de ${agent} falham agora`),
+    answerTestsRegressedIntro: (agent) => `Estas perguntas a ${agent} foram bem respondidas na execução anterior dos testes, e agora não:`,
+    openAnswerTests: "Abrir os testes de resposta",
   },
 };

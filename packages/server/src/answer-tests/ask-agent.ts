@@ -1,0 +1,46 @@
+import { answerTurn, turnKnowledgeOf, type TurnDecision } from "../answering/answer-turn.js";
+import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
+import type { Services } from "../services.js";
+import type { TestedTurn } from "./judge-answer.js";
+
+/** What asking an agent needs: its knowledge, its curated answers and the service's generator. */
+export type AskingServices = Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers">;
+
+/** The agent as a turn reads it. */
+export interface AskedAgent {
+  id: string;
+  workspaceId: string;
+  languageDefault: string;
+  personaName: string;
+  personaTone: string;
+}
+
+/**
+ * A test's question asked as a visitor's first message, through the one answering pipeline
+ * (`answerTurn`, as the widget and "Try a question" call it: curated answers, a request for a
+ * person, small talk, retrieval, confidence, composition). Nothing is stored: the decision is only
+ * read, as "Try a question" does.
+ */
+export async function askAgent(services: AskingServices, agent: AskedAgent, question: string, signal: AbortSignal): Promise<TestedTurn> {
+  let content = "";
+  let error: string | null = null;
+  let decision: TurnDecision | null = null;
+  const knowledge = turnKnowledgeOf(services, async (message) => {
+    const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question: message });
+    return found === null ? null : { ...found.curated, similarity: found.similarity };
+  });
+  for await (const event of answerTurn(knowledge, {
+    agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone } },
+    message: question,
+    history: [],
+    signal,
+  })) {
+    if (event.type === "token") content += event.token;
+    else if (event.type === "error") error = event.message;
+    else decision = event.decision;
+  }
+  if (decision === null) throw new Error("the turn ended without a decision");
+  if (decision.kind === "handoff") return { kind: "handoff" };
+  const { reply } = decision;
+  return { kind: "reply", content: reply.content || content, citations: reply.citations, lowConfidence: reply.lowConfidence, error };
+}
