@@ -11,6 +11,7 @@ const KINDS: Record<MailMessage["kind"], string> = {
   operator_alert: "Alert: a visitor asks for a person",
   operator_unseen: "Alert: an unread visitor message",
   operator_digest: "Hourly digest of alerts",
+  answer_tests_regressed: "Answer tests that fail now",
   visitor_reply: "Reply to a visitor",
   transcript: "Transcript to a visitor",
 };

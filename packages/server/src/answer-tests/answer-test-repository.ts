@@ -81,8 +81,10 @@ export async function insertAnswerTests(
      RETURNING ${COLUMNS}`,
     [scope.workspaceId, scope.agentId, JSON.stringify(rows), rows.length, scope.max],
   );
-  // In the given order: each row's created_at is the statement's time plus its position in microseconds.
-  return inserted.length === 0 ? null : inserted.map(toTest).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  if (inserted.length === 0) return null;
+  // In the given order, which created_at keeps for the lists (the statement's time plus each row's position in microseconds).
+  const byId = new Map(inserted.map((row) => [row.id, toTest(row)]));
+  return rows.flatMap((row) => byId.get(row.id) ?? []);
 }
 
 /** The agent's tests, oldest first (answer_tests_agent_idx). */
