@@ -4,6 +4,7 @@ export const sections = [
   { path: "/knowledge", label: "Knowledge" },
   { path: "/curated", label: "Curated answers" },
   { path: "/review", label: "Review answers" },
+  { path: "/answer-tests", label: "Answer tests" },
   { path: "/agents", label: "Agents" },
   { path: "/leads", label: "Leads" },
   { path: "/analytics", label: "Analytics" },

@@ -5,6 +5,7 @@ import { AgentsScreen } from "../agents/agents-screen.js";
 import { api, dataOf } from "../api/client.js";
 import { AnalyticsScreen } from "../analytics/analytics-screen.js";
 import { CuratedScreen } from "../curated/curated-screen.js";
+import { AnswerTestsScreen } from "../answer-tests/answer-tests-screen.js";
 import { canAskForNotifications } from "../inbox/alert-operator.js";
 import { InboxScreen } from "../inbox/inbox-screen.js";
 import { useNotifications } from "../inbox/use-notifications.js";
@@ -116,6 +117,7 @@ export function Shell() {
             <Route path="/settings" component={SettingsScreen} />
             <Route path="/knowledge" component={KnowledgeScreen} />
             <Route path="/curated" component={CuratedScreen} />
+            <Route path="/answer-tests" component={AnswerTestsScreen} />
             <Route path="/leads" component={LeadsScreen} />
             <Route path="/review" component={ReviewScreen} />
             <Route>
