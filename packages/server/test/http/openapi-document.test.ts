@@ -97,6 +97,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /curated-answers", "POST /curated-answers", "PATCH /curated-answers/{id}", "DELETE /curated-answers/{id}", "GET /knowledge-gaps"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
+        ...["GET /answer-tests", "POST /answer-tests", "POST /answer-tests/import", "DELETE /answer-tests/{id}", "POST /answer-tests/runs", "GET /answer-tests/runs", "GET /answer-tests/runs/{id}"].map(
+          (route) => route.replace(" ", " /api/v1/console"),
+        ),
         ...["DELETE /visitors/{id}", "GET /visitors/{id}/export"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
           route.replace(" ", " /api/v1/console"),
