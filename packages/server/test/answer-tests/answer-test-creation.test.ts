@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
+import { agentHasAnswerTests, deleteVisitorAnswerTests, listAgentAnswerTests } from "../../src/answer-tests/answer-test-repository.js";
+import { claimQueuedRun, findRun, latestResultsOfAgent, listAgentRuns, listRunResults, previousOutcomes, queueRun } from "../../src/answer-tests/answer-test-run-repository.js";
+import { plansOf, scansOf } from "../support/query-plans.js";
 import { CONSOLE, seedConsoleCast } from "../support/console-session.js";
 import { bikeShopKnowledge, pushKnowledge } from "../support/knowledge.js";
 import { adminOf, bearer, startSession } from "../support/seed.js";
@@ -129,6 +132,28 @@ describeEachStore("answer tests from curated answers, bot messages, CSV and the 
       expect((await call("POST", "/answer-tests/import", { agent_id: agentId, csv: "" })).statusCode).toBe(422);
       expect((await call("POST", "/answer-tests/import", { agent_id: agentId, csv: `${HEADER}\nQ?,,a,\n` }, cast.agentOperator.headers)).statusCode).toBe(403);
     });
+  });
+
+  it("happy: every statement of the answer tests reads its rows through an index, scoped to the workspace", async () => {
+    const scope = { workspaceId: cast.tenant.workspaceId, agentId };
+    const runId = (await listAgentRuns(t.services.db, scope, 1))[0]?.id ?? "anr_none";
+    const nodes = await plansOf(
+      t.services.db,
+      async (tx) => {
+        await listAgentAnswerTests(tx, scope);
+        await agentHasAnswerTests(tx, scope);
+        await latestResultsOfAgent(tx, scope);
+        await listAgentRuns(tx, scope, 100);
+        await previousOutcomes(tx, scope);
+        await findRun(tx, scope.workspaceId, runId);
+        await listRunResults(tx, { id: runId, workspaceId: scope.workspaceId });
+        await deleteVisitorAnswerTests(tx, scope.workspaceId, "vis_nobody");
+        await queueRun(tx, { workspaceId: cast.other.workspaceId, agentId: cast.other.agentId, trigger: "knowledge" });
+        await claimQueuedRun(tx, { workspaceId: cast.other.workspaceId, agentId: cast.other.agentId, staleBefore: new Date(0) });
+      },
+      ["SET LOCAL enable_seqscan = off"],
+    );
+    expect(scansOf(nodes, ["answer_tests", "answer_test_runs", "answer_test_results"])).toEqual([]);
   });
 
   describe("admin CLI, in process", () => {

@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from "fastify";
 import { pino } from "pino";
 import { expect } from "vitest";
 import type { AnswerTestRun } from "@frontdesk/contracts";
@@ -27,7 +28,7 @@ export interface AnswerTestWorld {
   smtp: SmtpReceiver;
   receiver: LoopbackReceiver;
   /** A console call as `session` (the admin by default). */
-  call(method: "GET" | "POST" | "DELETE", path: string, payload?: unknown, headers?: Record<string, string>): ReturnType<TestApp["app"]["inject"]>;
+  call(method: "GET" | "POST" | "DELETE", path: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Waits until the run has finished (done or failed) and returns it with its results. */
   finished(runId: string): Promise<AnswerTestRun & { results: { test_id: string; passed: boolean; reason: string; regressed: boolean; answer: string }[] }>;
   close(): Promise<void>;

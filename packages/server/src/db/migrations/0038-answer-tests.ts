@@ -23,7 +23,7 @@ export const answerTests: Migration = {
       created_at timestamptz NOT NULL DEFAULT now(),
       CHECK ((expect_kind = 'unsure') = (expect_value IS NULL))
     )`,
-    `CREATE INDEX answer_tests_agent_idx ON answer_tests (workspace_id, agent_id, created_at, id)`,
+    `CREATE INDEX answer_tests_agent_idx ON answer_tests (agent_id, created_at, id)`,
     `CREATE INDEX answer_tests_visitor_idx ON answer_tests (workspace_id, origin_visitor_id) WHERE origin_visitor_id IS NOT NULL`,
     `CREATE TABLE answer_test_runs (
       id text PRIMARY KEY,
@@ -41,7 +41,7 @@ export const answerTests: Migration = {
       finished_at timestamptz
     )`,
     `CREATE UNIQUE INDEX answer_test_runs_one_queued_idx ON answer_test_runs (agent_id) WHERE status = 'queued'`,
-    `CREATE INDEX answer_test_runs_agent_idx ON answer_test_runs (workspace_id, agent_id, queued_at DESC, id DESC)`,
+    `CREATE INDEX answer_test_runs_agent_idx ON answer_test_runs (agent_id, queued_at DESC, id DESC)`,
     `CREATE INDEX answer_test_runs_finished_idx ON answer_test_runs (agent_id, finished_at DESC, id DESC) WHERE status = 'done'`,
     `CREATE INDEX answer_test_runs_running_idx ON answer_test_runs (agent_id, started_at) WHERE status = 'running'`,
     `CREATE TABLE answer_test_results (
