@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
 import { registerAnswerTestWorkers } from "../../server/src/answer-tests/register-answer-test-workers.js";
+import { notifyWorkspaceOperators } from "../../server/src/inbox/notifications.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
 import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
@@ -96,6 +97,19 @@ describeNeeding("chromium")("the console's Answer tests screen, in Chromium", ()
     await screenshotWhole(page, ".answer-tests", "console-answer-tests-narrow.png");
     expect(await seriousViolations(page)).toEqual([]);
     expect(pageErrors).toEqual([]);
+
+    // The inbox's news of tests that fail now is read by opening the agent's answer tests.
+    const [notified] = await notifyWorkspaceOperators(stage.t.services.db, {
+      workspaceId: stage.tenant.workspaceId,
+      kind: "answer_tests.regressed",
+      conversationId: null,
+      onlyAdmins: true,
+      payload: { agent_id: stage.tenant.agentId, run_id: "anr_earlier", regressed: 1, tests: [] },
+    });
+    await page.reload();
+    const readAt = async () =>
+      (await stage.t.services.db.query<{ read_at: Date | null }>(`SELECT read_at FROM inbox_notifications WHERE id = $1`, [notified!.id])).rows[0]!.read_at;
+    await poll(readAt).not.toBeNull();
     await context.close();
 
     // An operator with the agent role reads the tests and results, and has nothing to change them with.

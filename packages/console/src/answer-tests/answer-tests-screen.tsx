@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { useAgentList } from "../agents/use-agents.js";
 import { describeError } from "../api/client.js";
+import { useReadAnswerTestNotificationsOf } from "../inbox/use-notifications.js";
 import { AgentPicker } from "../knowledge/agent-picker.js";
 import { useOperator } from "../session.js";
 import { AddTestForm } from "./add-test-form.js";
@@ -120,6 +121,8 @@ function AgentTests(props: {
 }) {
   const { agentId, agentName, admin, runs, tests, lastFinished, runError, setRunError } = props;
   const mutations = useAnswerTestMutations(agentId);
+  // The admins' inbox told them of tests that fail now: seeing them here reads it.
+  useReadAnswerTestNotificationsOf(agentId);
   const busy = runs.some((run) => run.status === "queued" || run.status === "running");
   return (
     <div className="answer-tests-columns">

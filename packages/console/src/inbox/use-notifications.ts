@@ -28,3 +28,20 @@ export function useReadNotificationsOf(conversationId: string): void {
     );
   }, [ids, queryClient]);
 }
+
+/** Opening an agent's answer tests reads the notifications of its tests that fail now (answer_tests.regressed). */
+export function useReadAnswerTestNotificationsOf(agentId: string): void {
+  const queryClient = useQueryClient();
+  const notifications = useNotifications();
+  const unread = (notifications.data?.data ?? [])
+    .filter((notification) => notification.kind === "answer_tests.regressed" && notification.payload["agent_id"] === agentId && notification.read_at === null)
+    .map((notification) => notification.id);
+  const ids = unread.join(",");
+  useEffect(() => {
+    if (!ids) return;
+    void dataOf(api.POST("/api/v1/console/notifications/read", { body: { ids: ids.split(",") } })).then(
+      () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY }),
+      () => undefined,
+    );
+  }, [ids, queryClient]);
+}
