@@ -1,10 +1,12 @@
 import { answerTurn, turnKnowledgeOf, type TurnDecision } from "../answering/answer-turn.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import type { Services } from "../services.js";
+import { findWorkspaceModelProvider } from "../tenants/workspace-model-providers.js";
+import type { AnswerInstructions } from "@frontdesk/contracts";
 import type { TestedTurn } from "./judge-answer.js";
 
-/** What asking an agent needs: its knowledge, its curated answers and the service's generator. */
-export type AskingServices = Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers">;
+/** What asking an agent needs: its knowledge, its curated answers and its generator (the workspace's model, or the service's). */
+export type AskingServices = Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers" | "answerModels">;
 
 /** The agent as a turn reads it. */
 export interface AskedAgent {
@@ -13,6 +15,8 @@ export interface AskedAgent {
   languageDefault: string;
   personaName: string;
   personaTone: string;
+  answerModel: string;
+  instructions: AnswerInstructions;
 }
 
 /**
@@ -25,12 +29,19 @@ export async function askAgent(services: AskingServices, agent: AskedAgent, ques
   let content = "";
   let error: string | null = null;
   let decision: TurnDecision | null = null;
-  const knowledge = turnKnowledgeOf(services, async (message) => {
-    const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question: message });
-    return found === null ? null : { ...found.curated, similarity: found.similarity };
-  });
+  // The agent's own model and instructions, as the widget answers with them ("Try a question" alike).
+  const provider = await findWorkspaceModelProvider(services.db, agent.workspaceId);
+  const generator = await services.answerModels.forAgent(services.db, services.answers, agent, provider?.revision ?? null);
+  const knowledge = turnKnowledgeOf(
+    services,
+    async (message) => {
+      const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question: message });
+      return found === null ? null : { ...found.curated, similarity: found.similarity };
+    },
+    generator,
+  );
   for await (const event of answerTurn(knowledge, {
-    agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone } },
+    agent: { id: agent.id, language: agent.languageDefault, persona: { name: agent.personaName, tone: agent.personaTone }, instructions: agent.instructions },
     message: question,
     history: [],
     signal,

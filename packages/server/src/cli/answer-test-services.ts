@@ -1,6 +1,8 @@
 import { pino } from "pino";
 import type { RunningServices } from "../answer-tests/answer-tests.js";
 import { createAnswerGenerator } from "../answering/generate/create-answer-generator.js";
+import { createAnswerModels } from "../answering/generate/create-answer-models.js";
+import { resolveJwtSecret } from "../config/jwt-secret.js";
 import { createLexicalCaches } from "../answering/retrieve/lexical-caches.js";
 import { retrievalCalibrationFor } from "../answering/retrieve/retrieval-calibration.js";
 import type { Config } from "../config/config.js";
@@ -11,7 +13,7 @@ import { subscribeDomainEvents } from "../subscribe-domain-events.js";
 
 /**
  * What `admin answer-test run` needs when no server is running: the answering pipeline as the
- * configuration builds it for the server (its embedder, generator, calibration and lexical caches)
+ * configuration builds it for the server (its embedder, generators, calibration and lexical caches)
  * and the domain events (a regression's mails, inbox and webhooks are queued for the workers).
  * Logs go to standard error: standard output is the command's JSON.
  */
@@ -19,16 +21,19 @@ export async function openAnswerTestServices(config: Config, db: Database, jobs:
   const logger = pino({ level: config.logLevel, name: "frontdesk-admin" }, pino.destination(2));
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
   const lexical = createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes });
+  const answerModels = createAnswerModels(config, await resolveJwtSecret(config.auth.jwtSecret, config.dataDir), { logger: logger.child({ component: "answers" }) });
   return {
     db,
     embedder,
     answers: createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) }),
+    answerModels,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
     lexical,
     events: subscribeDomainEvents(await jobs(), config),
     now: () => new Date(),
     async close() {
       await lexical.indexes.close();
+      await answerModels.close();
       await embedder.close();
     },
   };
