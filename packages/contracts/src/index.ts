@@ -23,3 +23,4 @@ export * from "./push-subscriptions.js";
 export * from "./answer-models.js";
 export * from "./answer-feedback.js";
 export * from "./answer-tests.js";
+export * from "./workspace-embeddings.js";

@@ -27,6 +27,7 @@ import { tokenRoutes } from "./console/tokens/routes.js";
 import { usageRoutes } from "./console/usage/routes.js";
 import { visitorPrivacyRoutes } from "./privacy/console-routes.js";
 import { webhookRoutes } from "./webhooks/console-routes.js";
+import { embeddingsRoutes } from "./console/embeddings/routes.js";
 import { mailRoutes } from "./mail/console-routes.js";
 import { mailWidgetRoutes } from "./mail/widget-routes.js";
 import { INBOUND_MAIL_PREFIX, inboundMailRoutes } from "./mail/inbound-routes.js";
@@ -146,6 +147,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         mailRoutes,
         pushRoutes,
         modelProviderRoutes,
+        embeddingsRoutes,
       ]) {
         await consoleApi.register(routes);
       }

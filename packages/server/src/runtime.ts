@@ -7,6 +7,9 @@ import type { Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { openDatabase } from "./db/open-database.js";
 import { createEmbedder } from "./embeddings/create-embedder.js";
+import type { Embedder } from "./embeddings/embedder.js";
+import { EmbedderRegistry } from "./embeddings/embedder-registry.js";
+import { embeddingsKeyBox, WorkspaceEmbedders } from "./ingest/embedding-generations/workspace-embedders.js";
 import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
 import { createAnswerModels } from "./answering/generate/create-answer-models.js";
@@ -50,6 +53,24 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   }
 }
 
+function workspaceEmbeddersOf(config: Config, db: Database, instance: Embedder, serviceSecret: string): WorkspaceEmbedders {
+  const registry = new EmbedderRegistry({ instance, config: config.embeddings, allowPrivateNetworks: config.models.allowPrivateNetworks });
+  return new WorkspaceEmbedders(db, registry, embeddingsKeyBox(serviceSecret));
+}
+
+/** Workspaces' embedders for a command run without a server (the admin CLI); close() when done. */
+export async function openWorkspaceEmbedders(config: Config, db: Database, logger: Logger): Promise<{ embedders: WorkspaceEmbedders; close(): Promise<void> }> {
+  const instance = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
+  const embedders = workspaceEmbeddersOf(config, db, instance, await resolveJwtSecret(config.auth.jwtSecret, config.dataDir));
+  return {
+    embedders,
+    async close() {
+      await embedders.registry.close();
+      await instance.close();
+    },
+  };
+}
+
 async function openServices(config: Config, logger: Logger, opened: (() => Promise<void>)[]): Promise<Services> {
   const jwtSecret = await resolveJwtSecret(config.auth.jwtSecret, config.dataDir);
   const realtimeSecret = await resolveRealtimeSecret(config.realtime.appSecret, config.dataDir);
@@ -68,6 +89,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
   });
   opened.push(() => jobs.stop());
   const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
+  const embedders = workspaceEmbeddersOf(config, db, embedder, jwtSecret);
   // The answers' word lists (3.6 MB of JSON, the spelling variants' 0.1 MB, the names of days,
   // months and countries a follow-up swaps) are read now, before requests are served, not in the
   // first question's turn.
@@ -87,6 +109,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     jobs,
     events: subscribeDomainEvents(jobs, config, { db, bus, sessionCache, logger: logger.child({ component: "events" }) }),
     embedder,
+    embedders,
     answers,
     answerModels: createAnswerModels(config, jwtSecret, { logger: logger.child({ component: "answers" }) }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
@@ -105,6 +128,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.realtime.close();
   await services.jobs.stop();
   await services.lexical.indexes.close();
+  await services.embedders.registry.close();
   await services.embedder.close();
   await services.answerModels.close();
   await services.limiter.close();

@@ -15,6 +15,7 @@ import type { SessionCache } from "./widget/session-cache.js";
 import type { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import type { Registry } from "prom-client";
 import type { FrontdeskEvents } from "./events/frontdesk-events.js";
+import type { WorkspaceEmbedders } from "./ingest/embedding-generations/workspace-embedders.js";
 
 /** What the use cases are given: built once by the entry point, injected everywhere. */
 export interface Services {
@@ -30,7 +31,10 @@ export interface Services {
   jobs: JobQueue;
   /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
   events: FrontdeskEvents;
+  /** The instance's embedder (FRONTDESK_EMBEDDINGS_*): the default of every workspace. */
   embedder: Embedder;
+  /** Each workspace's embedder (the instance's unless it chose another), for its questions and documents. */
+  embedders: WorkspaceEmbedders;
   /** The instance's generator (FRONTDESK_LLM_*): agents of a workspace without its own provider answer with it. */
   answers: AnswerGenerator;
   /** Each agent's generator (its workspace's provider, a model of it, or the extractive answerer), and the providers' key seal and guarded network. */

@@ -1,4 +1,4 @@
-import { agentSettingSchemas, answerTestQuestionSchema, answerTestTextSchema, answerTestUrlSchema, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
+import { agentSettingSchemas, answerTestQuestionSchema, answerTestTextSchema, answerTestUrlSchema, changeWorkspaceEmbeddingsBodySchema, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operators.js";
@@ -110,7 +110,6 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       path: ["expect"],
     }),
   z.object({ command: z.literal("answer-test.run"), agentId: id }),
-  /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
   z.object({
     command: z.literal("workspace.set-model"),
     workspaceId: id,
@@ -120,6 +119,18 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
     apiKey: z.string().trim().min(1).max(MAX_MODEL_API_KEY_LENGTH).optional(),
   }),
   z.object({ command: z.literal("workspace.remove-model"), workspaceId: id }),
+  z.object({
+    command: z.literal("workspace.set-embeddings"),
+    workspaceId: id,
+    provider: changeWorkspaceEmbeddingsBodySchema.shape.provider,
+    baseUrl: changeWorkspaceEmbeddingsBodySchema.shape.base_url,
+    model: changeWorkspaceEmbeddingsBodySchema.shape.model,
+    dimensions: changeWorkspaceEmbeddingsBodySchema.shape.dimensions,
+    apiKey: changeWorkspaceEmbeddingsBodySchema.shape.api_key,
+  }),
+  z.object({ command: z.literal("workspace.embeddings"), workspaceId: id }),
+  z.object({ command: z.literal("workspace.retry-embeddings"), workspaceId: id }),
+  /** `retentionDays`: null follows FRONTDESK_RETENTION_DAYS, 0 keeps conversations forever. */
   z.object({ command: z.literal("workspace.set-retention"), workspaceId: id, retentionDays: z.number().int().min(0).max(36_500).nullable() }),
 ]);
 

@@ -27,6 +27,9 @@ import { createWebhookEndpoint, removeWebhookEndpoint } from "../webhooks/manage
 import { listWorkspaceWebhookEndpoints, presentWebhookEndpoint } from "../webhooks/webhook-endpoints.js";
 import type { WebhookServices } from "../webhooks/webhook-services.js";
 import { createAnswerTest, presentAnswerTest, runAnswerTestsNow, type RunningServices } from "../answer-tests/answer-tests.js";
+import { changeWorkspaceEmbeddings, retryWorkspaceReembedding } from "../ingest/embedding-generations/change-workspace-embeddings.js";
+import type { WorkspaceEmbedders } from "../ingest/embedding-generations/workspace-embedders.js";
+import { workspaceEmbeddingsStatus } from "../ingest/embedding-generations/workspace-embeddings-status.js";
 import { adminCommandSchema, type AdminCommandInput } from "./admin-command.js";
 import type { ModelProviderAccess } from "../answering/generate/create-answer-models.js";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
@@ -60,6 +63,8 @@ export interface AdminContext {
   events?: () => Promise<FrontdeskEvents>;
   /** The answering pipeline and the domain events, for `answer-test run` (the running server's, or opened for the command). */
   answerTests?: () => Promise<RunningServices & { close(): Promise<void> }>;
+  /** Workspaces' embedders (the instance's, the registry, the keys' seal), for `workspace set-embeddings`. */
+  embedders?: () => Promise<WorkspaceEmbedders>;
 }
 
 /** The events of a command's change; without a dispatcher (a test's bare context), nobody is subscribed. */
@@ -174,6 +179,21 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "erasure.list":
       await requireWorkspace(db, command.workspaceId);
       return listErasures(db, command.workspaceId, 1000);
+    case "workspace.set-embeddings":
+    case "workspace.embeddings":
+    case "workspace.retry-embeddings": {
+      await requireWorkspace(db, command.workspaceId);
+      if (!context.embedders) throw new AppError("service_unavailable", "Embeddings cannot be changed here.");
+      const embedders = await context.embedders();
+      const management = { db, jobs: await context.jobs(), embedders };
+      if (command.command === "workspace.set-embeddings") {
+        const { provider, baseUrl, model, dimensions, apiKey } = command;
+        await changeWorkspaceEmbeddings(management, command.workspaceId, { provider, baseUrl, model, dimensions, apiKey });
+      } else if (command.command === "workspace.retry-embeddings") {
+        await retryWorkspaceReembedding(management, command.workspaceId);
+      }
+      return workspaceEmbeddingsStatus(db, embedders, command.workspaceId);
+    }
     case "workspace.set-retention": {
       if (!(await setWorkspaceRetention(db, command.workspaceId, command.retentionDays))) throw notFound("workspace", command.workspaceId);
       return { workspace_id: command.workspaceId, retention_days: command.retentionDays };

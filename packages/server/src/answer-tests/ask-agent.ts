@@ -6,7 +6,7 @@ import type { AnswerInstructions } from "@frontdesk/contracts";
 import type { TestedTurn } from "./judge-answer.js";
 
 /** What asking an agent needs: its knowledge, its curated answers and its generator (the workspace's model, or the service's). */
-export type AskingServices = Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers" | "answerModels">;
+export type AskingServices = Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers" | "answerModels" | "embedders">;
 
 /** The agent as a turn reads it. */
 export interface AskedAgent {
@@ -34,6 +34,7 @@ export async function askAgent(services: AskingServices, agent: AskedAgent, ques
   const generator = await services.answerModels.forAgent(services.db, services.answers, agent, provider?.revision ?? null);
   const knowledge = turnKnowledgeOf(
     services,
+    await services.embedders.active(agent.workspaceId),
     async (message) => {
       const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question: message });
       return found === null ? null : { ...found.curated, similarity: found.similarity };

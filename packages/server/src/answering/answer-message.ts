@@ -62,7 +62,12 @@ export async function* answerStoredQuestion(
         found === null ? null : { ...found.curated, similarity: found.similarity },
       )
     : null;
-  const [cachedAgent] = await Promise.all([readCachedAgent(services, conversation.agentId), curatedLookup, pageRecorded]);
+  const [cachedAgent, , , embedder] = await Promise.all([
+    readCachedAgent(services, conversation.agentId),
+    curatedLookup,
+    pageRecorded,
+    services.embedders.active(conversation.workspaceId),
+  ]);
   const agent = cachedAgent?.agent;
   const generator = agent === undefined ? services.answers : await services.answerModels.forAgent(services.db, services.answers, agent, cachedAgent?.modelProviderRevision ?? null);
 
@@ -70,7 +75,7 @@ export async function* answerStoredQuestion(
   let decision: TurnDecision | null = null;
   let trace: TurnTrace | null = null;
   for await (const event of answerTurn(
-    turnKnowledgeOf(services, curatedLookup === null ? undefined : () => curatedLookup, generator),
+    turnKnowledgeOf(services, embedder, curatedLookup === null ? undefined : () => curatedLookup, generator),
     {
       agent: {
         id: conversation.agentId,

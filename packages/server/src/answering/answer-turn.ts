@@ -48,18 +48,21 @@ export interface TurnKnowledge {
 
 /**
  * The service's knowledge and a generator as a turn reads them, with the agent's curated answers
- * when it has any. `generator`: the agent's (`AnswerModels.forAgent`); the instance's by default.
+ * when it has any: questions are embedded with `embedder`, the workspace's active one, whose vectors
+ * retrieval searches (a re-embedding's new vectors are not searched before the switch).
+ * `generator`: the agent's (`AnswerModels.forAgent`); the instance's by default.
  */
 export function turnKnowledgeOf(
-  services: Pick<Services, "db" | "embedder" | "lexical" | "retrievalCalibration" | "answers">,
+  services: Pick<Services, "db" | "lexical" | "retrievalCalibration" | "answers">,
+  embedder: Embedder,
   findCuratedAnswer?: (message: string) => Promise<CuratedMatch | null>,
   generator: AnswerGenerator = services.answers,
 ): TurnKnowledge {
   return {
     db: services.db,
-    embedder: services.embedder,
+    embedder,
     lexical: services.lexical,
-    calibration: services.retrievalCalibration(services.embedder.id),
+    calibration: services.retrievalCalibration(embedder.id),
     generator,
     ...(findCuratedAnswer === undefined ? {} : { findCuratedAnswer }),
   };

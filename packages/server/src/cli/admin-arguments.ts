@@ -1,3 +1,4 @@
+import { workspaceEmbeddingsProviders, type WorkspaceEmbeddingsProvider } from "@frontdesk/contracts";
 import type { BehaviorRule, OfficeHours } from "@frontdesk/contracts";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -57,6 +58,11 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   answer-test run --agent A                  (runs the agent's answer tests now; prints
                {"passed","failed","results":[{"id","question","passed","reason"}]})
   workspace set-retention ID --days N | --default
+  workspace set-embeddings --workspace W --provider default|hashing|local|openai-compatible
+               [--base-url URL --model NAME [--dimensions N] [--api-key-stdin]]
+                                             (re-embeds the workspace's knowledge in the background; the key is read from standard input)
+  workspace embeddings --workspace W         (the embeddings in use and the re-embedding's progress)
+  workspace retry-embeddings --workspace W   (resumes a failed re-embedding)
                (purge conversations idle over N days; 0 keeps them forever; --default follows FRONTDESK_RETENTION_DAYS)`;
 
 function required(values: Record<string, unknown>, name: string): string {
@@ -132,6 +138,13 @@ function instructionsChange(values: { instructions?: string; "answer-length"?: s
   return Object.keys(change).length === 0 ? undefined : change;
 }
 
+/** --provider of `workspace set-embeddings`, one of the known ones. */
+function embeddingsProvider(value: string): WorkspaceEmbeddingsProvider {
+  const provider = workspaceEmbeddingsProviders.find((known) => known === value);
+  if (provider === undefined) throw new UsageError(`--provider must be one of ${workspaceEmbeddingsProviders.join(", ")}`);
+  return provider;
+}
+
 function integer(value: string, name: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
@@ -196,6 +209,7 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       "expect-url": { type: "string" },
       "expect-text": { type: "string" },
       "expect-unsure": { type: "boolean" },
+      dimensions: { type: "string" },
     },
   });
   const [resource, action, id] = positionals;
@@ -334,6 +348,24 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       };
     case "workspace remove-model":
       return { command: "workspace.remove-model", workspaceId: required(values, "workspace") };
+    case "workspace set-embeddings": {
+      const dimensions = optional(values, "dimensions");
+      const baseUrl = optional(values, "base-url");
+      const model = optional(values, "model");
+      return {
+        command: "workspace.set-embeddings",
+        workspaceId: required(values, "workspace"),
+        provider: embeddingsProvider(required(values, "provider")),
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+        ...(model === undefined ? {} : { model }),
+        ...(dimensions === undefined ? {} : { dimensions: integer(dimensions, "dimensions") }),
+        ...(values["api-key-stdin"] === true ? { apiKey: readStandardInput() } : {}),
+      };
+    }
+    case "workspace embeddings":
+      return { command: "workspace.embeddings", workspaceId: required(values, "workspace") };
+    case "workspace retry-embeddings":
+      return { command: "workspace.retry-embeddings", workspaceId: required(values, "workspace") };
     case "workspace set-retention": {
       const days = optional(values, "days");
       if ((days === undefined) === (values.default !== true)) throw new UsageError("workspace set-retention needs either --days N or --default");

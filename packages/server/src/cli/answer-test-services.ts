@@ -7,8 +7,8 @@ import { createLexicalCaches } from "../answering/retrieve/lexical-caches.js";
 import { retrievalCalibrationFor } from "../answering/retrieve/retrieval-calibration.js";
 import type { Config } from "../config/config.js";
 import type { Database } from "../db/database.js";
-import { createEmbedder } from "../embeddings/create-embedder.js";
 import type { JobQueue } from "../jobs/job-queue.js";
+import { openWorkspaceEmbedders } from "../runtime.js";
 import { subscribeDomainEvents } from "../subscribe-domain-events.js";
 
 /**
@@ -19,12 +19,13 @@ import { subscribeDomainEvents } from "../subscribe-domain-events.js";
  */
 export async function openAnswerTestServices(config: Config, db: Database, jobs: () => Promise<JobQueue>): Promise<RunningServices & { close(): Promise<void> }> {
   const logger = pino({ level: config.logLevel, name: "frontdesk-admin" }, pino.destination(2));
-  const embedder = await createEmbedder(config.embeddings, logger.child({ component: "embeddings" }));
+  const opened = await openWorkspaceEmbedders(config, db, logger);
   const lexical = createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes });
   const answerModels = createAnswerModels(config, await resolveJwtSecret(config.auth.jwtSecret, config.dataDir), { logger: logger.child({ component: "answers" }) });
   return {
     db,
-    embedder,
+    embedder: opened.embedders.instance,
+    embedders: opened.embedders,
     answers: createAnswerGenerator(config.answers, { logger: logger.child({ component: "answers" }) }),
     answerModels,
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
@@ -34,7 +35,7 @@ export async function openAnswerTestServices(config: Config, db: Database, jobs:
     async close() {
       await lexical.indexes.close();
       await answerModels.close();
-      await embedder.close();
+      await opened.close();
     },
   };
 }

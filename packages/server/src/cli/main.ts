@@ -58,12 +58,19 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
   }
   const { startJobQueue } = await import("../jobs/job-queue.js");
   let jobs: JobQueue | null = null;
+  let embedders: { close(): Promise<void> } | null = null;
   try {
     const { createWebhookServices } = await import("../webhooks/webhook-services.js");
     const { openModelProviderAccess } = await import("../answering/generate/create-answer-models.js");
     const { subscribeDomainEvents } = await import("../subscribe-domain-events.js");
     const { openAnswerTestServices } = await import("./answer-test-services.js");
     const startedJobs = async () => (jobs ??= await startJobQueue(db, { retry: config.jobs }));
+    const openEmbedders = async () => {
+      const { openWorkspaceEmbedders } = await import("../runtime.js");
+      const opened = await openWorkspaceEmbedders(config, db, await createLogger({ level: "warn", name: "frontdesk-admin" }));
+      embedders = opened;
+      return opened.embedders;
+    };
     const result = await runAdminCommand(
       {
         db,
@@ -73,6 +80,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
         modelProviders: () => openModelProviderAccess(config),
         events: async () => subscribeDomainEvents(await startedJobs(), config),
         answerTests: () => openAnswerTestServices(config, db, startedJobs),
+        embedders: openEmbedders,
       },
       command,
     );
@@ -84,6 +92,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     return 1;
   } finally {
     await (jobs as JobQueue | null)?.stop();
+    await (embedders as { close(): Promise<void> } | null)?.close();
     await db.close();
   }
 }

@@ -60,6 +60,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           modelProviders: () => openModelProviderAccess(config),
           events: async () => services.events,
           answerTests: async () => ({ ...services, close: async () => undefined }),
+          embedders: async () => services.embedders,
         },
         config.dataDir,
       );

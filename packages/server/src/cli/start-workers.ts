@@ -18,7 +18,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   // `serve`'s bus reaches the realtime server; a `worker` process's does not (consoles poll its sources' progress).
   const sourceUpdates = new SourceUpdatePublisher(services.db, services.bus, (error) => logger.warn({ err: error }, "source update not announced"));
   const metrics = registerIngestMetrics(services.metrics);
-  const pipeline = createIngestPipeline(services.config, services.embedder, { metrics });
+  const pipeline = createIngestPipeline(services.config, services.embedder, { metrics, embedders: services.embedders });
   const workers = await registerIngestWorkers(
     {
       db: services.db,
@@ -30,7 +30,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
     },
     services.config.workers.concurrency,
-    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind] },
+    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], workspaceEmbedders: services.embedders },
   );
   // The other workers' attempts are counted in /metrics too (ingestion's handlers count their own).
   const observed = { ...services, jobs: observedJobQueue(services.jobs, metrics) };

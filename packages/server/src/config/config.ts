@@ -47,11 +47,11 @@ export interface Config {
   ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number };
   answers: AnswerGeneratorConfig;
   /**
-   * Workspaces' own model providers (set in the console or the CLI): whether their base URL may be
-   * a loopback or private address (Ollama on the same host needs it). The instance's own
-   * FRONTDESK_LLM_* stay trusted.
+   * Workspaces' own model and embeddings providers (set in the console or the CLI): whether their
+   * base URL may be a loopback or private address (Ollama on the same host needs it). The instance's
+   * own FRONTDESK_LLM_* and FRONTDESK_EMBEDDINGS_* stay trusted.
    */
-  answerModels: { allowPrivateNetworks: boolean };
+  models: { allowPrivateNetworks: boolean };
   /** Overrides of the calibrated low-confidence thresholds. */
   retrieval: RetrievalThresholdOverrides;
   /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
@@ -151,7 +151,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       model: env.LLM_MODEL,
       timeoutSeconds: env.LLM_TIMEOUT_S,
     },
-    answerModels: { allowPrivateNetworks: env.MODEL_ALLOW_PRIVATE_NETWORKS },
+    models: { allowPrivateNetworks: env.MODEL_ALLOW_PRIVATE_NETWORKS },
     retrieval: {
       ...(env.RETRIEVAL_MIN_SIMILARITY === undefined ? {} : { minSimilarity: env.RETRIEVAL_MIN_SIMILARITY }),
       ...(env.RETRIEVAL_MIN_COVERAGE === undefined ? {} : { minCoverage: env.RETRIEVAL_MIN_COVERAGE }),

@@ -3,7 +3,7 @@ import { OpenAICompatibleEmbeddingModel } from "@ai-sdk/openai-compatible";
 import { embedMany } from "ai";
 import type { EmbedOptions, Embedder, EmbedderStatus, EmbeddingBatchListener } from "./embedder.js";
 import { toEmbeddingError } from "./embeddings-call-error.js";
-import { createEmbeddingsFetch } from "./embeddings-fetch.js";
+import { createEmbeddingsFetch, type GuardedRoute } from "./embeddings-fetch.js";
 import { EmbeddingError } from "./embedding-error.js";
 import { l2NormaliseInPlace } from "./l2-normalise.js";
 
@@ -24,10 +24,12 @@ export interface OpenAiCompatibleEmbedderOptions {
   /** Per request. Default 60 s. */
   timeoutMs?: number;
   onBatch?: EmbeddingBatchListener;
+  /** Where requests go through: a workspace's server is reached through the SSRF guard's agent (network/guarded-agent.ts). */
+  guarded?: GuardedRoute;
 }
 
 /** Sizes of well-known models, so that `dimensions` need not be configured for them. */
-const KNOWN_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+export const KNOWN_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   "text-embedding-3-small": 1536,
   "text-embedding-3-large": 3072,
   "text-embedding-ada-002": 1536,
@@ -79,7 +81,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
       maxEmbeddingsPerCall: batchSize,
       // One request at a time: a rate-limited server is not helped by parallel requests.
       supportsParallelCalls: false,
-      fetch: createEmbeddingsFetch(options.timeoutMs ?? 60_000),
+      fetch: createEmbeddingsFetch(options.timeoutMs ?? 60_000, options.guarded),
     });
   }
 

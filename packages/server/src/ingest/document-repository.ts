@@ -10,12 +10,13 @@ export type DocumentStatus = "pending" | "indexed" | "failed";
 export interface DocumentRecord {
   id: number;
   sourceId: string;
+  workspaceId: string;
   agentId: string;
   url: string;
   status: DocumentStatus;
   contentHash: string | null;
-  /** The embedder that made the document's current vectors, if it has any. */
-  embedder: string | null;
+  /** The embedders whose vectors of the document are stored (two while its workspace re-embeds). */
+  embedders: string[];
   languageDefault: string;
   updatedAt: string;
   /** The validators of the answer the document was last indexed from (0020): a re-sync asks conditionally. */
@@ -68,18 +69,19 @@ export async function findDocument(db: Queryable, documentId: number): Promise<D
   const { rows } = await db.query<{
     id: number;
     source_id: string;
+    workspace_id: string;
     agent_id: string;
     url: string;
     status: DocumentStatus;
     content_hash: string | null;
-    embedder: string | null;
+    embedders: string[];
     language_default: string;
     updated_at: Date;
     etag: string | null;
     last_modified: string | null;
   }>(
-    `SELECT d.id::int AS id, d.source_id, d.agent_id, d.url, d.status, d.content_hash, a.language_default, d.updated_at, d.etag, d.last_modified,
-       (SELECT c.embedder FROM chunks c WHERE c.document_id = d.id LIMIT 1) AS embedder
+    `SELECT d.id::int AS id, d.source_id, d.workspace_id, d.agent_id, d.url, d.status, d.content_hash, a.language_default, d.updated_at, d.etag, d.last_modified,
+       ARRAY(SELECT DISTINCT c.embedder FROM chunks c WHERE c.document_id = d.id) AS embedders
      FROM documents d JOIN agents a ON a.id = d.agent_id WHERE d.id = $1`,
     [documentId],
   );
@@ -88,11 +90,12 @@ export async function findDocument(db: Queryable, documentId: number): Promise<D
     ? {
         id: row.id,
         sourceId: row.source_id,
+        workspaceId: row.workspace_id,
         agentId: row.agent_id,
         url: row.url,
         status: row.status,
         contentHash: row.content_hash,
-        embedder: row.embedder,
+        embedders: row.embedders,
         languageDefault: row.language_default,
         updatedAt: iso(row.updated_at),
         etag: row.etag,

@@ -7,6 +7,7 @@ import { isEmptyExtraction } from "./extract/extracted-document.js";
 import { IngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { embedMeasured } from "./measured-embedding.js";
+import { reembedDocument } from "./reembed-document-job.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 
 export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
@@ -28,13 +29,14 @@ export async function indexDocumentContent(
   const { document: extracted, chunks } = await pipeline.extraction.prepare(content);
   if (isEmptyExtraction(extracted)) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const contentHash = await sha256Hex(`${extracted.title}\n\n${extracted.text}`);
-  const embedderId = pipeline.embedder.id;
-  if (document.contentHash === contentHash && document.embedder === embedderId) {
+  const embedder = await pipeline.embedders.active(document.workspaceId);
+  const embedderId = embedder.id;
+  if (document.contentHash === contentHash && document.embedders.includes(embedderId)) {
     await markDocumentUnchanged(db, document.id, validators);
     return { kind: "unchanged" };
   }
   if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
-  const vectors = await embedMeasured(pipeline, chunks.map(chunkEmbeddingText));
+  const vectors = await embedMeasured(pipeline, embedder, chunks.map(chunkEmbeddingText));
   const stored = await replaceDocumentChunks(
     db,
     { id: document.id, agentId: document.agentId },
@@ -42,7 +44,7 @@ export async function indexDocumentContent(
       title: extracted.title,
       contentHash,
       embedder: embedderId,
-      dimensions: pipeline.embedder.dimensions,
+      dimensions: embedder.dimensions,
       textSearchConfig: textSearchConfigFor(document.languageDefault),
       ...(validators ? { validators } : {}),
     },
@@ -56,5 +58,8 @@ export async function indexDocumentContent(
     })),
   );
   if (!stored) throw documentDeleted();
+  // The workspace switched embedders while this page was embedded: its vectors are made again
+  // with the new one (a re-embedding that is still running picks the page up by itself).
+  if ((await pipeline.embedders.activeId(db, document.workspaceId)) !== embedderId) await reembedDocument(db, pipeline, document.id);
   return { kind: "indexed", chunks: chunks.length };
 }

@@ -3,12 +3,16 @@ import type { Embedder } from "../embeddings/embedder.js";
 import { unobservedIngestMetrics, type IngestMetrics } from "../observability/ingest-metrics.js";
 import { createExtractionPool, type ExtractionPool } from "./extract/extraction-pool.js";
 import { createCrawler, type Crawler } from "./fetch/crawler.js";
+import { instanceEmbedderOnly, type ActiveEmbedders } from "./embedding-generations/workspace-embedders.js";
 
 /** The long-lived parts the indexing jobs share: a crawler, extraction workers, the embedder. */
 export interface IngestPipeline {
   crawler: Crawler;
   extraction: ExtractionPool;
+  /** The instance's embedder (FRONTDESK_EMBEDDINGS_*). */
   embedder: Embedder;
+  /** Each workspace's embedder: documents are embedded with their workspace's active one. */
+  embedders: ActiveEmbedders;
   /** Jobs, page fetches and embeddings counted for /metrics. */
   metrics: IngestMetrics;
   sitemapMaxPages: number;
@@ -21,6 +25,8 @@ export interface IngestPipelineOptions {
   extractionWorkerUrl?: URL;
   /** Where jobs, fetches and embeddings are counted; nowhere by default. */
   metrics?: IngestMetrics;
+  /** Workspaces' own embedders (the service's); without it every workspace uses `embedder`. */
+  embedders?: ActiveEmbedders;
 }
 
 export function createIngestPipeline(config: Config, embedder: Embedder, options: IngestPipelineOptions = {}): IngestPipeline {
@@ -37,6 +43,7 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     crawler,
     extraction,
     embedder,
+    embedders: options.embedders ?? instanceEmbedderOnly(embedder),
     metrics: options.metrics ?? unobservedIngestMetrics,
     sitemapMaxPages: config.ingest.sitemapMaxPages,
     async close() {

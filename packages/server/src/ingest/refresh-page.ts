@@ -21,7 +21,8 @@ const GONE_STATUSES = new Set([404, 410]);
  * indexed before keeps its chunks).
  */
 export async function refreshPage(db: Database, pipeline: IngestPipeline, document: DocumentRecord): Promise<RefreshOutcome> {
-  const current = document.contentHash !== null && document.embedder === pipeline.embedder.id;
+  const activeEmbedder = await pipeline.embedders.activeId(db, document.workspaceId);
+  const current = document.contentHash !== null && document.embedders.includes(activeEmbedder);
   let result: RevalidatedPage;
   try {
     result = await pipeline.crawler.revalidatePage(

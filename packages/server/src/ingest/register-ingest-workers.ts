@@ -7,6 +7,9 @@ import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progr
 import { PlannerStatistics } from "./planner-statistics.js";
 import { VectorIndexUpkeep } from "./vector-index-upkeep.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
+import { runReembedWorkspaceJob } from "./embedding-generations/reembed-workspace-job.js";
+import { runRetireEmbedderJob } from "./embedding-generations/retire-embedder-job.js";
+import type { WorkspaceEmbedders } from "./embedding-generations/workspace-embedders.js";
 
 export interface IngestWorkersOptions {
   /** The cadence of a sitemap's progress lines. */
@@ -15,6 +18,8 @@ export interface IngestWorkersOptions {
   vectorIndexMinChunks: number;
   /** Source kinds that plug into ingestion (the composition root passes the WordPress sync's). */
   sourceKinds?: readonly SourceKindPlugin[];
+  /** Workspaces' own embedders: their re-embedding jobs run here (absent where workspaces choose none). */
+  workspaceEmbedders?: WorkspaceEmbedders;
 }
 
 /** Starts the indexing workers of this process; close() stops their background upkeep (after the queue stopped). */
@@ -47,6 +52,12 @@ export async function registerIngestWorkers(
   await jobs.work("index-page", concurrency, measuredJobHandler(pipeline.metrics, "index-page", (payload, attempt) => runIndexPageJob(context, payload, attempt)));
   for (const plugin of options.sourceKinds ?? []) await plugin.registerWorkers(context, concurrency);
   await jobs.work("reembed-document", 1, measuredJobHandler(pipeline.metrics, "reembed-document", (payload) => runReembedDocumentJob(context, payload.documentId)));
+  if (options.workspaceEmbedders) {
+    const reembedding = { db: context.db, jobs, pipeline, embedders: options.workspaceEmbedders, logger: base.logger, onKnowledgeChanged: context.onKnowledgeChanged! };
+    // One batch at a time per process: a workspace's batches follow each other, and a remote server is not flooded.
+    await jobs.work("reembed-workspace", 1, measuredJobHandler(pipeline.metrics, "reembed-workspace", (payload, attempt) => runReembedWorkspaceJob(reembedding, payload, attempt)));
+    await jobs.work("retire-embedder", 1, measuredJobHandler(pipeline.metrics, "retire-embedder", (payload) => runRetireEmbedderJob(reembedding, payload)));
+  }
   return {
     async close() {
       await Promise.all([planner.close(), vectorIndex.close()]);

@@ -21,6 +21,20 @@ export const jobCatalog = {
     payload: z.object({ documentId: z.number().int().positive() }),
     retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
   },
+  /**
+   * One batch of a workspace's re-embedding (ingest/embedding-generations/): the batch's vectors
+   * and the next batch's job are written in one transaction, so a restart resumes where it stopped
+   * and a job run twice copies nothing twice. The last batch switches the workspace to the new vectors.
+   */
+  "reembed-workspace": {
+    payload: z.object({ workspaceId: z.string().min(1), generationId: z.string().min(1) }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 10 * 60 },
+  },
+  /** Deletes a workspace's vectors of an embedder it no longer uses (after a switch, or of a superseded re-embedding), in batches. */
+  "retire-embedder": {
+    payload: z.object({ workspaceId: z.string().min(1), embedderId: z.string().min(1) }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 10 * 60 },
+  },
   /** A WordPress push's posts (src/wordpress/): each read from its row and indexed like a crawled page. */
   "index-wordpress-posts": {
     payload: z.object({ sourceId: z.string().min(1), documentIds: z.array(z.number().int().positive()).min(1).max(100) }),

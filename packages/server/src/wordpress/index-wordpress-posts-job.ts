@@ -8,6 +8,7 @@ import type { IngestJobContext } from "../ingest/ingest-job-context.js";
 import { IngestFailure, toIngestFailure } from "../ingest/ingest-failure.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { embedMeasured } from "../ingest/measured-embedding.js";
+import { reembedDocument } from "../ingest/reembed-document-job.js";
 import { markDocumentsUnchanged, replaceChunksOfDocuments } from "../ingest/replace-chunks-of-documents.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
 import { refreshSourceProgress } from "../ingest/refresh-source-progress.js";
@@ -71,13 +72,14 @@ async function indexPosts(context: IngestJobContext, agentId: string, documentId
 
   const failed = prepared.filter((entry): entry is Extract<Prepared, { failure: IngestFailure }> => "failure" in entry);
   const readable = prepared.filter((entry): entry is Extract<Prepared, { chunks: DocumentChunk[] }> => "chunks" in entry);
-  const isUnchanged = (entry: (typeof readable)[number]) => entry.post.documentHash === entry.textHash && entry.post.embedder === pipeline.embedder.id;
+  const embedder = await pipeline.embedders.active(posts[0]!.workspaceId);
+  const isUnchanged = (entry: (typeof readable)[number]) => entry.post.documentHash === entry.textHash && entry.post.embedders.includes(embedder.id);
   const unchanged = readable.filter(isUnchanged);
   const changed = readable.filter((entry) => !isUnchanged(entry));
   let vectors: Float32Array[] = [];
   let embeddingFailure: IngestFailure | null = null;
   try {
-    vectors = changed.length === 0 ? [] : await embedMeasured(pipeline, changed.flatMap((entry) => entry.chunks.map(chunkEmbeddingText)));
+    vectors = changed.length === 0 ? [] : await embedMeasured(pipeline, embedder, changed.flatMap((entry) => entry.chunks.map(chunkEmbeddingText)));
   } catch (error) {
     embeddingFailure = toIngestFailure(error);
     if (embeddingFailure.transient && !attempt.isLastAttempt) throw embeddingFailure;
@@ -105,7 +107,7 @@ async function indexPosts(context: IngestJobContext, agentId: string, documentId
       await replaceChunksOfDocuments(
         tx,
         agentId,
-        { embedder: pipeline.embedder.id, dimensions: pipeline.embedder.dimensions, textSearchConfig: textSearchConfigFor(posts[0]!.languageDefault) },
+        { embedder: embedder.id, dimensions: embedder.dimensions, textSearchConfig: textSearchConfigFor(posts[0]!.languageDefault) },
         written.filter((document) => fresh.includes(document.id)),
       );
     }
@@ -113,7 +115,13 @@ async function indexPosts(context: IngestJobContext, agentId: string, documentId
     const failures = [...failed.map((entry) => ({ post: entry.post, failure: entry.failure })), ...(embeddingFailure ? changed.map((entry) => ({ post: entry.post, failure: embeddingFailure! })) : [])];
     for (const { post, failure } of failures) if (stillCurrent(post)) await markDocumentFailed(tx, post.documentId, failure.detail);
   });
-  if (changed.length > 0 && embeddingFailure === null) context.onKnowledgeChanged?.(agentId);
+  if (changed.length > 0 && embeddingFailure === null) {
+    // The workspace switched embedders while these posts were embedded: their vectors are made again with the new one.
+    if ((await pipeline.embedders.activeId(db, posts[0]!.workspaceId)) !== embedder.id) {
+      for (const entry of changed) await reembedDocument(db, pipeline, entry.post.documentId);
+    }
+    context.onKnowledgeChanged?.(agentId);
+  }
 }
 
 /** Job `index-wordpress-posts`: the posts of one push, one after the other, with the source's progress. */

@@ -18,9 +18,10 @@ export interface PostToIndex {
   content: string;
   /** The post's hash when read: the chunks are written only if it is still the post's at write time. */
   postHash: string;
-  /** The document's extracted-text hash and embedder, from its last indexing. */
+  /** The document's extracted-text hash and the embedders of its stored vectors, from its last indexing. */
   documentHash: string | null;
-  embedder: string | null;
+  embedders: string[];
+  workspaceId: string;
   languageDefault: string;
 }
 
@@ -34,11 +35,12 @@ export async function findPostsToIndex(db: Queryable, documentIds: readonly numb
     content: string;
     content_hash: string;
     document_hash: string | null;
-    embedder: string | null;
+    embedders: string[];
+    workspace_id: string;
     language_default: string;
   }>(
-    `SELECT d.id::int AS document_id, p.url, p.title, p.content, p.content_hash, d.content_hash AS document_hash, a.language_default,
-       (SELECT c.embedder FROM chunks c WHERE c.document_id = d.id LIMIT 1) AS embedder
+    `SELECT d.id::int AS document_id, p.url, p.title, p.content, p.content_hash, d.content_hash AS document_hash, a.language_default, d.workspace_id,
+       ARRAY(SELECT DISTINCT c.embedder FROM chunks c WHERE c.document_id = d.id) AS embedders
      FROM wordpress_posts p JOIN documents d ON d.id = p.document_id JOIN agents a ON a.id = p.agent_id
      WHERE p.document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND p.content IS NOT NULL
      ORDER BY d.id`,
@@ -51,7 +53,8 @@ export async function findPostsToIndex(db: Queryable, documentIds: readonly numb
     content: row.content,
     postHash: row.content_hash,
     documentHash: row.document_hash,
-    embedder: row.embedder,
+    embedders: row.embedders,
+    workspaceId: row.workspace_id,
     languageDefault: row.language_default,
   }));
 }

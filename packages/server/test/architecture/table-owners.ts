@@ -31,6 +31,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   documents: "ingest",
   chunks: "ingest",
   knowledge_revisions: "ingest",
+  embedding_generations: "ingest",
   wordpress_posts: "wordpress",
   // console/curated/: answers the operators wrote
   curated_answers: "console",

@@ -20,6 +20,11 @@ export interface LoopbackEmbeddingsServer {
   requests: RecordedRequest[];
   /** The next requests get these answers, in order, before normal service resumes. */
   answerNextWith(...answers: ScriptedAnswer[]): void;
+  /** Holds every request until `resume()` (a slow server, to look at what happens meanwhile). */
+  pause(): void;
+  resume(): void;
+  /** Requests held by `pause()` now. */
+  readonly held: number;
   close(): Promise<void>;
 }
 
@@ -59,10 +64,13 @@ export async function startLoopbackEmbeddingsServer(options: {
 }): Promise<LoopbackEmbeddingsServer> {
   const requests: RecordedRequest[] = [];
   const scripted: ScriptedAnswer[] = [];
+  let paused = false;
+  const waiting: (() => void)[] = [];
 
   const server = createServer((request, response) => {
     void (async () => {
       const body = (await readJson(request)) as RecordedRequest["body"];
+      if (paused) await new Promise<void>((resolve) => waiting.push(resolve));
       requests.push({ method: request.method ?? "", path: request.url ?? "", authorization: request.headers.authorization, body });
       const next = scripted.shift();
       if (next !== undefined) return send(response, next.status, next.body, next.headers);
@@ -95,8 +103,19 @@ export async function startLoopbackEmbeddingsServer(options: {
     origin: `http://127.0.0.1:${port}`,
     requests,
     answerNextWith: (...answers) => scripted.push(...answers),
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+      for (const release of waiting.splice(0)) release();
+    },
+    get held() {
+      return waiting.length;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const release of waiting.splice(0)) release();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),

@@ -17,6 +17,7 @@ export const adminOf = (services: Services): AdminContext => ({
   onAgentChanged: (agentId) => services.sessionCache.forgetAgent(agentId),
   publicUrl: services.config.publicUrl,
   now: services.now,
+  embedders: async () => services.embedders,
 });
 
 export async function seedTenant(

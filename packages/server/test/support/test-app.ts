@@ -28,6 +28,8 @@ import { createTestDatabase, type StoreKind, type TestDatabase } from "./test-da
 import { SourceUpdatePublisher } from "../../src/console/knowledge/source-update-publisher.js";
 import { wordpressSourceKind } from "../../src/wordpress/wordpress-source-kind.js";
 import { subscribeDomainEvents } from "../../src/subscribe-domain-events.js";
+import { EmbedderRegistry } from "../../src/embeddings/embedder-registry.js";
+import { embeddingsKeyBox, WorkspaceEmbedders } from "../../src/ingest/embedding-generations/workspace-embedders.js";
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 /** The realtime app secret of test apps, unless FRONTDESK_REALTIME_APP_SECRET gives another. */
@@ -80,6 +82,14 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
   const embedder = options.embedder ?? new HashingEmbedder();
   const sessionCache = new SessionCache(() => now().getTime());
+  const registry = new EmbedderRegistry({
+    instance: embedder,
+    config: config.embeddings,
+    allowPrivateNetworks: config.models.allowPrivateNetworks,
+    hashingWorkerUrl: compiledWorkerUrl("embeddings/hashing-embedding-worker.js"),
+    localWorkerUrl: compiledWorkerUrl("embeddings/local-embedding-worker.js"),
+  });
+  const embedders = new WorkspaceEmbedders(database.db, registry, embeddingsKeyBox(TEST_JWT_SECRET));
   const services: Services = {
     config,
     db: database.db,
@@ -90,6 +100,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     resumeTokens: new ResumeTokens(TEST_JWT_SECRET, () => now().getTime()),
     jobs,
     embedder,
+    embedders,
     answers: createAnswerGenerator(config.answers),
     answerModels: createAnswerModels(config, TEST_JWT_SECRET, { logger }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
@@ -105,7 +116,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
     const sourceUpdates = new SourceUpdatePublisher(database.db, bus, (error) => logger.warn({ err: error }, "source update not announced"));
-    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), metrics: registerIngestMetrics(services.metrics) });
+    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), metrics: registerIngestMetrics(services.metrics), embedders });
     workers = await registerIngestWorkers(
       {
         db: database.db,
@@ -117,7 +128,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,
-      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], ...(options.progress ? { progress: options.progress } : {}) },
+      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], workspaceEmbedders: embedders, ...(options.progress ? { progress: options.progress } : {}) },
     );
   }
   return {
@@ -131,6 +142,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
       await jobs.stop();
       await workers?.close();
       await pipeline?.close();
+      await registry.close();
       await embedder.close();
       await services.answerModels.close();
       await limiter.close();

@@ -14,7 +14,7 @@ import { ModelProviderNetwork } from "./model-provider-network.js";
  */
 export function createAnswerModels(config: Config, serviceSecret: string, options: { logger?: AnswerLogger; resolve?: HostResolver } = {}): AnswerModels {
   const timeoutMs = Math.round((config.answers.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS) * 1000);
-  const network = new ModelProviderNetwork(config.answerModels.allowPrivateNetworks, timeoutMs, options.resolve);
+  const network = new ModelProviderNetwork(config.models.allowPrivateNetworks, timeoutMs, options.resolve);
   return new AnswerModels(modelProviderKeys(serviceSecret), network, { timeoutMs, logger: options.logger });
 }
 

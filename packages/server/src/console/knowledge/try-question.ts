@@ -25,7 +25,7 @@ export async function tryQuestion(services: Services, operator: SignedInOperator
   let error: TryQuestionResult["answer"]["error"] = null;
   let outcome: { decision: TurnDecision; trace: TurnTrace } | null = null;
   for await (const event of answerTurn(
-    turnKnowledgeOf(services, async (question) => {
+    turnKnowledgeOf(services, await services.embedders.active(agent.workspaceId), async (question) => {
       const found = await findCuratedAnswer(services.db, { workspaceId: agent.workspaceId, agentId: agent.id, question });
       return found === null ? null : { ...found.curated, similarity: found.similarity };
     }, generator),
