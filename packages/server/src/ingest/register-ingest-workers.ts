@@ -7,8 +7,7 @@ import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progr
 import { PlannerStatistics } from "./planner-statistics.js";
 import { VectorIndexUpkeep } from "./vector-index-upkeep.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
-import { runReembedWorkspaceJob } from "./embedding-generations/reembed-workspace-job.js";
-import { runRetireEmbedderJob } from "./embedding-generations/retire-embedder-job.js";
+import { registerReembeddingWorkers } from "./embedding-generations/register-reembedding-workers.js";
 import type { WorkspaceEmbedders } from "./embedding-generations/workspace-embedders.js";
 
 export interface IngestWorkersOptions {
@@ -53,10 +52,7 @@ export async function registerIngestWorkers(
   for (const plugin of options.sourceKinds ?? []) await plugin.registerWorkers(context, concurrency);
   await jobs.work("reembed-document", 1, measuredJobHandler(pipeline.metrics, "reembed-document", (payload) => runReembedDocumentJob(context, payload.documentId)));
   if (options.workspaceEmbedders) {
-    const reembedding = { db: context.db, jobs, pipeline, embedders: options.workspaceEmbedders, logger: base.logger, onKnowledgeChanged: context.onKnowledgeChanged! };
-    // One batch at a time per process: a workspace's batches follow each other, and a remote server is not flooded.
-    await jobs.work("reembed-workspace", 1, measuredJobHandler(pipeline.metrics, "reembed-workspace", (payload, attempt) => runReembedWorkspaceJob(reembedding, payload, attempt)));
-    await jobs.work("retire-embedder", 1, measuredJobHandler(pipeline.metrics, "retire-embedder", (payload) => runRetireEmbedderJob(reembedding, payload)));
+    await registerReembeddingWorkers({ db: context.db, jobs, pipeline, embedders: options.workspaceEmbedders, logger: base.logger, onKnowledgeChanged: context.onKnowledgeChanged! });
   }
   return {
     async close() {

@@ -5,6 +5,7 @@ import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { deleteDocument, findDocument, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
 import { indexDocumentContent } from "../../src/ingest/index-document.js";
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
+import { instanceEmbedderOnly } from "../../src/ingest/embedding-generations/workspace-embedders.js";
 import { createExtractionPool } from "../../src/ingest/extract/extraction-pool.js";
 import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
 import { describeUrlSource } from "../../src/sources/create-source.js";
@@ -20,7 +21,7 @@ describeEachStore("storing a document's chunks on %s", (kind) => {
   let page = 0;
   const embedder = new HashingEmbedder();
   const extraction = createExtractionPool({ size: 1, workerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
-  const pipeline = { embedder, extraction, metrics: unobservedIngestMetrics } as unknown as IngestPipeline;
+  const pipeline = { embedder, embedders: instanceEmbedderOnly(embedder), extraction, metrics: unobservedIngestMetrics } as unknown as IngestPipeline;
 
   async function newDocument(): Promise<number> {
     const url = `https://shop.example/doc-${(page += 1)}`;

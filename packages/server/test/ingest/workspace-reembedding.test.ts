@@ -184,10 +184,10 @@ describeEachStore("re-embedding a workspace's knowledge on %s", (kind) => {
     expect((await status()).reembedding).toBeNull();
   });
 
-  it("error: retrying with nothing failed is a 409; an agent may neither read nor change the setting", async () => {
+  it("security: retrying with nothing failed changes nothing; an agent may neither read nor change the setting", async () => {
     const retried = await t.app.inject({ method: "POST", url: `${CONSOLE}/embeddings/retry`, headers: admin.headers });
-    expect(retried.statusCode).toBe(409);
-    expect(retried.json().error.code).toBe("invalid_transition");
+    expect(retried.statusCode).toBe(202);
+    expect(retried.json().data.reembedding).toBeNull();
     const agent = await createSignedInOperator(t, { workspaceId: shop.workspaceId, role: "agent" });
     expect((await t.app.inject({ method: "GET", url: `${CONSOLE}/embeddings`, headers: agent.headers })).statusCode).toBe(403);
     expect((await t.app.inject({ method: "PUT", url: `${CONSOLE}/embeddings`, headers: agent.headers, payload: { provider: "hashing" } })).statusCode).toBe(403);

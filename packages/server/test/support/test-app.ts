@@ -48,6 +48,8 @@ export interface TestApp {
   published: BusEvent[];
   /** Moves the service's clock. */
   clock: { offsetMs: number };
+  /** The indexing workers' pipeline, when they were started. */
+  pipeline: IngestPipeline | null;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** The cadence of a sitemap's progress lines. */
   progress?: IngestWorkersOptions["progress"];
+  /** False: the workers leave workspaces' re-embedding jobs queued (a process that has not started them yet). */
+  reembedding?: boolean;
 }
 
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
@@ -128,7 +132,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,
-      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], workspaceEmbedders: embedders, ...(options.progress ? { progress: options.progress } : {}) },
+      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], ...(options.reembedding === false ? {} : { workspaceEmbedders: embedders }), ...(options.progress ? { progress: options.progress } : {}) },
     );
   }
   return {
@@ -137,6 +141,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     database,
     published,
     clock,
+    pipeline,
     async close() {
       await app.close();
       await jobs.stop();

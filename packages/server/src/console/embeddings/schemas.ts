@@ -44,12 +44,11 @@ export const retryEmbeddingsRouteSchema = {
   tags,
   operationId: "retryConsoleEmbeddings",
   summary: "Retry a failed re-embedding",
-  description: "Resumes a re-embedding that failed (its provider was down) where it stopped. Admins only.",
+  description: "Resumes a re-embedding that failed (its provider was down) where it stopped; with none failed, changes nothing. Admins only.",
   security: consoleAdminSecurity,
   response: {
     202: jsonResponse("The workspace's embeddings, the re-embedding running again.", workspaceEmbeddingsResponseSchema),
     ...consoleWriteErrors,
     403: adminOnly,
-    409: errorResponse("`invalid_transition`: no re-embedding of the workspace has failed."),
   },
 };

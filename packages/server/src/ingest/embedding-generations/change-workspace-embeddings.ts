@@ -103,12 +103,12 @@ export async function changeWorkspaceEmbeddings(management: EmbeddingsManagement
   });
 }
 
-/** Starts a failed re-embedding again where it stopped. */
+/** Starts a failed re-embedding again where it stopped; with none failed (one running, or none) nothing changes. */
 export async function retryWorkspaceReembedding(management: EmbeddingsManagement, workspaceId: string): Promise<void> {
   await management.db.transaction(async (tx) => {
     await lockWorkspaceGenerations(tx, workspaceId);
     const { pending } = await findWorkspaceGenerations(tx, workspaceId);
-    if (pending?.state !== "failed") throw new AppError("invalid_transition", "No re-embedding of this workspace has failed: there is nothing to retry.");
+    if (pending?.state !== "failed") return;
     await restartGeneration(tx, workspaceId, pending.id);
     await management.jobs.send("reembed-workspace", { workspaceId, generationId: pending.id }, tx);
   });
