@@ -3,6 +3,7 @@ import { MailSection } from "../mail/mail-section.js";
 import { AiModelSection } from "./ai-model-section.js";
 import { ApiTokensSection } from "./api-tokens-section.js";
 import { DeviceNotificationsSection } from "./device-notifications-section.js";
+import { EmbeddingsSection } from "./embeddings-section.js";
 import { OperatorsSection } from "./operators-section.js";
 import { UsageSection } from "./usage-section.js";
 import { useSettingsLive } from "./use-settings-live.js";
@@ -11,7 +12,7 @@ import "./settings.css";
 
 /**
  * Settings: notifications on this device, e-mail alerts, the API tokens page, the operators, the
- * AI model, the webhooks, the workspace's e-mail (admins) and its quota and usage. Each section asks the server,
+ * AI model, the webhooks, the embeddings provider, the workspace's e-mail (admins) and its quota and usage. Each section asks the server,
  * which says who may.
  */
 export function SettingsScreen() {
@@ -28,6 +29,7 @@ export function SettingsScreen() {
         <OperatorsSection />
         <AiModelSection />
         <WebhooksSection />
+        <EmbeddingsSection />
         <MailSection />
         <UsageSection />
       </div>
