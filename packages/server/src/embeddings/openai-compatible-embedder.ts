@@ -29,7 +29,7 @@ export interface OpenAiCompatibleEmbedderOptions {
 }
 
 /** Sizes of well-known models, so that `dimensions` need not be configured for them. */
-export const KNOWN_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+const KNOWN_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   "text-embedding-3-small": 1536,
   "text-embedding-3-large": 3072,
   "text-embedding-ada-002": 1536,

@@ -38,7 +38,7 @@ export class WorkspaceEmbedders implements ActiveEmbedders {
 
   async activeId(db: Queryable, workspaceId: string): Promise<string> {
     const { active } = await findWorkspaceGenerations(db, workspaceId);
-    return active === null ? this.registry.instance.id : active.provider === "default" ? this.registry.instance.id : active.embedderId;
+    return active === null ? this.registry.instance.id : active.embedderId;
   }
 
   /** The embedder a generation names (`default`: the instance's as it is now). */
