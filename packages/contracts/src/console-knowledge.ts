@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestampSchema } from "./common.js";
+import { urlPatternMembers } from "./source-documents.js";
 import { createSourceBodySchema, sourceErrorSchema, sourceKinds, sourceScheduleSchema, sourceSchedules, sourceStatuses } from "./sources.js";
 
 /**
@@ -56,7 +57,11 @@ export const consoleSourceResponseSchema = z.object({ data: consoleSourceDetailS
 export const createConsoleSourceBodySchema = createSourceBodySchema;
 
 /** PATCH /api/v1/console/knowledge/sources/{id}: what an admin may change on a source. */
-export const updateConsoleSourceBodySchema = z.object({ schedule: sourceScheduleSchema });
+export const updateConsoleSourceBodySchema = z
+  .object({ schedule: sourceScheduleSchema.optional(), ...urlPatternMembers })
+  .refine((body) => body.schedule !== undefined || body.include_patterns !== undefined || body.exclude_patterns !== undefined, {
+    message: "must change schedule, include_patterns or exclude_patterns",
+  });
 export type UpdateConsoleSourceBody = z.infer<typeof updateConsoleSourceBodySchema>;
 
 export const TRY_QUESTION_MAX_LENGTH = 2000;

@@ -16,6 +16,7 @@ export const errorCodes = [
   "method_not_allowed",
   "agent_not_found",
   "source_not_found",
+  "document_not_found",
   "origin_forbidden",
   "plan_limit_reached",
   "rate_limited",

@@ -3,6 +3,7 @@ export * from "./errors.js";
 export * from "./widget.js";
 export * from "./behavior-rules.js";
 export * from "./sources.js";
+export * from "./source-documents.js";
 export * from "./messages.js";
 export * from "./storable-text.js";
 export * from "./console-session.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { agentIdSchema } from "./widget.js";
+import { urlPatternMembers } from "./source-documents.js";
 
 export const MAX_TEXT_SOURCE_BYTES = 2 * 1024 * 1024;
 export const sourceKinds = ["url", "sitemap", "text", "wordpress"] as const;
@@ -14,7 +15,13 @@ export const sourceScheduleSchema = z
   .describe("How often the source is re-synced on its own: conditional requests, only changed pages re-embedded. `off` (the default): only when asked.");
 
 const urlSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("url"), url: httpUrlSchema, schedule: sourceScheduleSchema.optional() });
-const sitemapSourceBodySchema = z.object({ agent_id: agentIdSchema, kind: z.literal("sitemap"), url: httpUrlSchema, schedule: sourceScheduleSchema.optional() });
+const sitemapSourceBodySchema = z.object({
+  agent_id: agentIdSchema,
+  kind: z.literal("sitemap"),
+  url: httpUrlSchema,
+  schedule: sourceScheduleSchema.optional(),
+  ...urlPatternMembers,
+});
 const textSourceBodySchema = z.object({
   agent_id: agentIdSchema,
   kind: z.literal("text"),

@@ -16,6 +16,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   agent_not_found: 404,
   source_not_found: 404,
+  document_not_found: 404,
   origin_forbidden: 403,
   plan_limit_reached: 429,
   rate_limited: 429,

@@ -4,7 +4,8 @@ import { bumpKnowledgeRevision, upsertRevisionsOf } from "./knowledge-revision-r
 import { storedVector, unitVectorIntegers } from "../db/vector-literal.js";
 import { vectorIndexedOf } from "./index-agent-vectors.js";
 
-export type DocumentStatus = "pending" | "indexed" | "failed";
+/** `excluded`: its owner left it out of the knowledge (no chunks; re-syncs skip it until it is included again). */
+export type DocumentStatus = "pending" | "indexed" | "failed" | "excluded";
 
 /** A page (or pushed text) of a source, with what indexing it needs to know. */
 export interface DocumentRecord {
@@ -33,22 +34,38 @@ export interface ChunkToStore {
   embedding: Float32Array;
 }
 
-/** The document for each URL of a source, created when missing; returns their ids in URL order. */
+/**
+ * The document for each URL of a source, created when missing and otherwise made pending (an
+ * excluded one stays excluded); returns their ids in URL order.
+ */
 export async function upsertDocuments(
   db: Queryable,
   source: { id: string; workspaceId: string; agentId: string },
   urls: string[],
 ): Promise<number[]> {
+  return (await upsertDocumentStates(db, source, urls)).map((document) => document.id);
+}
+
+/** `upsertDocuments`, keeping only the documents to index: the excluded ones are left out. */
+export async function upsertDocumentsToIndex(db: Queryable, source: { id: string; workspaceId: string; agentId: string }, urls: string[]): Promise<number[]> {
+  return (await upsertDocumentStates(db, source, urls)).filter((document) => !document.excluded).map((document) => document.id);
+}
+
+async function upsertDocumentStates(
+  db: Queryable,
+  source: { id: string; workspaceId: string; agentId: string },
+  urls: string[],
+): Promise<{ id: number; excluded: boolean }[]> {
   if (urls.length === 0) return [];
-  const { rows } = await db.query<{ id: number; url: string }>(
-    `INSERT INTO documents (source_id, workspace_id, agent_id, url, status)
+  const { rows } = await db.query<{ id: number; url: string; excluded: boolean }>(
+    `INSERT INTO documents AS d (source_id, workspace_id, agent_id, url, status)
      SELECT $1, $2, $3, url, 'pending' FROM jsonb_array_elements_text($4::jsonb) AS url
-     ON CONFLICT (source_id, url) DO UPDATE SET status = 'pending', error = NULL, updated_at = now()
-     RETURNING id::int AS id, url`,
+     ON CONFLICT (source_id, url) DO UPDATE SET status = CASE WHEN d.status = 'excluded' THEN 'excluded' ELSE 'pending' END, error = NULL, updated_at = now()
+     RETURNING id::int AS id, url, status = 'excluded' AS excluded`,
     [source.id, source.workspaceId, source.agentId, JSON.stringify(urls)],
   );
-  const byUrl = new Map(rows.map((row) => [row.url, row.id]));
-  return urls.map((url) => byUrl.get(url)!);
+  const byUrl = new Map(rows.map((row) => [row.url, row]));
+  return urls.map((url) => ({ id: byUrl.get(url)!.id, excluded: byUrl.get(url)!.excluded }));
 }
 
 /** Drops the source's documents (and, by cascade, their chunks) whose URL is no longer listed. */
@@ -132,13 +149,23 @@ export async function deleteDocument(db: Queryable, documentId: number): Promise
  * document row is updated with the content's title and hash (and the answer's validators when
  * given), its old chunks deleted, the new ones inserted (passed as one JSON parameter, whatever
  * their number), and the agent's knowledge revision moved after them. False, with nothing
- * written, when the document is gone. One statement rather than five is one round trip to
+ * written, when the document is gone or was excluded meanwhile. One statement rather than five is one round trip to
  * PGlite's thread instead of seven (with BEGIN and COMMIT), for every page indexed.
  */
 export async function replaceDocumentChunks(
   db: Queryable,
   document: { id: number; agentId: string },
-  content: { title: string; contentHash: string; embedder: string; dimensions: number; textSearchConfig: string; validators?: DocumentValidators },
+  content: {
+    title: string;
+    contentHash: string;
+    embedder: string;
+    dimensions: number;
+    textSearchConfig: string;
+    validators?: DocumentValidators;
+    /** The extracted text and the size of what it was read from, shown to the owner. */
+    text?: string;
+    contentBytes?: number;
+  },
   chunks: ChunkToStore[],
 ): Promise<boolean> {
   const validators = content.validators;
@@ -153,8 +180,8 @@ export async function replaceDocumentChunks(
   const { rows: result } = await db.query<{ stored: boolean }>(
     `WITH document AS (
        UPDATE documents SET status = 'indexed', title = $3, content_hash = $4, error = NULL, chunk_count = $5,
-         indexed_at = now(), updated_at = now()${validators ? ", etag = $10, last_modified = $11" : ""}
-       WHERE id = $1 RETURNING id
+         indexed_at = now(), updated_at = now(), extracted_text = $10, content_bytes = $11${validators ? ", etag = $12, last_modified = $13" : ""}
+       WHERE id = $1 AND status <> 'excluded' RETURNING id
      ), removed AS (
        DELETE FROM chunks WHERE document_id = (SELECT id FROM document)
      ), added AS (
@@ -180,6 +207,8 @@ export async function replaceDocumentChunks(
       content.dimensions,
       content.textSearchConfig,
       JSON.stringify(rows),
+      content.text ?? null,
+      content.contentBytes ?? null,
       ...(validators ? [validators.etag, validators.lastModified] : []),
     ],
   );
@@ -204,7 +233,8 @@ export async function restemAgentChunks(tx: Queryable, agentId: string, textSear
 /** The page was fetched again and its content is unchanged: nothing is re-embedded (the answer's validators are kept when given). */
 export async function markDocumentUnchanged(db: Queryable, documentId: number, validators?: DocumentValidators): Promise<void> {
   await db.query(
-    `UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now()${validators ? ", etag = $2, last_modified = $3" : ""} WHERE id = $1`,
+    `UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now()${validators ? ", etag = $2, last_modified = $3" : ""}
+     WHERE id = $1 AND status <> 'excluded'`,
     [documentId, ...(validators ? [validators.etag, validators.lastModified] : [])],
   );
 }
@@ -216,7 +246,7 @@ export async function markDocumentUnchanged(db: Queryable, documentId: number, v
 export async function markDocumentFailed(db: Queryable, documentId: number, error: { code: string; message: string }): Promise<void> {
   await db.query(
     `UPDATE documents SET status = CASE WHEN chunk_count > 0 THEN 'indexed' ELSE 'failed' END, error = $2::jsonb, updated_at = now()
-     WHERE id = $1`,
+     WHERE id = $1 AND status <> 'excluded'`,
     [documentId, JSON.stringify(error)],
   );
 }
@@ -230,7 +260,7 @@ export interface DocumentCounts {
 
 export async function countSourceDocuments(db: Queryable, sourceId: string): Promise<DocumentCounts> {
   const { rows } = await db.query<DocumentCounts>(
-    `SELECT count(*)::int AS found,
+    `SELECT count(*) FILTER (WHERE status <> 'excluded')::int AS found,
        count(*) FILTER (WHERE status = 'pending')::int AS pending,
        count(*) FILTER (WHERE status = 'indexed' AND error IS NULL)::int AS indexed,
        count(*) FILTER (WHERE status = 'failed' OR error IS NOT NULL)::int AS failed
@@ -258,7 +288,7 @@ export async function listSourceDocumentIds(db: Queryable, sourceId: string): Pr
 export async function countDocumentsBySource(db: Queryable, sourceIds: readonly string[]): Promise<Map<string, DocumentCounts>> {
   if (sourceIds.length === 0) return new Map();
   const { rows } = await db.query<DocumentCounts & { source_id: string }>(
-    `SELECT source_id, count(*)::int AS found,
+    `SELECT source_id, count(*) FILTER (WHERE status <> 'excluded')::int AS found,
        count(*) FILTER (WHERE status = 'pending')::int AS pending,
        count(*) FILTER (WHERE status = 'indexed' AND error IS NULL)::int AS indexed,
        count(*) FILTER (WHERE status = 'failed' OR error IS NOT NULL)::int AS failed

@@ -46,6 +46,8 @@ export async function indexDocumentContent(
       embedder: embedderId,
       dimensions: embedder.dimensions,
       textSearchConfig: textSearchConfigFor(document.languageDefault),
+      text: extracted.text,
+      contentBytes: Buffer.byteLength(content.body, "utf8"),
       ...(validators ? { validators } : {}),
     },
     chunks.map((chunk, i) => ({

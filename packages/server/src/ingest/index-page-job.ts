@@ -18,6 +18,11 @@ export async function runIndexPageJob(
   const { db, pipeline } = context;
   const document = await findDocument(db, payload.documentId);
   if (!document) return;
+  // Its owner left it out (after this job was queued): nothing is fetched.
+  if (document.status === "excluded") {
+    context.progress.sitemapProgress(payload.sourceId, await refreshSitemapProgress(db, context.events, payload.sourceId, context.sitemapCounts));
+    return;
+  }
   try {
     const outcome = await refreshPage(db, pipeline, document);
     if (outcome.kind === "indexed" || (outcome.kind === "removed" && document.contentHash !== null)) context.onKnowledgeChanged?.(document.agentId);

@@ -4,10 +4,12 @@ import {
   findSource,
   findSourceText,
   patchSourceConfig,
+  urlPatternFilter,
+  urlPatternsOf,
   type SourceOutcome,
   type SourceRecord,
 } from "../sources/sources.js";
-import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments } from "./document-repository.js";
+import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments, upsertDocumentsToIndex } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
@@ -32,12 +34,15 @@ async function indexSingleDocument(context: IngestJobContext, source: SourceReco
     const title = typeof source.config.title === "string" ? source.config.title : undefined;
     const document = await findDocument(db, documentId!);
     if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
+    if (document.status === "excluded") return { kind: "unchanged" };
     return indexDocumentContent(db, pipeline, document, { body: content, contentType: "text/plain", url: textDocumentUrl(source), ...(title ? { title } : {}) });
   }
   const [documentId] = await upsertDocuments(db, source, [source.targetUrl!]);
   try {
     const document = await findDocument(db, documentId!);
     if (!document) throw new IngestFailure("document_deleted", "The page was deleted while it was being indexed.");
+    // Its owner left it out: a re-sync does not fetch it.
+    if (document.status === "excluded") return { kind: "unchanged" };
     const outcome = await refreshPage(db, pipeline, document);
     if (outcome.kind === "removed") throw new IngestFailure("http_status", `${document.url} answered HTTP ${outcome.status}: the page is gone, its passages were removed`);
     return outcome.kind === "not_modified" ? { kind: "unchanged" } : outcome;
@@ -48,22 +53,28 @@ async function indexSingleDocument(context: IngestJobContext, source: SourceReco
   }
 }
 
-/** Reads the sitemap, reconciles its documents and fans out one `index-page` job per page. */
+/**
+ * Reads the sitemap, keeps the pages its URL patterns let through, reconciles its documents (pages
+ * no longer listed or let through are dropped with their chunks) and fans out one `index-page` job
+ * per page, but for the pages its owner excluded.
+ */
 async function startSitemapSync(context: IngestJobContext, source: SourceRecord): Promise<void> {
   const { db, jobs, pipeline } = context;
   const discovery = await pipeline.crawler.discoverSitemapUrls(source.targetUrl!, { maxPages: pipeline.sitemapMaxPages });
   if (discovery.urls.length === 0) throw new IngestFailure("empty_sitemap", "The sitemap lists no pages on its own host.");
+  const urls = discovery.urls.filter(urlPatternFilter(urlPatternsOf(source.config)));
+  if (urls.length === 0) throw new IngestFailure("no_page_matches", "No page of the sitemap matches the source's URL patterns.");
   // Before the page jobs exist, so that none of them can report progress ahead of this line.
   context.progress.sitemapRead(source.id, {
-    pagesFound: discovery.urls.length,
+    pagesFound: urls.length,
     truncated: discovery.truncated,
     skippedForeignHost: discovery.skippedForeignHost,
   });
   await db.transaction(async (tx) => {
-    if ((await deleteDocumentsNotIn(tx, source.id, discovery.urls)) > 0) context.onKnowledgeChanged?.(source.agentId);
-    const documentIds = await upsertDocuments(tx, source, discovery.urls);
+    if ((await deleteDocumentsNotIn(tx, source.id, urls)) > 0) context.onKnowledgeChanged?.(source.agentId);
+    const documentIds = await upsertDocumentsToIndex(tx, source, urls);
     await patchSourceConfig(tx, source.id, {
-      pages_found: discovery.urls.length,
+      pages_found: urls.length,
       pages_indexed: 0,
       pages_failed: 0,
       truncated: discovery.truncated,

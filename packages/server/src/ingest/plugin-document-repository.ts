@@ -25,11 +25,11 @@ export async function insertPendingDocuments(tx: Queryable, source: PluginSource
   return new Map(rows.map((row) => [row.url, row.id]));
 }
 
-/** Existing documents to index again: pending, under its (maybe new) URL; their chunks keep answering meanwhile. */
+/** Existing documents to index again: pending (an excluded one stays excluded), under its (maybe new) URL; their chunks keep answering meanwhile. */
 export async function requeueDocumentsAtUrls(tx: Queryable, sourceId: string, documents: readonly { id: number; url: string }[]): Promise<void> {
   if (documents.length === 0) return;
   await tx.query(
-    `UPDATE documents d SET url = v.url, status = 'pending', error = NULL, updated_at = now()
+    `UPDATE documents d SET url = v.url, status = CASE WHEN d.status = 'excluded' THEN 'excluded' ELSE 'pending' END, error = NULL, updated_at = now()
      FROM jsonb_to_recordset($2::jsonb) AS v (id bigint, url text)
      WHERE d.id = v.id AND d.source_id = $1`,
     [sourceId, JSON.stringify(documents)],
@@ -51,7 +51,7 @@ export async function deleteSourceDocuments(tx: Queryable, sourceId: string, doc
   return rows[0]?.removed ?? 0;
 }
 
-/** Marks every document of the source pending (a re-sync of a whole pushed source); their chunks keep answering meanwhile. */
+/** Marks every document of the source pending but the excluded ones (a re-sync of a whole pushed source); their chunks keep answering meanwhile. */
 export async function requeueAllSourceDocuments(tx: Queryable, sourceId: string): Promise<void> {
-  await tx.query(`UPDATE documents SET status = 'pending', error = NULL, updated_at = now() WHERE source_id = $1`, [sourceId]);
+  await tx.query(`UPDATE documents SET status = 'pending', error = NULL, updated_at = now() WHERE source_id = $1 AND status <> 'excluded'`, [sourceId]);
 }

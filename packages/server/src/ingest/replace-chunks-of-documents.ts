@@ -8,6 +8,9 @@ export interface DocumentChunks {
   id: number;
   title: string;
   contentHash: string;
+  /** The extracted text and the size of what it was read from, shown to the owner. */
+  text?: string;
+  contentBytes?: number;
   chunks: ChunkToStore[];
 }
 
@@ -23,8 +26,16 @@ export async function replaceChunksOfDocuments(
   tx: Queryable,
   agentId: string,
   meta: { embedder: string; dimensions: number; textSearchConfig: string },
-  documents: readonly DocumentChunks[],
+  given: readonly DocumentChunks[],
 ): Promise<void> {
+  if (given.length === 0) return;
+  // An excluded document gets no chunks (its owner left it out meanwhile); the lock orders this write after the exclusion's.
+  const { rows: writable } = await tx.query<{ id: number }>(
+    `SELECT id::int AS id FROM documents WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND status <> 'excluded' ORDER BY id FOR UPDATE`,
+    [JSON.stringify(given.map((document) => document.id))],
+  );
+  const kept = new Set(writable.map((row) => row.id));
+  const documents = given.filter((document) => kept.has(document.id));
   if (documents.length === 0) return;
   await tx.query(`DELETE FROM chunks WHERE document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint)`, [JSON.stringify(documents.map((document) => document.id))]);
   const rows = documents.flatMap((document) => document.chunks.map((chunk) => ({ documentId: document.id, chunk })));
@@ -46,10 +57,21 @@ export async function replaceChunksOfDocuments(
   }
   await tx.query(
     `UPDATE documents d SET status = 'indexed', title = v.title, content_hash = v.content_hash, error = NULL, chunk_count = v.chunk_count,
-       indexed_at = now(), updated_at = now()
-     FROM jsonb_to_recordset($1::jsonb) AS v (id bigint, title text, content_hash text, chunk_count int)
+       indexed_at = now(), updated_at = now(), extracted_text = v.extracted_text, content_bytes = v.content_bytes
+     FROM jsonb_to_recordset($1::jsonb) AS v (id bigint, title text, content_hash text, chunk_count int, extracted_text text, content_bytes int)
      WHERE d.id = v.id`,
-    [JSON.stringify(documents.map((document) => ({ id: document.id, title: document.title, content_hash: document.contentHash, chunk_count: document.chunks.length })))],
+    [
+      JSON.stringify(
+        documents.map((document) => ({
+          id: document.id,
+          title: document.title,
+          content_hash: document.contentHash,
+          chunk_count: document.chunks.length,
+          extracted_text: document.text ?? null,
+          content_bytes: document.contentBytes ?? null,
+        })),
+      ),
+    ],
   );
   await bumpKnowledgeRevision(tx, agentId);
 }
@@ -59,7 +81,7 @@ export async function markDocumentsUnchanged(tx: Queryable, documentIds: readonl
   if (documentIds.length === 0) return;
   await tx.query(
     `UPDATE documents SET status = 'indexed', error = NULL, indexed_at = now(), updated_at = now()
-     WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint)`,
+     WHERE id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND status <> 'excluded'`,
     [JSON.stringify(documentIds)],
   );
 }

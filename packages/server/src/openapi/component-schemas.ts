@@ -110,7 +110,7 @@ const components: [z.ZodType, ComponentMeta & { id: string }][] = [
     description:
       "A knowledge source of an agent. `status` is `pending` until indexed or failed. `config` holds `url` (url, sitemap); " +
       "`title`, `source_url`, `content_bytes` (text); and, for a sitemap, `pages_found`, `pages_indexed`, `pages_failed`, " +
-      "`truncated`, `skipped_foreign_host`.",
+      "`truncated`, `skipped_foreign_host`, and the `include_patterns` and `exclude_patterns` it was given.",
   }],
   [initBodySchema, { id: "InitRequest" }],
   [leadBodySchema, { id: "LeadRequest" }],

@@ -10,6 +10,7 @@ import {
   findDuplicateSource,
   insertSourceText,
   insertSourceUnlessDuplicate,
+  patchSourceConfig,
   requestResync,
   type NewSource,
   type SourceRecord,
@@ -24,11 +25,29 @@ export function canonicalSourceUrl(value: string): string {
 
 async function describeSource(workspaceId: string, body: CreateSourceBody, now: Date): Promise<NewSource> {
   if (body.kind === "text") return describeText(newId("src"), workspaceId, body);
-  return describeUrlSource({ workspaceId, agentId: body.agent_id, kind: body.kind, url: body.url, schedule: body.schedule ?? "off", now });
+  return describeUrlSource({ workspaceId, agentId: body.agent_id, kind: body.kind, url: body.url, schedule: body.schedule ?? "off", now, patterns: patternsOf(body) });
+}
+
+/** A sitemap's URL patterns as its body gives them (issue 32 §3), for its config; none for other kinds. */
+function patternsOf(body: CreateSourceBody): Record<string, string[]> {
+  if (body.kind !== "sitemap") return {};
+  return {
+    ...(body.include_patterns !== undefined ? { include_patterns: body.include_patterns } : {}),
+    ...(body.exclude_patterns !== undefined ? { exclude_patterns: body.exclude_patterns } : {}),
+  };
 }
 
 /** A new url or sitemap source of an agent (also used by the eval and the benches to index pages directly). */
-export function describeUrlSource(input: { workspaceId: string; agentId: string; kind: "url" | "sitemap"; url: string; schedule: SourceSchedule; now: Date }): NewSource {
+export function describeUrlSource(input: {
+  workspaceId: string;
+  agentId: string;
+  kind: "url" | "sitemap";
+  url: string;
+  schedule: SourceSchedule;
+  now: Date;
+  /** A sitemap's include and exclude URL patterns, kept in its config. */
+  patterns?: Record<string, string[]>;
+}): NewSource {
   const id = newId("src");
   const url = canonicalSourceUrl(input.url);
   return {
@@ -36,7 +55,7 @@ export function describeUrlSource(input: { workspaceId: string; agentId: string;
     workspaceId: input.workspaceId,
     agentId: input.agentId,
     kind: input.kind,
-    config: input.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0 } : { url },
+    config: input.kind === "sitemap" ? { url, pages_found: 0, pages_indexed: 0, pages_failed: 0, ...input.patterns } : { url },
     targetUrl: url,
     contentHash: null,
     schedule: input.schedule,
@@ -86,6 +105,9 @@ export async function createSource(
       if (body.kind !== "text" && body.schedule !== undefined && body.schedule !== existing.schedule) {
         await setSourceSchedule(tx, workspaceId, existing.id, body.schedule, nextSyncAt(existing.id, body.schedule, services.now()));
       }
+      // URL patterns pushed with a known sitemap replace the ones it had; the re-sync applies them.
+      const patterns = patternsOf(body);
+      if (Object.keys(patterns).length > 0) await patchSourceConfig(tx, existing.id, patterns);
       const resynced = await requestResync(tx, existing.id);
       await services.jobs.send("index-source", { sourceId: existing.id }, tx);
       return { source: resynced, created: false };

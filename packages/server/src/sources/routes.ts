@@ -7,6 +7,8 @@ import type { ApiToken } from "../tenants/api-tokens.js";
 import { createSource } from "./create-source.js";
 import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema } from "./schemas.js";
 import { deleteSource } from "./delete-source.js";
+import { getSourceDocumentRouteSchema, listSourceDocumentsRouteSchema } from "./document-schemas.js";
+import { listWorkspaceSourceDocuments, showWorkspaceSourceDocument } from "./source-documents.js";
 import {
   findWorkspaceSource,
   listWorkspaceSources,
@@ -47,6 +49,14 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!source) throw notFound();
       return { data: presentSource(source) };
     });
+
+    app.get("/:id/documents", { schema: listSourceDocumentsRouteSchema }, async (request) =>
+      listWorkspaceSourceDocuments(services.db, tokenOf(request).workspaceId, request.params.id, request.query, notFound),
+    );
+
+    app.get("/:id/documents/:document_id", { schema: getSourceDocumentRouteSchema }, async (request) => ({
+      data: await showWorkspaceSourceDocument(services.db, tokenOf(request).workspaceId, request.params.id, request.params.document_id, notFound),
+    }));
 
     app.post(
       "/",

@@ -7,3 +7,5 @@ export { findSource, findSourceText, findWorkspaceSource, listAgentSources, list
 export type { SettledSource, SourceOutcome, SourceRecord } from "./source-repository.js";
 export { findOrCreateWordpressSource, findWordpressSource, markWordpressPush } from "./wordpress-source-repository.js";
 export type { WordpressSource } from "./wordpress-source-repository.js";
+export { urlPatternFilter, urlPatternsOf } from "./url-patterns.js";
+export type { UrlPatterns } from "./url-patterns.js";

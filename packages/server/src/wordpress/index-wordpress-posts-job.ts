@@ -43,14 +43,14 @@ export async function refreshWordpressProgress(tx: Queryable, events: FrontdeskE
 
 const refreshInTransaction = (context: IngestJobContext, sourceId: string) => context.db.transaction((tx) => refreshWordpressProgress(tx, context.events, sourceId));
 
-type Prepared = { post: PostToIndex; failure: IngestFailure } | { post: PostToIndex; title: string; textHash: string; chunks: DocumentChunk[] };
+type Prepared = { post: PostToIndex; failure: IngestFailure } | { post: PostToIndex; title: string; text: string; textHash: string; chunks: DocumentChunk[] };
 
 /** Extracts and chunks a post on the extraction workers; a failure is kept with the post. */
 async function preparePost(pipeline: IngestPipeline, post: PostToIndex): Promise<Prepared> {
   try {
     const { document, chunks } = await pipeline.extraction.prepare({ body: postPage(post), contentType: "text/html", url: post.url, title: post.title });
     if (isEmptyExtraction(document) || chunks.length === 0) return { post, failure: new IngestFailure("empty_content", "The post has no readable text.") };
-    return { post, title: document.title, textHash: await sha256Hex(`${document.title}\n\n${document.text}`), chunks };
+    return { post, title: document.title, text: document.text, textHash: await sha256Hex(`${document.title}\n\n${document.text}`), chunks };
   } catch (error) {
     return { post, failure: toIngestFailure(error) };
   }
@@ -90,6 +90,8 @@ async function indexPosts(context: IngestJobContext, agentId: string, documentId
     id: entry.post.documentId,
     title: entry.title,
     contentHash: entry.textHash,
+    text: entry.text,
+    contentBytes: Buffer.byteLength(entry.post.content, "utf8"),
     chunks: entry.chunks.map((chunk) => ({
       index: chunk.index,
       title: chunk.title,

@@ -42,7 +42,7 @@ export async function findPostsToIndex(db: Queryable, documentIds: readonly numb
     `SELECT d.id::int AS document_id, p.url, p.title, p.content, p.content_hash, d.content_hash AS document_hash, a.language_default, d.workspace_id,
        ARRAY(SELECT DISTINCT c.embedder FROM chunks c WHERE c.document_id = d.id) AS embedders
      FROM wordpress_posts p JOIN documents d ON d.id = p.document_id JOIN agents a ON a.id = p.agent_id
-     WHERE p.document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND p.content IS NOT NULL
+     WHERE p.document_id IN (SELECT (jsonb_array_elements_text($1::jsonb))::bigint) AND p.content IS NOT NULL AND d.status <> 'excluded'
      ORDER BY d.id`,
     [JSON.stringify(documentIds)],
   );

@@ -3,7 +3,10 @@ import { enforceRateLimit } from "../../ratelimit/enforce-rate-limit.js";
 import { createSource } from "../../sources/create-source.js";
 import { deleteSource } from "../../sources/delete-source.js";
 import { resyncSource, sourceNotFound } from "../../sources/resync-source.js";
-import { updateSourceSchedule } from "../../sources/update-source-schedule.js";
+import { setDocumentExcluded } from "../../sources/set-document-excluded.js";
+import { listWorkspaceSourceDocuments, showWorkspaceSourceDocument } from "../../sources/source-documents.js";
+import { updateSourceSettings } from "../../sources/update-source-settings.js";
+import { getConsoleSourceDocumentRouteSchema, listConsoleSourceDocumentsRouteSchema, updateConsoleSourceDocumentRouteSchema } from "./document-schemas.js";
 import { agentNotFound } from "../agents/change-console-agent.js";
 import { operatorGuard, operatorOf } from "../authenticate-operator.js";
 import { listConsoleSources, showConsoleSource, withDetail } from "./console-sources.js";
@@ -55,9 +58,23 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.patch("/knowledge/sources/:id", { schema: updateSourceRouteSchema, preValidation: adminOnly }, async (request) => {
-    const source = await updateSourceSchedule(services, operatorOf(request).workspaceId, request.params.id, request.body.schedule);
+    const source = await updateSourceSettings(services, operatorOf(request).workspaceId, request.params.id, request.body);
     await sourceChanged(source.id);
     return { data: await withDetail(services, source) };
+  });
+
+  app.get("/knowledge/sources/:id/documents", { schema: listConsoleSourceDocumentsRouteSchema, preValidation: anyOperator }, async (request) =>
+    listWorkspaceSourceDocuments(services.db, operatorOf(request).workspaceId, request.params.id, request.query, sourceNotFound),
+  );
+
+  app.get("/knowledge/sources/:id/documents/:document_id", { schema: getConsoleSourceDocumentRouteSchema, preValidation: anyOperator }, async (request) => ({
+    data: await showWorkspaceSourceDocument(services.db, operatorOf(request).workspaceId, request.params.id, request.params.document_id, sourceNotFound),
+  }));
+
+  app.patch("/knowledge/sources/:id/documents/:document_id", { schema: updateConsoleSourceDocumentRouteSchema, preValidation: adminOnly }, async (request) => {
+    const { document, source } = await setDocumentExcluded(services, operatorOf(request).workspaceId, request.params.id, request.params.document_id, request.body.excluded);
+    await sourceChanged(source.id);
+    return { data: document };
   });
 
   app.delete("/knowledge/sources/:id", { schema: deleteSourceRouteSchema, preValidation: adminOnly }, async (request, reply) => {

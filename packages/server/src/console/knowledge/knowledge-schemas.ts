@@ -89,9 +89,12 @@ export const resyncSourceRouteSchema = {
 export const updateSourceRouteSchema = {
   tags,
   operationId: "updateConsoleSource",
-  summary: "Change a source's re-sync schedule",
+  summary: "Change a source's re-sync schedule or a sitemap's URL patterns",
   description:
-    "Admins only. `schedule` (`off`, `hourly`, `daily`, `weekly`) says how often a url or sitemap source is re-synced on its own: " +
+    "Admins only. `include_patterns` and `exclude_patterns` (a sitemap only) say which of its pages are crawled, as glob-like patterns of " +
+    "a page's path and query (`/blog/*`; `*` is any run of characters): pages they now leave out are deleted with their chunks at once, " +
+    "and a re-sync is queued for pages they now let in. " +
+    "`schedule` (`off`, `hourly`, `daily`, `weekly`) says how often a url or sitemap source is re-synced on its own: " +
     "conditional requests, only the pages whose content changed re-embedded, pages gone from the sitemap or answering 404/410 removed. " +
     "The next re-sync is one interval from now plus the source's stable jitter (up to 10 % of the interval); `next_sync_at` says when. " +
     "A text or WordPress source only takes `off`.",
@@ -103,7 +106,10 @@ export const updateSourceRouteSchema = {
     ...consoleWriteErrors,
     403: adminOnly,
     404: sourceNotFound,
-    422: errorResponse("`validation_failed`: a bad id, a schedule that is not one of the four, or a schedule on a text or WordPress source (`fields.schedule`)."),
+    422: errorResponse(
+      "`validation_failed`: a bad id, a schedule that is not one of the four, a schedule on a text or WordPress source (`fields.schedule`), " +
+        "a bad pattern (`fields` names it, e.g. `exclude_patterns.0`) or patterns on a source that is not a sitemap.",
+    ),
   },
 };
 
