@@ -89,6 +89,9 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           "PATCH /knowledge/sources/{id}",
           "DELETE /knowledge/sources/{id}",
           "POST /knowledge/sources/{id}/resync",
+          "GET /knowledge/sources/{id}/documents",
+          "GET /knowledge/sources/{id}/documents/{document_id}",
+          "PATCH /knowledge/sources/{id}/documents/{document_id}",
           "POST /knowledge/try",
         ].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /leads", "GET /leads.csv", "GET /tokens", "POST /tokens", "DELETE /tokens/{id}", "GET /operators", "POST /operators", "POST /operators/{id}/password-link", "PATCH /operators/{id}", "DELETE /operators/{id}", "DELETE /operators/{id}/sessions", "GET /workspace/usage", "GET /analytics", "GET /answers"].map(
@@ -115,6 +118,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `POST ${S}`,
         `GET ${S}/{id}`,
         `DELETE ${S}/{id}`,
+        `GET ${S}/{id}/documents`,
+        `GET ${S}/{id}/documents/{document_id}`,
         `POST ${WP}/posts`,
         `DELETE ${WP}/posts/{post_id}`,
         `GET ${WP}/status`,
@@ -123,7 +128,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       ].sort(),
     );
     for (const { method, path } of operations) {
-      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id") }), path).toBe(true);
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id").replace("{document_id}", ":document_id") }), path).toBe(true);
     }
   });
 
