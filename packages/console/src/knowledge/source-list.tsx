@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, dataOf, describeError, type Schemas } from "../api/client.js";
+import { useOperator } from "../session.js";
+import { SourcePages } from "./source-pages.js";
+import { UrlPatternsForm } from "./url-patterns-form.js";
 import { SOURCES_QUERY_KEY, sourceQueryKey } from "./use-sources.js";
 
 type Source = Schemas["ConsoleSource"];
@@ -127,6 +130,7 @@ function SourceRow({ source }: { source: Source }) {
     onSettled: refresh,
   });
   const name = sourceName(source);
+  const admin = useOperator().role === "admin";
   const error = resync.error ?? remove.error;
   return (
     <li className="source-row" aria-label={name} data-status={source.syncing || source.status === "pending" ? "syncing" : source.status}>
@@ -150,6 +154,8 @@ function SourceRow({ source }: { source: Source }) {
         </p>
       )}
       {source.progress.pages_failed > 0 && <FailedPages source={source} />}
+      <SourcePages source={source} />
+      {source.kind === "sitemap" && admin && <UrlPatternsForm source={source} name={name} />}
       <div className="source-actions">
         {source.last_synced_at && (
           <span className="muted source-synced">
