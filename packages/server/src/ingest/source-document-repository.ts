@@ -62,7 +62,7 @@ const toSummary = (row: SummaryRow): SourceDocumentSummary => ({
 /** A page of the source's documents in id order (the order they were found), after `afterId` when given. */
 export async function listSourceDocuments(db: Queryable, sourceId: string, page: { limit: number; afterId: number | null }): Promise<SourceDocumentSummary[]> {
   const { rows } = await db.query<SummaryRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM documents WHERE source_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+    `SELECT ${SUMMARY_COLUMNS} FROM documents WHERE source_id = $1 AND id > $2 ORDER BY documents.id LIMIT $3`,
     [sourceId, page.afterId ?? 0, page.limit],
   );
   return rows.map(toSummary);
@@ -89,6 +89,6 @@ export async function findSourceDocument(db: Queryable, sourceId: string, docume
 
 /** The source's documents' ids and URLs (documents_source_order_idx), for rules that decide by URL which pages stay. */
 export async function listSourceDocumentUrls(db: Queryable, sourceId: string): Promise<{ id: number; url: string }[]> {
-  const { rows } = await db.query<{ id: number; url: string }>(`SELECT id::int AS id, url FROM documents WHERE source_id = $1 ORDER BY id`, [sourceId]);
+  const { rows } = await db.query<{ id: number; url: string }>(`SELECT id::int AS id, url FROM documents WHERE source_id = $1 ORDER BY documents.id`, [sourceId]);
   return rows;
 }

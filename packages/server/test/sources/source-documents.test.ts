@@ -268,3 +268,75 @@ describeEachStore("a source's documents on %s", (kind) => {
     await settle(page.id);
   });
 });
+
+describeEachStore("an excluded WordPress post on %s", (kind) => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let wpToken: string;
+  let admin: ConsoleSession;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {}, { workers: {} });
+    tenant = await seedTenant(t.services);
+    wpToken = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "wp", abilities: ["wp:sync"] })) as { token: string }).token;
+    admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin" });
+  });
+  afterAll(() => t.close());
+
+  const post = (id: number, text: string) => ({
+    post_id: id,
+    url: `https://shop.example.com/blog/post-${id}`,
+    title: `Post ${id}`,
+    content: `<p>${text}</p>`,
+    modified_at: new Date().toISOString(),
+    status: "publish",
+    type: "post",
+  });
+  const push = (posts: unknown[]) => t.app.inject({ method: "POST", url: "/api/v1/wp/posts", headers: bearer(wpToken), payload: { agent_id: tenant.agentId, posts } });
+  const settled = async () => {
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const { rows } = await t.services.db.query<{ pending: number; running: number }>(
+        `SELECT (SELECT count(*)::int FROM documents WHERE agent_id = $1 AND status = 'pending') AS pending,
+           (SELECT count(*)::int FROM pgboss.job WHERE name IN ('index-wordpress-posts', 'index-source') AND state IN ('created', 'retry', 'active')) AS running`,
+        [tenant.agentId],
+      );
+      if (rows[0]!.pending === 0 && rows[0]!.running === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("the posts were not indexed");
+  };
+  const documentOf = async (postId: number) =>
+    (
+      await t.services.db.query<{ id: number; source_id: string; status: string; chunks: number; text: string | null }>(
+        `SELECT d.id::int AS id, d.source_id, d.status, d.extracted_text AS text, (SELECT count(*)::int FROM chunks c WHERE c.document_id = d.id) AS chunks
+         FROM documents d WHERE d.agent_id = $1 AND d.url = $2`,
+        [tenant.agentId, `https://shop.example.com/blog/post-${postId}`],
+      )
+    ).rows[0]!;
+
+  it("happy: an excluded post stays out through a re-sync and a push of a changed text; included again, it is indexed", async () => {
+    expect((await push([post(1, "Canoe rental costs thirty euros a day."), post(2, "The boathouse opens at eight.")])).statusCode).toBe(200);
+    await settled();
+    const first = await documentOf(1);
+    expect(first).toMatchObject({ status: "indexed", text: "Canoe rental costs thirty euros a day." });
+    expect(first.chunks).toBeGreaterThan(0);
+
+    const excluded = await t.app.inject({ method: "PATCH", url: `${CONSOLE}/knowledge/sources/${first.source_id}/documents/${first.id}`, headers: admin.headers, payload: { excluded: true } });
+    expect(excluded.statusCode).toBe(200);
+    expect(await documentOf(1)).toMatchObject({ status: "excluded", chunks: 0 });
+
+    expect((await t.app.inject({ method: "POST", url: `${CONSOLE}/knowledge/sources/${first.source_id}/resync`, headers: admin.headers })).statusCode).toBe(202);
+    await settled();
+    expect(await documentOf(1)).toMatchObject({ status: "excluded", chunks: 0 });
+    expect(await documentOf(2)).toMatchObject({ status: "indexed" });
+    expect((await push([post(1, "Canoe rental now costs forty euros a day.")])).statusCode).toBe(200);
+    await settled();
+    expect(await documentOf(1)).toMatchObject({ status: "excluded", chunks: 0 });
+
+    await t.app.inject({ method: "PATCH", url: `${CONSOLE}/knowledge/sources/${first.source_id}/documents/${first.id}`, headers: admin.headers, payload: { excluded: false } });
+    await settled();
+    const back = await documentOf(1);
+    expect(back).toMatchObject({ status: "indexed", text: "Canoe rental now costs forty euros a day." });
+    expect(back.chunks).toBeGreaterThan(0);
+  });
+});
