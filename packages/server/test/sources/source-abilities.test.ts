@@ -40,6 +40,10 @@ describeEachStore("API token abilities on the Sources API, on %s", (kind) => {
     const one = await t.app.inject({ method: "GET", url: `${SOURCES}/${sourceId}`, headers: bearer(tokens.read) });
     expect(one.statusCode).toBe(200);
     expect(one.json().data.id).toBe(sourceId);
+    // Its documents too (beyond the spec), whether or not the text is indexed yet.
+    const documents = await t.app.inject({ method: "GET", url: `${SOURCES}/${sourceId}/documents`, headers: bearer(tokens.read) });
+    expect(documents.statusCode).toBe(200);
+    expect(documents.json()).toMatchObject({ data: expect.any(Array), next_cursor: null });
   });
 
   it("security: sources:read can neither create nor delete: 403 missing_ability naming sources:write, and nothing changes", async () => {
@@ -62,7 +66,14 @@ describeEachStore("API token abilities on the Sources API, on %s", (kind) => {
 
   it("security: a token with no known ability is 403 on every route", async () => {
     const none = await createToken([]);
-    for (const [method, url] of [["GET", SOURCES], ["GET", `${SOURCES}/${sourceId}`], ["DELETE", `${SOURCES}/${sourceId}`]] as const) {
+    const routes = [
+      ["GET", SOURCES],
+      ["GET", `${SOURCES}/${sourceId}`],
+      ["GET", `${SOURCES}/${sourceId}/documents`],
+      ["GET", `${SOURCES}/${sourceId}/documents/1`],
+      ["DELETE", `${SOURCES}/${sourceId}`],
+    ] as const;
+    for (const [method, url] of routes) {
       const response = await t.app.inject({ method, url, headers: bearer(none) });
       expect(response.statusCode, `${method} ${url}`).toBe(403);
       expect(response.json().error.code).toBe("missing_ability");
