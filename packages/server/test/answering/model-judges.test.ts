@@ -84,7 +84,7 @@ describeEachStore("a model judges the passages retrieval was unsure of, on %s", 
   /** One turn as the widget answers it, read with its trace. */
   async function turnOf(message: string): Promise<{ decision: TurnDecision; trace: TurnTrace }> {
     const agent = { id: tenant.agentId, language: "en", persona: { name: "Ada", tone: "friendly" } };
-    for await (const event of answerTurn(turnKnowledgeOf(t.services), { agent, message, history: [], signal: new AbortController().signal })) {
+    for await (const event of answerTurn(turnKnowledgeOf(t.services, t.services.embedder), { agent, message, history: [], signal: new AbortController().signal })) {
       if (event.type === "decided") return { decision: event.decision, trace: event.trace };
     }
     throw new Error("the turn ended without a decision");
