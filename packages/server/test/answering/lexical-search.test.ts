@@ -13,6 +13,7 @@ import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { deleteDocumentsNotIn, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
 import { IngestProgressLog } from "../../src/ingest/ingest-progress-log.js";
+import { instanceEmbedderOnly } from "../../src/ingest/embedding-generations/workspace-embedders.js";
 import { runReembedDocumentJob } from "../../src/ingest/reembed-document-job.js";
 import type { JobQueue } from "../../src/jobs/job-queue.js";
 import { unobservedIngestMetrics } from "../../src/observability/ingest-metrics.js";
@@ -237,7 +238,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     // Re-embedding a document made by another embedder.
     await db.query(`UPDATE chunks SET embedder = 'old:embedder' WHERE document_id = $1`, [documentIds[0]!]);
     const logger = pino({ level: "silent" });
-    const reembed = { db, pipeline: { embedder, metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger, progress: new IngestProgressLog(logger), jobs: null as unknown as JobQueue, events: createDomainEvents([]) };
+    const reembed = { db, pipeline: { embedder, embedders: instanceEmbedderOnly(embedder), metrics: unobservedIngestMetrics } as unknown as IngestPipeline, logger, progress: new IngestProgressLog(logger), jobs: null as unknown as JobQueue, events: createDomainEvents([]) };
     expect(await moves(agentId, () => runReembedDocumentJob(reembed, documentIds[0]!))).toBe(true);
     // Pruning the pages a sitemap no longer lists, and deleting a source.
     const pruned = await newDocument(otherAgentId, workspaceId, "pruned");

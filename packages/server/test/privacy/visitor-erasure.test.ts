@@ -55,6 +55,8 @@ const OTHER_TABLES = [
   "answer_tests", // written by operators; one made from a visitor's message is deleted by their erasure (test/answer-tests/answer-tests.test.ts)
   "answer_test_runs", // counts of a run of an agent's tests
   "answer_test_results", // the agent's answers to its tests' questions; deleted with their test
+  "workspace_model_providers", // a workspace's answer model and its sealed key (migration 0036)
+  "embedding_generations", // a workspace's embeddings choices and re-embedding progress (migration 0039)
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
