@@ -138,7 +138,7 @@ describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () =>
     const steps = page.getByRole("list", { name: "How the bot decided" }).getByRole("listitem");
     expect(await steps.count()).toBe(7);
     expect(await steps.filter({ hasText: "Sure or unsure" }).textContent()).toMatch(/Sure: .*Zeppelin hangar tours/);
-    expect(await page.locator(".try-step-decided").textContent()).toMatch(/written by openai:\S+ from the passages and cites its page/);
+    expect(await page.locator(".try-step-decided").textContent()).toMatch(/written by openai:\S+ from the passages and cites the page it used/);
     // Words, not scores: no rank score and no table of signals against thresholds.
     expect(await page.locator(".try-result").textContent()).not.toMatch(/score|threshold|BM25/i);
     expect(await page.getByRole("table").count()).toBe(0);
