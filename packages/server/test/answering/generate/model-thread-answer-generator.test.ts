@@ -70,7 +70,7 @@ describe("model generator in a worker thread (error)", () => {
     expect(events.filter((event) => event.type === "token").map((event) => (event.type === "token" ? event.token : "")).join("")).toBe("Orders placed before 2 pm ship within");
     expect(events.slice(-2)).toEqual([
       { type: "error", code: "generation_failed", message: "The answer was interrupted. Please try again." },
-      { type: "done", citedDocumentIds: [101], lowConfidence: false, generator: "openai:gpt-4o-mini" },
+      { type: "done", citedDocumentIds: [101], lowConfidence: false, judgement: "answered", generator: "openai:gpt-4o-mini" },
     ]);
     expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: "The answer model failed (generation_failed)", generator: "openai:gpt-4o-mini", err: expect.objectContaining({ message: expect.any(String) }) }));
   });
