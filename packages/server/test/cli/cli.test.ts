@@ -111,7 +111,8 @@ describeEachStore("bin/frontdesk on %s", (kind) => {
       (await run(env, "admin", "agent", "create", "--workspace", workspace.id, "--name", "B", "--origin", "https://b.test")).stdout,
     ) as { id: string }).id)).stdout);
     expect(after).toEqual([]);
-  });
+    // A bound for a stuck process, not a speed requirement: a dozen processes each load the service.
+  }, 120_000);
 
   // Its refusals come from the CLI's parsing and the use cases the in-process tests run on both
   // stores: through the binary they are checked once, on the embedded store.
