@@ -52,7 +52,7 @@ describeNeeding("chromium")("the console's AI model settings, in Chromium", () =
 
     // As FRONTDESK_MODEL_ALLOW_PRIVATE_NETWORKS=true would: the loopback model server is allowed from now on.
     const guarded = stage.t.services.answerModels;
-    stage.t.services.answerModels = createAnswerModels({ ...stage.t.services.config, answerModels: { allowPrivateNetworks: true } }, TEST_JWT_SECRET);
+    stage.t.services.answerModels = createAnswerModels({ ...stage.t.services.config, models: { allowPrivateNetworks: true } }, TEST_JWT_SECRET);
     await guarded.close();
 
     await section.getByLabel("Base URL").fill(`${stage.model.origin}/v1`);
