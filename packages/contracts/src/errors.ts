@@ -8,6 +8,7 @@ export const errorCodes = [
   "invalid_json",
   "unsupported_media_type",
   "payload_too_large",
+  "file_too_large",
   "uri_too_long",
   "header_too_large",
   "request_timeout",

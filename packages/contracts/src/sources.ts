@@ -4,7 +4,7 @@ import { agentIdSchema } from "./widget.js";
 import { urlPatternMembers } from "./source-documents.js";
 
 export const MAX_TEXT_SOURCE_BYTES = 2 * 1024 * 1024;
-export const sourceKinds = ["url", "sitemap", "text", "wordpress"] as const;
+export const sourceKinds = ["url", "sitemap", "text", "wordpress", "file"] as const;
 export const sourceStatuses = ["pending", "indexed", "failed"] as const;
 
 /** How often a url or sitemap source is re-synced on its own (issue 14 §3); texts and WordPress sites are pushed, never re-synced on a schedule. */
@@ -33,9 +33,33 @@ const textSourceBodySchema = z.object({
   source_url: httpUrlSchema.optional(),
 });
 
+/** What a CSV file of question,answer rows becomes: curated answers (the default) or passages to retrieve. */
+export const csvModes = ["curated", "chunks"] as const;
+export type CsvMode = (typeof csvModes)[number];
+
+/**
+ * A file (issue 32), sent as multipart/form-data: these fields, and the file itself in the part
+ * named `file` (its filename is what `file` holds once the server has read the part).
+ */
+export const fileSourceBodySchema = z.object({
+  agent_id: agentIdSchema,
+  kind: z.literal("file"),
+  file: z.string().min(1, "must be a file part of a multipart/form-data body").describe("The file: a part of the multipart/form-data body, with a filename."),
+  title: z.string().trim().max(500).optional(),
+  source_url: httpUrlSchema.optional().describe("Where citations point; by default the stored file's own URL."),
+  csv_mode: z
+    .enum(csvModes, { error: () => "must be one of curated, chunks" })
+    .optional()
+    .describe("For a CSV of question,answer rows: `curated` (default) makes each row a curated answer, `chunks` a passage."),
+});
+export type FileSourceBody = z.infer<typeof fileSourceBodySchema>;
+
+/** PUT /api/v1/workspace/sources/{id}/file: the new file, as multipart/form-data. */
+export const replaceSourceFileBodySchema = z.object({ file: fileSourceBodySchema.shape.file });
+
 /** POST /api/v1/workspace/sources: one body shape per kind; unknown members are ignored. */
-export const createSourceBodySchema = z.discriminatedUnion("kind", [urlSourceBodySchema, sitemapSourceBodySchema, textSourceBodySchema], {
-  error: (issue) => (issue.code === "invalid_union" ? "must be one of url, sitemap, text" : undefined),
+export const createSourceBodySchema = z.discriminatedUnion("kind", [urlSourceBodySchema, sitemapSourceBodySchema, textSourceBodySchema, fileSourceBodySchema], {
+  error: (issue) => (issue.code === "invalid_union" ? "must be one of url, sitemap, text, file" : undefined),
 });
 export type CreateSourceBody = z.infer<typeof createSourceBodySchema>;
 

@@ -43,6 +43,8 @@ import { registerRetrievalMetrics } from "./observability/retrieval-metrics.js";
 import { registerOpenApi } from "./openapi/register-openapi.js";
 import type { Services } from "./services.js";
 import { sourcesRoutes } from "./sources/routes.js";
+import { fileRoutes } from "./sources/file-routes.js";
+import { FILES_PREFIX } from "./sources/public-file-url.js";
 import { wordpressRoutes } from "./wordpress/routes.js";
 import { messageRoutes } from "./answering/routes.js";
 import { logoRoute } from "./widget/logo-route.js";
@@ -119,6 +121,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(mailWidgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
+  await app.register(fileRoutes, { prefix: FILES_PREFIX });
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
   await app.register(inboundMailRoutes, { prefix: INBOUND_MAIL_PREFIX });
   // The console API: its shared cookie and role guard, then each domain's console routes.

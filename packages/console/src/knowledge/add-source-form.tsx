@@ -4,7 +4,7 @@ import { ApiError, api, dataOf, describeError, type Schemas } from "../api/clien
 import { SOURCES_QUERY_KEY } from "./use-sources.js";
 
 /** The kinds an operator adds here (a `wordpress` source is made by the WordPress sync). */
-type Kind = Exclude<Schemas["ConsoleSource"]["kind"], "wordpress">;
+type Kind = Exclude<Schemas["ConsoleSource"]["kind"], "wordpress" | "file">;
 type Body = Schemas["CreateSourceRequest"];
 type Schedule = Schemas["ConsoleSource"]["schedule"];
 

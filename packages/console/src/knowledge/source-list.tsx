@@ -8,7 +8,7 @@ import { SOURCES_QUERY_KEY, sourceQueryKey } from "./use-sources.js";
 
 type Source = Schemas["ConsoleSource"];
 
-const KIND_LABELS: Record<Source["kind"], string> = { url: "Page", sitemap: "Sitemap", text: "Text", wordpress: "WordPress" };
+const KIND_LABELS: Record<Source["kind"], string> = { url: "Page", sitemap: "Sitemap", text: "Text", wordpress: "WordPress", file: "File" };
 
 /** What the source is called on screen: a text's title, else its address. */
 export function sourceName(source: Source): string {

@@ -103,7 +103,9 @@ const FIXED_PIECE = /\s*\S+(?:\s+$)?|^\s+$/g;
 
 /** The citations of a generated reply: the documents it rests on, as retrieved. */
 function citationsOf(documentIds: readonly number[], retrieval: Retrieval): Citation[] {
-  const documents = new Map(retrieval.passages.map((passage) => [passage.documentId, passage]));
+  // The first (best-ranked) passage of each document names it: a file's citation points at that passage's page.
+  const documents = new Map<number, (typeof retrieval.passages)[number]>();
+  for (const passage of retrieval.passages) if (!documents.has(passage.documentId)) documents.set(passage.documentId, passage);
   return documentIds.flatMap((id) => {
     const document = documents.get(id);
     return document ? [{ id, url: document.url, ...(document.title.trim() ? { title: document.title.trim() } : {}) }] : [];

@@ -1,3 +1,4 @@
+import { curatedAnswersFromFiles } from "../console/curated/curated-answers-from-files.js";
 import type { Logger } from "pino";
 import { observedJobQueue } from "../jobs/measured-job-handler.js";
 import { createIngestPipeline } from "../ingest/ingest-pipeline.js";
@@ -26,6 +27,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       events: services.events,
       pipeline,
       logger: logger.child({ component: "ingest" }),
+      fileQuestions: curatedAnswersFromFiles,
       onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
       onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
     },

@@ -44,7 +44,7 @@ export interface Config {
   embeddings: EmbedderConfig;
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
   /** `vectorIndexMinChunks`: an agent's vectors enter the HNSW index once it has this many chunks (0: at once; migration 0022). */
-  ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number };
+  ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number; uploadMaxBytes: number };
   answers: AnswerGeneratorConfig;
   /**
    * Workspaces' own model and embeddings providers (set in the console or the CLI): whether their
@@ -143,7 +143,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       idleTimeoutMs: env.EMBEDDINGS_IDLE_SECONDS * 1000,
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
-    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndexMinChunks: env.VECTOR_INDEX_MIN_CHUNKS },
+    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndexMinChunks: env.VECTOR_INDEX_MIN_CHUNKS, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
     answers: {
       provider: env.LLM_PROVIDER,
       baseUrl: env.LLM_BASE_URL,

@@ -1,5 +1,5 @@
-/** A parameter value the store accepts; objects must be JSON.stringify'd and cast with ::jsonb. */
-export type SqlValue = string | number | boolean | null | Date;
+/** A parameter value the store accepts (a Uint8Array is a bytea); objects must be JSON.stringify'd and cast with ::jsonb. */
+export type SqlValue = string | number | boolean | null | Date | Uint8Array;
 
 export interface QueryResult<Row> {
   rows: Row[];

@@ -8,6 +8,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   invalid_json: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  file_too_large: 413,
   uri_too_long: 414,
   header_too_large: 431,
   request_timeout: 408,

@@ -32,6 +32,8 @@ export interface ChunkToStore {
   content: string;
   tokenEstimate: number;
   embedding: Float32Array;
+  /** The page of its document it came from (a PDF's), when it has pages. */
+  page?: number | null;
 }
 
 /**
@@ -176,6 +178,7 @@ export async function replaceDocumentChunks(
     content: chunk.content,
     token_estimate: chunk.tokenEstimate,
     embedding: unitVectorIntegers(chunk.embedding),
+    page: chunk.page ?? null,
   }));
   const { rows: result } = await db.query<{ stored: boolean }>(
     `WITH document AS (
@@ -185,12 +188,12 @@ export async function replaceDocumentChunks(
      ), removed AS (
        DELETE FROM chunks WHERE document_id = (SELECT id FROM document)
      ), added AS (
-       INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector, vector_indexed)
+       INSERT INTO chunks (document_id, agent_id, chunk_index, title, heading, content, token_estimate, embedder, dimensions, embedding, search_vector, vector_indexed, page)
        SELECT document.id, $2::text, r.chunk_index, r.title, r.heading, r.content, r.token_estimate, $6, $7, ${storedVector("r.embedding")},
          setweight(to_tsvector($8::regconfig, r.title), 'A') || setweight(to_tsvector($8::regconfig, coalesce(r.heading, '')), 'B')
            || to_tsvector($8::regconfig, r.content),
-         ${vectorIndexedOf("$2::text")}
-       FROM document CROSS JOIN jsonb_to_recordset($9::jsonb) AS r (chunk_index int, title text, heading text, content text, token_estimate int, embedding text)
+         ${vectorIndexedOf("$2::text")}, r.page
+       FROM document CROSS JOIN jsonb_to_recordset($9::jsonb) AS r (chunk_index int, title text, heading text, content text, token_estimate int, embedding text, page int)
        RETURNING 1
      ), bumped AS (
        ${upsertRevisionsOf("SELECT $2::text WHERE EXISTS (SELECT 1 FROM document) AND (SELECT count(*) FROM added) >= 0")}

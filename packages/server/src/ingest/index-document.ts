@@ -3,6 +3,7 @@ import { chunkEmbeddingText } from "./chunk/chunk-embedding-text.js";
 import { sha256Hex } from "./content-hash.js";
 import { markDocumentUnchanged, replaceDocumentChunks, type DocumentRecord, type DocumentValidators } from "./document-repository.js";
 import type { ExtractInput } from "./extract/extracted-document.js";
+import type { PreparedDocument } from "./extract/extraction-pool.js";
 import { isEmptyExtraction } from "./extract/extracted-document.js";
 import { IngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
@@ -26,7 +27,18 @@ export async function indexDocumentContent(
   content: ExtractInput,
   validators?: DocumentValidators,
 ): Promise<IndexOutcome> {
-  const { document: extracted, chunks } = await pipeline.extraction.prepare(content);
+  return indexPreparedDocument(db, pipeline, document, await pipeline.extraction.prepare(content), validators);
+}
+
+/** Chunk → embed → store for a document already extracted and chunked (a page, or an uploaded file). */
+export async function indexPreparedDocument(
+  db: Database,
+  pipeline: IngestPipeline,
+  document: DocumentRecord,
+  prepared: PreparedDocument,
+  validators?: DocumentValidators,
+): Promise<IndexOutcome> {
+  const { document: extracted, chunks } = prepared;
   if (isEmptyExtraction(extracted)) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const contentHash = await sha256Hex(`${extracted.title}\n\n${extracted.text}`);
   const embedder = await pipeline.embedders.active(document.workspaceId);
@@ -57,6 +69,7 @@ export async function indexDocumentContent(
       content: chunk.text,
       tokenEstimate: chunk.tokenEstimate,
       embedding: vectors[i]!,
+      page: chunk.page ?? null,
     })),
   );
   if (!stored) throw documentDeleted();

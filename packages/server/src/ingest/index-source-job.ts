@@ -11,6 +11,7 @@ import {
 } from "../sources/sources.js";
 import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments, upsertDocumentsToIndex } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
+import { indexFileSource } from "./index-file-source.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
@@ -25,8 +26,9 @@ export function textDocumentUrl(source: SourceRecord): string {
   return typeof sourceUrl === "string" && sourceUrl !== "" ? sourceUrl : `urn:frontdesk:source:${source.id}`;
 }
 
-async function indexSingleDocument(context: IngestJobContext, source: SourceRecord): Promise<IndexOutcome> {
+async function indexSingleDocument(context: IngestJobContext, source: SourceRecord): Promise<IndexOutcome & { curatedAnswers?: number }> {
   const { db, pipeline } = context;
+  if (source.kind === "file") return indexFileSource(context, source);
   if (source.kind === "text") {
     const [documentId] = await upsertDocuments(db, source, [textDocumentUrl(source)]);
     const content = await findSourceText(db, source.id);
@@ -85,8 +87,8 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
 }
 
 /** Settles a url or text source (its one page's counts in its webhook event). */
-const settle = (context: IngestJobContext, sourceId: string, outcome: SourceOutcome) =>
-  context.db.transaction(async (tx) => settleSource(tx, context.events, sourceId, outcome, await countSourceDocuments(tx, sourceId)));
+const settle = (context: IngestJobContext, sourceId: string, outcome: SourceOutcome, configPatch: Record<string, unknown> = {}) =>
+  context.db.transaction(async (tx) => settleSource(tx, context.events, sourceId, outcome, await countSourceDocuments(tx, sourceId), configPatch));
 
 /** Job `index-source`: indexes a url or text source, or starts a sitemap's fan-out. */
 export async function runIndexSourceJob(context: IngestJobContext, sourceId: string, attempt: JobAttempt): Promise<void> {
@@ -109,7 +111,7 @@ export async function runIndexSourceJob(context: IngestJobContext, sourceId: str
       return;
     }
     const outcome = await indexSingleDocument(context, source);
-    await settle(context, source.id, { status: "indexed" });
+    await settle(context, source.id, { status: "indexed" }, outcome.curatedAnswers === undefined ? {} : { curated_answers: outcome.curatedAnswers });
     context.onKnowledgeChanged?.(source.agentId);
     context.onSourceChanged?.(source.id);
     context.progress.sourceFinished("indexed", {

@@ -3,6 +3,7 @@ import type { Database } from "../db/database.js";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { SourceRecord } from "../sources/sources.js";
+import type { FileQuestionsSink } from "./index-file-source.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import type { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";
@@ -23,6 +24,8 @@ export interface IngestJobContext {
   onKnowledgeChanged?: (agentId: string) => void;
   /** A source's state or progress changed, committed (the Knowledge screen is told); `progress` when the caller knows whether it still syncs. */
   onSourceChanged?: (sourceId: string, progress?: { syncing: boolean }) => void;
+  /** Where a CSV's rows go when its owner chose curated answers (the composition root gives the curated answers' owner). */
+  fileQuestions?: FileQuestionsSink;
   /** The source kinds that plug into ingestion, by kind: `index-source` hands a source of theirs to them. */
   sourceKinds?: ReadonlyMap<string, SourceKindPlugin>;
 }

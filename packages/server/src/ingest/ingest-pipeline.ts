@@ -2,6 +2,7 @@ import type { Config } from "../config/config.js";
 import type { Embedder } from "../embeddings/embedder.js";
 import { unobservedIngestMetrics, type IngestMetrics } from "../observability/ingest-metrics.js";
 import { createExtractionPool, type ExtractionPool } from "./extract/extraction-pool.js";
+import { createFileExtractionPool, type FileExtractionPool, type FileExtractionPoolOptions } from "./extract/file-extraction-pool.js";
 import { createCrawler, type Crawler } from "./fetch/crawler.js";
 import { instanceEmbedderOnly, type ActiveEmbedders } from "./embedding-generations/workspace-embedders.js";
 
@@ -9,6 +10,8 @@ import { instanceEmbedderOnly, type ActiveEmbedders } from "./embedding-generati
 export interface IngestPipeline {
   crawler: Crawler;
   extraction: ExtractionPool;
+  /** Uploaded files, on threads with memory and time limits. */
+  files: FileExtractionPool;
   /** The instance's embedder (FRONTDESK_EMBEDDINGS_*). */
   embedder: Embedder;
   /** Each workspace's embedder: documents are embedded with their workspace's active one. */
@@ -23,6 +26,8 @@ export interface IngestPipelineOptions {
   /** Overrides for tests: shorter timeouts, a worker file from dist, … */
   crawler?: Parameters<typeof createCrawler>[0];
   extractionWorkerUrl?: URL;
+  /** The file extraction threads: their worker file, time and memory limits (tests shorten them). */
+  files?: Partial<FileExtractionPoolOptions>;
   /** Where jobs, fetches and embeddings are counted; nowhere by default. */
   metrics?: IngestMetrics;
   /** Workspaces' own embedders (the service's); without it every workspace uses `embedder`. */
@@ -39,9 +44,11 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     size: Math.max(1, config.workers.concurrency),
     ...(options.extractionWorkerUrl ? { workerUrl: options.extractionWorkerUrl } : {}),
   });
+  const files = createFileExtractionPool({ size: Math.max(1, config.workers.concurrency), ...options.files });
   return {
     crawler,
     extraction,
+    files,
     embedder,
     embedders: options.embedders ?? instanceEmbedderOnly(embedder),
     metrics: options.metrics ?? unobservedIngestMetrics,
@@ -49,6 +56,7 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     async close() {
       await crawler.close();
       await extraction.close();
+      await files.close();
     },
   };
 }

@@ -4,6 +4,8 @@ import type { Services } from "../services.js";
 import { findWorkspaceAgent } from "../tenants/agents.js";
 import { sha256Hex } from "../ingest/content-hash.js";
 import { newId } from "../db/ids.js";
+import { createFileSource } from "./create-file-source.js";
+import type { FileUpload } from "./read-file-upload.js";
 import { nextSyncAt } from "./source-schedule.js";
 import { setSourceSchedule } from "./source-schedule-repository.js";
 import {
@@ -23,7 +25,9 @@ export function canonicalSourceUrl(value: string): string {
   return url.toString();
 }
 
-async function describeSource(workspaceId: string, body: CreateSourceBody, now: Date): Promise<NewSource> {
+type NonFileBody = Exclude<CreateSourceBody, { kind: "file" }>;
+
+async function describeSource(workspaceId: string, body: NonFileBody, now: Date): Promise<NewSource> {
   if (body.kind === "text") return describeText(newId("src"), workspaceId, body);
   return describeUrlSource({ workspaceId, agentId: body.agent_id, kind: body.kind, url: body.url, schedule: body.schedule ?? "off", now, patterns: patternsOf(body) });
 }
@@ -63,7 +67,7 @@ export function describeUrlSource(input: {
   };
 }
 
-async function describeText(id: string, workspaceId: string, body: Extract<CreateSourceBody, { kind: "text" }>): Promise<NewSource> {
+async function describeText(id: string, workspaceId: string, body: Extract<NonFileBody, { kind: "text" }>): Promise<NewSource> {
   return {
     id,
     workspaceId,
@@ -78,7 +82,8 @@ async function describeText(id: string, workspaceId: string, body: Extract<Creat
 }
 
 /**
- * POST /sources: records the source and enqueues its indexing in the same transaction. A text
+ * POST /sources: records the source and enqueues its indexing in the same transaction (a file: see
+ * createFileSource). A text
  * with a known hash returns the existing source; a known URL or sitemap returns the existing
  * source and schedules a re-sync; a failed source pushed again is retried.
  */
@@ -86,7 +91,9 @@ export async function createSource(
   services: Services,
   workspaceId: string,
   body: CreateSourceBody,
+  upload?: FileUpload,
 ): Promise<{ source: SourceRecord; created: boolean }> {
+  if (body.kind === "file") return createFileSource(services, workspaceId, body, upload);
   const agent = await findWorkspaceAgent(services.db, workspaceId, body.agent_id);
   if (!agent) throw new AppError("agent_not_found", "No agent with this id in the token's workspace.");
   const description = await describeSource(workspaceId, body, services.now());

@@ -5,7 +5,9 @@ import { AppError } from "../http/app-error.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import type { ApiToken } from "../tenants/api-tokens.js";
 import { createSource } from "./create-source.js";
-import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema } from "./schemas.js";
+import { replaceSourceFile } from "./create-file-source.js";
+import { readMultipartSource, registerFileUploads } from "./read-file-upload.js";
+import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema, replaceSourceFileRouteSchema } from "./schemas.js";
 import { deleteSource } from "./delete-source.js";
 import { getSourceDocumentRouteSchema, listSourceDocumentsRouteSchema } from "./document-schemas.js";
 import { listWorkspaceSourceDocuments, showWorkspaceSourceDocument } from "./source-documents.js";
@@ -26,12 +28,15 @@ export const SOURCES_LIST_LIMIT = 100;
 /** The Sources ingest API (spec section 4), mounted under /api/v1/workspace/sources. */
 export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
     const services = app.services;
+    await registerFileUploads(app);
 
     app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
       const ability = request.method === "GET" || request.method === "HEAD" ? "sources:read" : "sources:write";
       const token = await authenticateApiToken(services.db, request.headers.authorization, ability);
       request.apiToken = token;
       await enforceRateLimit(services.limiter, reply, ["sources", token.id]);
+      // A file is read (up to the upload limit) only once the token may write.
+      await readMultipartSource(request, services.config.ingest.uploadMaxBytes);
     });
     const tokenOf = (request: FastifyRequest): ApiToken => {
       if (!request.apiToken) throw new Error("API token guard did not run");
@@ -62,8 +67,17 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       "/",
       { schema: createSourceRouteSchema },
       async (request, reply) => {
-        const { source, created } = await createSource(services, tokenOf(request).workspaceId, request.body);
+        const { source, created } = await createSource(services, tokenOf(request).workspaceId, request.body, request.fileUpload);
         return reply.code(created ? 201 : 200).send({ data: presentSource(source) });
+      },
+    );
+
+    app.put(
+      "/:id/file",
+      { schema: replaceSourceFileRouteSchema },
+      async (request, reply) => {
+        const { source, changed } = await replaceSourceFile(services, tokenOf(request).workspaceId, request.params.id, request.fileUpload);
+        return reply.code(changed ? 202 : 200).send({ data: presentSource(source) });
       },
     );
 

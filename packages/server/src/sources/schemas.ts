@@ -1,4 +1,4 @@
-import { createSourceBodySchema, sourceIdParamsSchema, sourceListResponseSchema, sourceResponseSchema } from "@frontdesk/contracts";
+import { createSourceBodySchema, replaceSourceFileBodySchema, sourceIdParamsSchema, sourceListResponseSchema, sourceResponseSchema } from "@frontdesk/contracts";
 import { apiTokenSecurity, bodyErrors, errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
 
 const tags = ["sources"];
@@ -42,15 +42,23 @@ export const getSourceRouteSchema = {
   },
 };
 
+const fileTooLarge = errorResponse("`file_too_large`: the file is larger than FRONTDESK_UPLOAD_MAX_BYTES (25 MB by default); reading stopped there.");
+const unsupportedFile = errorResponse(
+  "`unsupported_media_type`: the file's content (read from its bytes, not its name) is not PDF, DOCX, Markdown, plain text, HTML or CSV; or the body is neither JSON nor multipart/form-data.",
+);
+
 export const createSourceRouteSchema = {
   tags,
   operationId: "createSource",
   summary: "Add a source to an agent's knowledge",
   description:
-    "Queues a URL, a sitemap or a text for indexing (the job is enqueued in the same transaction). A text the agent " +
-    "already has (same SHA-256) returns the existing source (200) unless it had failed; a URL or sitemap pushed again " +
-    "returns the existing source (200) and schedules a re-sync.",
+    "Queues a URL, a sitemap, a text or a file for indexing (the job is enqueued in the same transaction). A text or a " +
+    "file the agent already has (same SHA-256) returns the existing source (200) unless it had failed; a URL or sitemap " +
+    "pushed again returns the existing source (200) and schedules a re-sync. A file is sent as multipart/form-data " +
+    "(`agent_id`, `kind=file`, the file in the part `file`, optional `title`, `source_url`, `csv_mode`); its Source has " +
+    "`config.filename`, `config.media_type`, `config.bytes` and `config.file_url`, where visitors fetch it.",
   security: apiTokenSecurity,
+  consumes: ["application/json", "multipart/form-data"],
   body: createSourceBodySchema,
   response: {
     200: jsonResponse("The existing source (a duplicate); nothing new was created.", sourceResponseSchema),
@@ -58,7 +66,33 @@ export const createSourceRouteSchema = {
     ...bodyErrors,
     ...tokenErrors("sources:write"),
     404: errorResponse("`agent_not_found`: no agent with this id in the token's workspace."),
+    413: fileTooLarge,
+    415: unsupportedFile,
     503: errorResponse("`service_unavailable`: the source changed while it was being created (a concurrent delete); retry."),
+  },
+};
+
+export const replaceSourceFileRouteSchema = {
+  tags,
+  operationId: "replaceSourceFile",
+  summary: "Upload a new version of a file source's file",
+  description:
+    "multipart/form-data with the new file in the part `file`. The source keeps its id and its file's public id; its " +
+    "chunks are replaced by the re-index this queues (202), the old ones answering until it ends. The same bytes as " +
+    "now change nothing (200).",
+  security: apiTokenSecurity,
+  consumes: ["multipart/form-data"],
+  params: sourceIdParamsSchema,
+  body: replaceSourceFileBodySchema,
+  response: {
+    200: jsonResponse("The same file as the source has; nothing changed.", sourceResponseSchema),
+    202: jsonResponse("The file replaced; the source is re-indexed.", sourceResponseSchema),
+    ...bodyErrors,
+    ...tokenErrors("sources:write"),
+    404: sourceNotFound,
+    413: fileTooLarge,
+    415: unsupportedFile,
+    422: errorResponse("`validation_failed`: no file part, a source that is not of kind `file`, or bytes another file source of the agent holds."),
   },
 };
 

@@ -88,8 +88,8 @@ export interface NewSource {
 /** Inserts the source unless the agent already has it (same text hash, or same URL of the same kind): then null. */
 export async function insertSourceUnlessDuplicate(db: Queryable, source: NewSource): Promise<SourceRecord | null> {
   const conflict =
-    source.kind === "text"
-      ? "(agent_id, content_hash) WHERE kind = 'text'"
+    source.kind === "text" || source.kind === "file"
+      ? `(agent_id, content_hash) WHERE kind = '${source.kind}'`
       : "(agent_id, kind, target_url) WHERE kind IN ('url', 'sitemap')";
   const { rows } = await db.query<SourceRow>(
     `INSERT INTO sources (id, workspace_id, agent_id, kind, config, target_url, content_hash, schedule, next_sync_at)
@@ -113,10 +113,11 @@ export async function insertSourceUnlessDuplicate(db: Queryable, source: NewSour
 
 export async function findDuplicateSource(db: Queryable, source: NewSource): Promise<SourceRecord | null> {
   const { rows } =
-    source.kind === "text"
-      ? await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 AND kind = 'text' AND content_hash = $2`, [
+    source.kind === "text" || source.kind === "file"
+      ? await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 AND kind = $3 AND content_hash = $2`, [
           source.agentId,
           source.contentHash,
+          source.kind,
         ])
       : await db.query<SourceRow>(`SELECT ${COLUMNS} FROM sources WHERE agent_id = $1 AND kind = $2 AND target_url = $3`, [
           source.agentId,
@@ -243,6 +244,18 @@ export async function setSourceOutcome(db: Queryable, sourceId: string, outcome:
  */
 export async function lockSource(tx: Queryable, sourceId: string): Promise<void> {
   await tx.query(`SELECT 1 FROM sources WHERE id = $1 FOR UPDATE`, [sourceId]);
+}
+
+/** A new version of a file source's file: its description and hash change, and a sync is asked for. */
+export async function replaceFileOfSource(db: Queryable, sourceId: string, contentHash: string, configPatch: Record<string, unknown>): Promise<SourceRecord> {
+  const { rows } = await db.query<SourceRow>(
+    `UPDATE sources SET content_hash = $2, config = config || $3::jsonb, sync_requested_at = now(), updated_at = now(),
+       status = CASE WHEN status = 'failed' THEN 'pending' ELSE status END,
+       error = CASE WHEN status = 'failed' THEN NULL ELSE error END
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [sourceId, contentHash, JSON.stringify(configPatch)],
+  );
+  return toSource(rows[0]!);
 }
 
 export async function patchSourceConfig(db: Queryable, sourceId: string, configPatch: Record<string, unknown>): Promise<void> {

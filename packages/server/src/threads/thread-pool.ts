@@ -19,6 +19,8 @@ export interface ThreadPoolOptions {
   maxQueue?: number;
   /** How long `close()` lets running tasks finish before their threads are terminated. Default 5 s. */
   closeTimeoutMs?: number;
+  /** Each thread's heap limits: past them the thread is stopped and its task fails. */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
 }
 
 export interface RunOptions {
@@ -69,6 +71,7 @@ export class ThreadPool<Task, Result> {
       minThreads: Math.min(options.minThreads ?? 0, options.maxThreads),
       idleTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       closeTimeout: options.closeTimeoutMs ?? 5_000,
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
       recordTiming: false,
       // Between tasks a thread waits on its event loop, not blocked in Atomics.wait: what a task
       // left running (ONNX Runtime's callbacks) can finish. Tasks last milliseconds, so the

@@ -28,6 +28,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   // sources/ and ingest/: what the agents know
   sources: "sources",
   source_texts: "sources",
+  source_files: "sources",
   documents: "ingest",
   chunks: "ingest",
   knowledge_revisions: "ingest",

@@ -1,3 +1,4 @@
+import { curatedAnswersFromFiles } from "../../src/console/curated/curated-answers-from-files.js";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { SessionTokens } from "../../src/auth/session-token.js";
@@ -64,6 +65,8 @@ export interface TestAppOptions {
   progress?: IngestWorkersOptions["progress"];
   /** False: the workers leave workspaces' re-embedding jobs queued (a process that has not started them yet). */
   reembedding?: boolean;
+  /** The file extraction threads' limits (time, heap), shortened by the hostile-file tests. */
+  files?: IngestPipelineOptions["files"];
 }
 
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
@@ -120,7 +123,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
     const sourceUpdates = new SourceUpdatePublisher(database.db, bus, (error) => logger.warn({ err: error }, "source update not announced"));
-    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), metrics: registerIngestMetrics(services.metrics), embedders });
+    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), files: { workerUrl: compiledWorkerUrl("ingest/extract/file-extract-worker.js"), ...options.files }, metrics: registerIngestMetrics(services.metrics), embedders });
     workers = await registerIngestWorkers(
       {
         db: database.db,
@@ -128,7 +131,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         events: services.events,
         pipeline,
         logger,
-        onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
+        fileQuestions: curatedAnswersFromFiles,
+      onKnowledgeChanged: (agentId) => services.lexical.statistics.invalidate(agentId),
         onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,

@@ -274,9 +274,10 @@ export async function loadChunkPassages(
     content: string;
     chunk_index: number;
     document_title: string | null;
+    page: number | null;
     proximity: number;
   }>(
-    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title,
+    `SELECT c.id::int AS id, c.document_id::int AS document_id, d.url, c.title, c.heading, c.content, c.chunk_index::int AS chunk_index, d.title AS document_title, c.page,
        (${proximity})::float8 AS proximity
      FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.agent_id = $1 AND c.id = ANY (SELECT (jsonb_array_elements_text($2::jsonb))::bigint)`,
@@ -289,7 +290,8 @@ export async function loadChunkPassages(
         passage: {
           chunkId: row.id,
           documentId: row.document_id,
-          url: row.url,
+          // A chunk from a page of a file (a PDF's) is cited at that page: viewers open `#page=N` there.
+          url: row.page === null || row.url.includes("#") ? row.url : `${row.url}#page=${row.page}`,
           title: row.title || row.document_title || "",
           heading: row.heading,
           content: row.content,

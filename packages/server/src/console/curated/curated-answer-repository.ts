@@ -133,3 +133,31 @@ export async function deleteCuratedAnswer(db: Queryable, workspaceId: string, id
   const row = rows[0];
   return row ? { agentId: row.agent_id } : null;
 }
+
+/**
+ * Replaces the curated answers a file source made (a CSV's rows, issue 32) with `rows`, in the
+ * caller's transaction; they go with their source (`source_id` cascades). Returns how many it holds.
+ */
+export async function replaceSourceCuratedAnswers(
+  tx: Queryable,
+  source: { workspaceId: string; agentId: string; sourceId: string; sourceUrl: string | null },
+  rows: readonly { question: string; answer: string }[],
+): Promise<number> {
+  await tx.query(`DELETE FROM curated_answers WHERE source_id = $1`, [source.sourceId]);
+  const records = rows.map((row) => {
+    const question = row.question.slice(0, 1000);
+    const normalised = normaliseQuestion(question);
+    return { id: newId("cur"), question, normalised, stems: [...contentStems(normalised)], answer: row.answer };
+  });
+  const { rows: inserted } = await tx.query<{ count: number }>(
+    `WITH added AS (
+       INSERT INTO curated_answers (id, workspace_id, agent_id, question, question_normalised, question_stems, answer, source_url, created_by, source_id)
+       SELECT r.id, $1, $2, r.question, r.normalised, ARRAY(SELECT jsonb_array_elements_text(r.stems)), r.answer, $3, NULL, $4
+       FROM jsonb_to_recordset($5::jsonb) AS r (id text, question text, normalised text, stems jsonb, answer text)
+       RETURNING 1
+     )
+     SELECT count(*)::int AS count FROM added`,
+    [source.workspaceId, source.agentId, source.sourceUrl, source.sourceId, JSON.stringify(records)],
+  );
+  return inserted[0]?.count ?? 0;
+}

@@ -21,8 +21,9 @@ export function presentConsoleSource(source: SourceRecord, counts: DocumentCount
     kind: source.kind,
     status: source.status,
     syncing: source.status === "pending" || counts.pending > 0,
-    url: source.targetUrl ?? stringOrNull(source.config.source_url),
-    title: stringOrNull(source.config.title),
+    url: source.targetUrl ?? stringOrNull(source.config.source_url) ?? stringOrNull(source.config.file_url),
+    // A file is named by its owner's title, else its file name.
+    title: stringOrNull(source.config.title) ?? stringOrNull(source.config.filename),
     progress: { pages_found: counts.found, pages_indexed: counts.indexed, pages_failed: counts.failed, pages_pending: counts.pending },
     error: source.error,
     config: source.config,

@@ -33,7 +33,8 @@ import { answerRatings } from "./0037-answer-ratings.js";
 import { answerTests } from "./0038-answer-tests.js";
 import { embeddingGenerations } from "./0039-embedding-generations.js";
 import { documentVisibility } from "./0041-document-visibility.js";
+import { fileSources } from "./0042-file-sources.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours, mail, visitorSeenSeq, pushSubscriptions, inboundMail, answerModels, answerRatings, answerTests, embeddingGenerations, documentVisibility];
+export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours, mail, visitorSeenSeq, pushSubscriptions, inboundMail, answerModels, answerRatings, answerTests, embeddingGenerations, documentVisibility, fileSources];

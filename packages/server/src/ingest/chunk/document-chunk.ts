@@ -9,6 +9,8 @@ export interface DocumentChunk {
   text: string;
   /** `estimateTokens(text)`: an estimate of the BERT WordPiece count of `text`. */
   tokenEstimate: number;
+  /** The page of the document it is on (a PDF's pages: a chunk never spans two). */
+  page?: number;
 }
 
 export interface ChunkOptions {

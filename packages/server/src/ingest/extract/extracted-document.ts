@@ -15,6 +15,8 @@ export interface ExtractInput {
 export interface ExtractedSection {
   heading: string | null;
   text: string;
+  /** The page it is on, for a document with pages (a PDF). */
+  page?: number;
 }
 
 /**
