@@ -12,6 +12,7 @@
 //
 // Environment (all optional):
 //   BENCH_PAGES=500                 pages of the site       BENCH_TEXTS=30        text pushes per run
+//   BENCH_FILES=10                  PDFs and DOCX files uploaded per run (then one ~25 MB PDF); 0 skips them
 //   BENCH_STORES=pglite,postgres    BENCH_PROVIDERS=hashing,openai                BENCH_CONCURRENCY=4,8
 //   BENCH_REPEAT=1                  runs per combination; the headline takes each one's fastest run
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (an admin connection, for CREATE DATABASE)
@@ -41,6 +42,7 @@ import {
   startService,
 } from "./ingest-service.mjs";
 import { startSite } from "./ingest-site.mjs";
+import { measureFiles } from "./ingest-files.mjs";
 
 const repositoryRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const resultsDir = join(repositoryRoot, "bench", "results");
@@ -49,6 +51,7 @@ const list = (value) => value.split(",").map((item) => item.trim()).filter(Boole
 const settings = {
   pages: Number(process.env.BENCH_PAGES ?? 500),
   texts: Number(process.env.BENCH_TEXTS ?? 30),
+  files: Number(process.env.BENCH_FILES ?? 10),
   stores: list(process.env.BENCH_STORES ?? "pglite,postgres"),
   providers: list(process.env.BENCH_PROVIDERS ?? "hashing,openai"),
   concurrencies: list(process.env.BENCH_CONCURRENCY ?? "4,8").map(Number),
@@ -156,6 +159,12 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     const sitemapEmbeddings = { ...shared.embeddingsServer.stats };
     log(`${label}: ${sitemap.pagesIndexed} pages in ${(sitemap.pushToIndexedMs / 1000).toFixed(1)}s; pushing ${settings.texts} texts`);
     const text = await measureTexts({ client, agentId, runId, count: settings.texts });
+    let files = null;
+    if (settings.files > 0) {
+      log(`${label}: uploading ${settings.files} PDFs, ${settings.files} DOCX files and one ~25 MB PDF`);
+      files = await measureFiles({ baseUrl: service.baseUrl, token, agentId, client, sampler, runId, count: settings.files });
+      log(`${label}: files ${JSON.stringify(files)}`);
+    }
     const memory = { idleMiB: idleMemory.rssMiB, sitemapPeakSampledMiB: sitemapPeakMiB, ...readMemory(service.pid) };
     const summary = database ? await readIndexSummary({ url: database.url }) : null;
     sampler.stop();
@@ -183,6 +192,7 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
         embeddingsServer: provider === "openai" ? sitemapEmbeddings : null,
       },
       text: { ...text, chunks: texts.chunks, documents: texts.documents },
+      files,
       memory,
       chunkRows: index.chunkRows,
       logLines: countLogLines(service.output()),

@@ -50,7 +50,7 @@ export function createFileExtractionPool(options: FileExtractionPoolOptions): Fi
             if (/memory/i.test(error.message)) throw failed(`reading the file needed more than ${maxHeapMb} MB of memory`);
             throw failed(error.message);
           case "aborted":
-            throw failed(`reading the file took longer than ${Math.round(timeoutMs / 1000)} s`);
+            throw failed(`reading the file took longer than ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
           case "thread_stopped":
             throw failed(`reading the file stopped its worker (over ${maxHeapMb} MB of memory?)`);
           default:
