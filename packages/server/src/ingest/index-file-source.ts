@@ -1,20 +1,9 @@
 import { kindClaimedByName, kindOfMediaType } from "../files/detect-file-type.js";
 import { findSourceFileContent, type SourceRecord } from "../sources/sources.js";
 import { deleteDocumentsNotIn, findDocument, upsertDocuments } from "./document-repository.js";
-import type { QuestionAnswer } from "./extract/file-extract-input.js";
 import { indexPreparedDocument, type IndexOutcome } from "./index-document.js";
 import { IngestFailure } from "./ingest-failure.js";
 import type { IngestJobContext } from "./ingest-job-context.js";
-import type { Queryable } from "../db/database.js";
-
-/**
- * Where a CSV's rows go when its owner chose curated answers: the curated answers' owner, given
- * to ingestion by the composition root (ingestion never imports it). Replaces the source's
- * curated answers with these rows; returns how many it holds.
- */
-export interface FileQuestionsSink {
-  replaceSourceQuestions(tx: Queryable, source: { workspaceId: string; agentId: string; sourceId: string; sourceUrl: string | null }, rows: readonly QuestionAnswer[]): Promise<number>;
-}
 
 const textOf = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
 

@@ -3,7 +3,7 @@ import type { Database } from "../db/database.js";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { SourceRecord } from "../sources/sources.js";
-import type { FileQuestionsSink } from "./index-file-source.js";
+import type { FileQuestionsSink } from "./file-questions-sink.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
 import type { SitemapCountsThrottle } from "./refresh-sitemap-progress.js";

@@ -44,13 +44,20 @@ export function handWrittenPdf(objects: readonly string[], trailerExtra = ""): U
   return Buffer.from(body, "latin1");
 }
 
-/** A PDF whose page tree declares a million pages (it holds one): a parser that believed it would read forever. */
+/**
+ * A PDF with a million pages that is a few hundred bytes: a page tree six levels deep whose every
+ * node lists the same child ten times, down to one page. A parser that read every page would run
+ * for hours.
+ */
 export function millionPagePdf(): Uint8Array {
-  return handWrittenPdf([
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1000000 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
-  ]);
+  // Object 1: the catalog; 2..7: the tree's levels, 10^6 pages down to 10; 8: the page.
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>"];
+  for (let level = 0; level < 6; level++) {
+    const child = `${level + 3} 0 R`;
+    objects.push(`<< /Type /Pages /Kids [${Array(10).fill(child).join(" ")}] /Count ${10 ** (6 - level)}${level > 0 ? ` /Parent ${level + 1} 0 R` : ""} >>`);
+  }
+  objects.push("<< /Type /Page /Parent 7 0 R /MediaBox [0 0 612 792] >>");
+  return handWrittenPdf(objects);
 }
 
 /** A PDF encrypted with the standard handler and a user password nobody knows. */

@@ -1,4 +1,4 @@
-import type { FileQuestionsSink } from "../../ingest/index-file-source.js";
+import type { FileQuestionsSink } from "../../ingest/file-questions-sink.js";
 import { replaceSourceCuratedAnswers } from "./curated-answer-repository.js";
 
 /** A CSV's question,answer rows as curated answers of its source: given to ingestion by the composition root. */
