@@ -35,6 +35,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "sources", description: "The Sources ingest API: a workspace's servers push the pages and texts its agents answer from." },
         { name: "wordpress", description: "WordPress bulk sync: a plugin pushes a site's posts and their changes (an API token with `wp:sync`)." },
         { name: "inbound-mail", description: "Mail providers post visitors' replies by e-mail here (Mailgun signed, Postmark with basic auth); see docs/api.md, E-mail." },
+        { name: "files", description: "The files uploaded as sources, served to visitors who follow a citation (public, by an unguessable id, sandboxed)." },
         { name: "console", description: "Called by the console in operators' browsers, signed in with a session cookie (CORS: FRONTDESK_PUBLIC_URL's origin only)." },
       ],
       components: {

@@ -120,6 +120,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `DELETE ${S}/{id}`,
         `GET ${S}/{id}/documents`,
         `GET ${S}/{id}/documents/{document_id}`,
+        `PUT ${S}/{id}/file`,
+        "GET /api/v1/files/{id}/{filename}",
         `POST ${WP}/posts`,
         `DELETE ${WP}/posts/{post_id}`,
         `GET ${WP}/status`,
@@ -128,7 +130,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       ].sort(),
     );
     for (const { method, path } of operations) {
-      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id").replace("{document_id}", ":document_id") }), path).toBe(true);
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id").replace("{document_id}", ":document_id").replace("{filename}", ":filename") }), path).toBe(true);
     }
   });
 
@@ -139,7 +141,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
       expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
       expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
-      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : path.startsWith("/api/v1/inbound-mail/") ? "inbound-mail" : "console"]);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : path.startsWith("/api/v1/inbound-mail/") ? "inbound-mail" : path.startsWith("/api/v1/files/") ? "files" : "console"]);
     }
   });
 
@@ -210,6 +212,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       // Every widget and Sources route is limited; of the console's, signing in and choosing a password.
       if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password", "/api/v1/console/setup", "/api/v1/console/setup/status"].includes(path)) continue;
       if (path === "/api/v1/console/session" && method === "delete") continue;
+      // A file source's stored file: a public download found by its unguessable id, like a static asset.
+      if (path.startsWith("/api/v1/files/")) continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
       for (const status of Object.keys(responses).filter((code) => code.startsWith("2"))) {
@@ -258,6 +262,6 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
     expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
     expect(String(objectAt(document, "info").description)).toContain("sessionToken");
-    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "inbound-mail", "console"]);
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "inbound-mail", "files", "console"]);
   });
 });
