@@ -27,15 +27,16 @@ export async function indexDocumentContent(
   content: ExtractInput,
   validators?: DocumentValidators,
 ): Promise<IndexOutcome> {
-  return indexPreparedDocument(db, pipeline, document, await pipeline.extraction.prepare(content), validators);
+  return indexPreparedDocument(db, pipeline, document, await pipeline.extraction.prepare(content), Buffer.byteLength(content.body, "utf8"), validators);
 }
 
-/** Chunk → embed → store for a document already extracted and chunked (a page, or an uploaded file). */
+/** Chunk → embed → store for a document already extracted and chunked (a page, or an uploaded file of `contentBytes` bytes). */
 export async function indexPreparedDocument(
   db: Database,
   pipeline: IngestPipeline,
   document: DocumentRecord,
   prepared: PreparedDocument,
+  contentBytes: number,
   validators?: DocumentValidators,
 ): Promise<IndexOutcome> {
   const { document: extracted, chunks } = prepared;
@@ -59,7 +60,7 @@ export async function indexPreparedDocument(
       dimensions: embedder.dimensions,
       textSearchConfig: textSearchConfigFor(document.languageDefault),
       text: extracted.text,
-      contentBytes: Buffer.byteLength(content.body, "utf8"),
+      contentBytes,
       ...(validators ? { validators } : {}),
     },
     chunks.map((chunk, i) => ({

@@ -57,5 +57,5 @@ export async function indexFileSource(context: IngestJobContext, source: SourceR
   const [documentId] = await upsertDocuments(db, source, [url]);
   const document = await findDocument(db, documentId!);
   if (!document) throw new IngestFailure("document_deleted", "The document was deleted while it was being indexed.");
-  return indexPreparedDocument(db, pipeline, document, prepared);
+  return indexPreparedDocument(db, pipeline, document, prepared, file.content.byteLength);
 }
