@@ -1,3 +1,5 @@
+import { hostNameKeys, nameKey, titlePartsOf, type TitlePart } from "../../language/title-parts.js";
+
 /** A retrieved page as a reply names it. */
 export interface NamedPage {
   documentId: number;
@@ -5,45 +7,13 @@ export interface NamedPage {
   url: string;
 }
 
-/** Separators between a page's name and its site's in a title: "Returns | Acme Cycles", "Returns - GOV.UK". */
-const TITLE_SEPARATORS = /\s+(?:[|\-–—·•»]|::)\s+/gu;
-
-/** A name compared by its letters and digits only: "GOV.UK" and "gov.uk", "Click & Collect" and "Click and collect". */
-const nameKey = (text: string): string =>
-  text.toLowerCase().replace(/&/g, " and ").normalize("NFKD").replace(/[^\p{L}\p{N}]/gu, "");
-
-/** The host's names read from its first label on: "www.acme-cycles.co.uk" gives "acmecycles", "acmecyclesco", "acmecyclescouk". */
+/** The host's names (language/title-parts.ts), none for an address that cannot be read. */
 function hostKeys(url: string): Set<string> {
-  const keys = new Set<string>();
-  let host: string;
   try {
-    host = new URL(url).hostname;
+    return new Set(hostNameKeys(new URL(url).hostname));
   } catch {
-    return keys;
+    return new Set();
   }
-  const labels = host.replace(/^www\./, "").split(".");
-  // An IP address or a single-label host ("localhost") names no site.
-  if (labels.length < 2 || labels.every((label) => /^\d+$/.test(label)) || host.includes(":")) return keys;
-  for (let end = 1; end <= labels.length; end += 1) keys.add(nameKey(labels.slice(0, end).join("")));
-  return keys;
-}
-
-interface TitlePart {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/** A title's parts between its separators, with where each stands in it. */
-function partsOf(title: string): TitlePart[] {
-  const parts: TitlePart[] = [];
-  let start = 0;
-  for (const separator of title.matchAll(TITLE_SEPARATORS)) {
-    parts.push({ text: title.slice(start, separator.index), start, end: separator.index });
-    start = separator.index + separator[0].length;
-  }
-  parts.push({ text: title.slice(start), start, end: title.length });
-  return parts;
 }
 
 /**
@@ -57,10 +27,10 @@ function partsOf(title: string): TitlePart[] {
 export function pageName(page: NamedPage, retrieved: readonly NamedPage[]): string | null {
   const title = page.title.trim();
   if (title === "") return null;
-  const parts = partsOf(title);
+  const parts = titlePartsOf(title);
   if (parts.length < 2) return title;
   const host = hostKeys(page.url);
-  const others = [...new Map(retrieved.filter((other) => other.documentId !== page.documentId).map((other) => [other.documentId, partsOf(other.title.trim())])).values()];
+  const others = [...new Map(retrieved.filter((other) => other.documentId !== page.documentId).map((other) => [other.documentId, titlePartsOf(other.title.trim())])).values()];
   const endsOther = (part: TitlePart) => others.some((other) => other.length > 1 && nameKey(other.at(-1)?.text ?? "") === nameKey(part.text));
   const startsOther = (part: TitlePart) => others.some((other) => other.length > 1 && nameKey(other[0]?.text ?? "") === nameKey(part.text));
   const namesHost = (part: TitlePart) => host.has(nameKey(part.text));

@@ -1,5 +1,6 @@
 import type { DomDocument } from "./html-dom.js";
 import { collapseSpaces } from "./normalize-text.js";
+import { hostNameKeys, nameKey, titlePartsOf, type TitlePart } from "../../language/title-parts.js";
 
 /** Titles are labels in citations and prompts; anything longer is cut. */
 export const MAX_TITLE_LENGTH = 200;
@@ -26,13 +27,6 @@ export function findPageTitle(document: DomDocument, readabilityTitle: string | 
   return readability !== "" && readability.length < title.length && isWholeParts(written, readability) ? readability : title;
 }
 
-/** Separators between a page's name and its site's in a title: "Returns | Acme Cycles", "1619 bursary fund - GOV.UK". */
-const TITLE_SEPARATORS = /\s+(?:[|\-–—·•»]|::)\s+/gu;
-
-/** A name compared by its letters and digits only: "GOV.UK" and "gov.uk", "Click & Collect" and "Click and collect". */
-const nameKey = (text: string): string =>
-  text.toLowerCase().replace(/&/g, " and ").normalize("NFKD").replace(/[^\p{L}\p{N}]/gu, "");
-
 /**
  * What names the site: `og:site_name` and `application-name`, and the page's and its canonical
  * address's host names read from their first label on ("www.acmecycles.co.uk" gives
@@ -51,10 +45,7 @@ function siteKeysOf(document: DomDocument, url: string): Set<string> {
     } catch {
       continue;
     }
-    const labels = host.replace(/^www\./, "").split(".");
-    // An IP address or a single-label host ("localhost") names no site.
-    if (labels.length < 2 || labels.every((label) => /^\d+$/.test(label)) || host.includes(":")) continue;
-    for (let end = 1; end <= labels.length; end += 1) keys.add(nameKey(labels.slice(0, end).join("")));
+    for (const key of hostNameKeys(host)) keys.add(key);
   }
   return keys;
 }
@@ -66,7 +57,7 @@ function siteKeysOf(document: DomDocument, url: string): Set<string> {
  * site (`siteKeysOf`) is dropped, as often as one does. A title that is only the site's name stays.
  */
 function withoutSiteName(title: string, site: { heading: string | undefined; siteKeys: ReadonlySet<string> }): string {
-  const parts = partsOf(title);
+  const parts = titlePartsOf(title);
   if (parts.length < 2) return title;
   const first = nameKey(parts[0]!.text);
   if (site.heading !== undefined && first !== "" && first === nameKey(site.heading)) return parts[0]!.text;
@@ -78,26 +69,8 @@ function withoutSiteName(title: string, site: { heading: string | undefined; sit
 
 /** Whether `candidate` is one or more neighbouring parts of `title`, as written. */
 function isWholeParts(title: string, candidate: string): boolean {
-  const parts = partsOf(title);
+  const parts = titlePartsOf(title);
   return parts.some((first, i) => parts.slice(i).some((last) => title.slice(first.start, last.end) === candidate));
-}
-
-interface TitlePart {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/** A title's parts between its separators, with where each stands in it. */
-function partsOf(title: string): TitlePart[] {
-  const parts: TitlePart[] = [];
-  let start = 0;
-  for (const separator of title.matchAll(TITLE_SEPARATORS)) {
-    parts.push({ text: title.slice(start, separator.index), start, end: separator.index });
-    start = separator.index + separator[0].length;
-  }
-  parts.push({ text: title.slice(start), start, end: title.length });
-  return parts;
 }
 
 /** Collapses whitespace and cuts to {@link MAX_TITLE_LENGTH} characters (whole code points). */
