@@ -2,6 +2,7 @@ import { insertVisitorQuestion, type StoredQuestion } from "./message-repository
 import type { Queryable } from "../db/database.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
+import { retryOnConcurrencyFailure } from "../db/retry-on-concurrency-failure.js";
 import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
@@ -41,7 +42,11 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
     if (!message) throw new Error(`conversation ${conversation.id} does not exist`);
     return message;
   };
-  return services.db.transaction(async (tx) => {
+  // The one-statement store may lock the conversation's row without storing (it was closed meanwhile:
+  // Postgres keeps the lock of a row it re-checked); the reopening then locks the visitor after it,
+  // against erasure's order (visitor-lock.ts). Postgres ends one of the two as a deadlock: when it is
+  // this one, nothing of it was committed, and it runs again (then reopens, or finds the visitor gone: 401).
+  return retryOnConcurrencyFailure(() => services.db.transaction(async (tx) => {
     if (claim && !(await claim.before(tx))) return null;
     // The usual case in one statement; a closed conversation takes the lock that reopens it.
     const stored = (await insertVisitorQuestion(tx, question, "open", historyTurns)) ?? (await storeLocked(tx));
@@ -56,5 +61,5 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
       receivedAt: stored.createdAt,
     });
     return stored;
-  });
+  }));
 }

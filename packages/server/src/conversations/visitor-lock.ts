@@ -24,7 +24,9 @@ import { AppError } from "../http/app-error.js";
  *
  * A statement that locks one conversation's row once and waits on nothing after it cannot close a
  * circle and takes no visitor lock: the visitor's message and the bot's reply (one statement each,
- * message-repository.ts), the page of a message, an operator's read mark. Init upserts
+ * message-repository.ts), the page of a message, an operator's read mark. (The visitor's message
+ * that finds its conversation closed meanwhile has locked it already when it reopens it: that one
+ * transaction is run again when Postgres ends it as a deadlock, receive-visitor-message.ts.) Init upserts
  * the visitor, then resumes or inserts the conversation: the same order. The retention purge never
  * waits for a visitor (SKIP LOCKED).
  *
