@@ -31,19 +31,27 @@ ${ADMIN_USAGE}
 
 Configuration comes from FRONTDESK_* environment variables (see docs/configuration.md).`;
 
-function printError(error: { code: string; message: string; fields?: Record<string, string[]> }): void {
-  process.stderr.write(`${JSON.stringify({ error })}\n`);
+/** Where a command prints: the process's stdout and stderr, or (in tests, in-process) strings. */
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const PROCESS_OUTPUT: CliOutput = { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+
+function printError(output: CliOutput, error: { code: string; message: string; fields?: Record<string, string[]> }): void {
+  output.err(`${JSON.stringify({ error })}\n`);
 }
 
 /** Runs an admin command through the running server if there is one, else on the store directly. */
-async function admin(config: Config, command: AdminCommandInput): Promise<number> {
+async function admin(config: Config, command: AdminCommandInput, output: CliOutput): Promise<number> {
   const reply = await sendAdminCommand(config.dataDir, command);
   if (reply) {
     if (!reply.ok) {
-      printError(reply.error);
+      printError(output, reply.error);
       return 1;
     }
-    process.stdout.write(`${JSON.stringify(reply.result, null, 2)}\n`);
+    output.out(`${JSON.stringify(reply.result, null, 2)}\n`);
     return 0;
   }
   // `migrate` opens the store as it is, so that it can report what it applies.
@@ -53,7 +61,7 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
     db = command.command === "migrate" ? await openDatabase(config.store) : await (await import("../runtime.js")).openMigratedDatabase(config);
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
-    printError({ code: "service_unavailable", message: error.message });
+    printError(output, { code: "service_unavailable", message: error.message });
     return 1;
   }
   const { startJobQueue } = await import("../jobs/job-queue.js");
@@ -84,11 +92,11 @@ async function admin(config: Config, command: AdminCommandInput): Promise<number
       },
       command,
     );
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    output.out(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    printError({ code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+    printError(output, { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
     return 1;
   } finally {
     await (jobs as JobQueue | null)?.stop();
@@ -123,19 +131,19 @@ function withListenArguments(environment: NodeJS.ProcessEnv, args: string[]): No
   };
 }
 
-export async function main(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+export async function main(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput = PROCESS_OUTPUT): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "--version" || command === "-v" || command === "version") {
-      process.stdout.write(`${frontdeskVersion()}\n`);
+      output.out(`${frontdeskVersion()}\n`);
       return 0;
     }
     if (!command || command === "help" || command === "--help" || command === "-h") {
-      process.stdout.write(`Frontdesk ${frontdeskVersion()}\n\n${USAGE}\n`);
+      output.out(`Frontdesk ${frontdeskVersion()}\n\n${USAGE}\n`);
       return 0;
     }
     const warnings = unknownVariableWarnings(environment);
-    if (command !== "serve" && command !== "worker" && command !== "realtime") for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+    if (command !== "serve" && command !== "worker" && command !== "realtime") for (const warning of warnings) output.err(`warning: ${warning}\n`);
     switch (command) {
       case "serve": {
         const config = loadConfig(withListenArguments(environment, rest));
@@ -162,25 +170,38 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
       }
       case "reindex": {
         const { values } = parseArgs({ args: rest, options: { agent: { type: "string" } }, strict: true });
-        return admin(loadConfig(environment), { command: "reindex", ...(values.agent ? { agentId: values.agent } : {}) });
+        return admin(loadConfig(environment), { command: "reindex", ...(values.agent ? { agentId: values.agent } : {}) }, output);
       }
       case "migrate":
-        return admin(loadConfig(environment), { command: "migrate" });
+        return admin(loadConfig(environment), { command: "migrate" }, output);
       case "admin":
-        return admin(loadConfig(environment), parseAdminArguments(rest));
+        return admin(loadConfig(environment), parseAdminArguments(rest), output);
       default:
         throw new UsageError(`Unknown command: ${command}`);
     }
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      output.err(`${error.message}\n`);
       return 78;
     }
     if (error instanceof UsageError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
-      printError({ code: "usage", message: error.message });
-      process.stderr.write(`\n${USAGE}\n`);
+      printError(output, { code: "usage", message: error.message });
+      output.err(`\n${USAGE}\n`);
       return 2;
     }
     throw error;
+  }
+}
+
+/**
+ * `frontdesk …` as bin/frontdesk runs it: main's exit code, and an error nothing else caught printed
+ * as one JSON line with code 1 (-1: a long-running command is up).
+ */
+export async function runCommandLine(argv: string[], environment: NodeJS.ProcessEnv, output: CliOutput = PROCESS_OUTPUT): Promise<number> {
+  try {
+    return await main(argv, environment, output);
+  } catch (error) {
+    output.err(`${JSON.stringify({ error: { code: "internal_error", message: error instanceof Error ? error.message : String(error) } })}\n`);
+    return 1;
   }
 }

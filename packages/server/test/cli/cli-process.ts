@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect } from "vitest";
 import { killedWithTestProcess } from "../support/child-processes.js";
 
@@ -22,8 +23,22 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `bin/frontdesk …` to completion with only the given environment (and PATH). */
-export function run(env: Record<string, string>, ...args: string[]): Promise<Run> {
+/** Commands that run to completion and leave nothing behind: run in this process, as bin/frontdesk would run them. */
+const IN_PROCESS = new Set(["admin", "migrate", "reindex"]);
+
+/**
+ * Runs `bin/frontdesk …` to completion with only the given environment (and PATH). The short
+ * commands (`admin`, `migrate`, `reindex`) run in this test process, through the built CLI's
+ * runCommandLine that bin/frontdesk calls (about 1.5 s less each than a new Node process loading
+ * the service); the others, and any run that asks for it, in a process of their own.
+ */
+export async function run(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  if (IN_PROCESS.has(args[0] ?? "")) return runInProcess({ PATH: process.env.PATH ?? "", ...env }, args);
+  return runProcess(env, ...args);
+}
+
+/** `bin/frontdesk …` in a process of its own, whatever the command. */
+export function runProcess(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     killedWithTestProcess(
       execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
@@ -31,6 +46,20 @@ export function run(env: Record<string, string>, ...args: string[]): Promise<Run
       }),
     );
   });
+}
+
+type CommandLine = (argv: string[], environment: NodeJS.ProcessEnv, output: { out(text: string): void; err(text: string): void }) => Promise<number>;
+let commandLine: Promise<CommandLine> | null = null;
+
+async function runInProcess(env: Record<string, string>, args: string[]): Promise<Run> {
+  // The built CLI, as bin/frontdesk loads it: its worker threads' files sit beside it in dist/.
+  commandLine ??= import(pathToFileURL(join(dirname(BIN), "..", "packages", "server", "dist", "cli", "main.js")).href).then(
+    (module: { runCommandLine: CommandLine }) => module.runCommandLine,
+  );
+  let stdout = "";
+  let stderr = "";
+  const code = await (await commandLine)(args, env, { out: (text) => (stdout += text), err: (text) => (stderr += text) });
+  return { code, stdout, stderr };
 }
 
 /** The admin CLI prints exactly one JSON value on stdout. */
