@@ -4,15 +4,9 @@ import type { ComposerRule } from "./composer-rule.js";
 import { COMPOSER_RULES } from "./composer-rules.js";
 import { readPassages } from "./read-passages.js";
 import { readQuestion } from "./read-question.js";
-import { inReadingOrder, renderReply } from "./render-reply.js";
+import { inReadingOrder } from "./render-reply.js";
 import { scoreSentences } from "./score-sentences.js";
 import { selectUnits } from "./select-units.js";
-
-/** What the composer wrote: the sentences quoted, in reading order, and the reply's text. */
-export interface ExtractiveComposition {
-  sentences: ChosenSentence[];
-  text: string;
-}
 
 /**
  * Chooses the sentences an extractive answer is made of, in four stages: read (the question, and
@@ -36,17 +30,4 @@ export function selectSentences(
   scoreSentences(sentences, read, rules);
   const selected = selectUnits(sentences, read, limits, rules);
   return selected === null ? [] : inReadingOrder(selected, passages);
-}
-
-/** The extractive reply to a question from its passages: `selectSentences`, then written out (`renderReply`). */
-export function composeExtractiveReply(
-  question: string,
-  passages: readonly Passage[],
-  language: string,
-  limits: SelectionLimits = DEFAULT_SELECTION_LIMITS,
-  context: string | null = null,
-  rules: readonly ComposerRule[] = COMPOSER_RULES,
-): ExtractiveComposition {
-  const sentences = selectSentences(question, passages, language, limits, context, rules);
-  return { sentences, text: renderReply(sentences) };
 }
