@@ -59,6 +59,15 @@ export interface JobQueueOptions {
 /** How often an idle worker looks for jobs on a single-process store (sent jobs wake it at once; retries and schedules wait for it). */
 export const SINGLE_PROCESS_POLLING_SECONDS = 2;
 
+type QueuePolicy = Pick<PgBoss.Queue, "retryLimit" | "retryDelay" | "retryBackoff" | "expireInSeconds">;
+
+/** Whether the stored queue already has the policy (what updateQueue would write). */
+const sameQueuePolicy = (stored: QueuePolicy, wanted: QueuePolicy): boolean =>
+  stored.retryLimit === wanted.retryLimit &&
+  stored.retryDelay === wanted.retryDelay &&
+  stored.retryBackoff === wanted.retryBackoff &&
+  stored.expireInSeconds === wanted.expireInSeconds;
+
 /** pg-boss on the service's own store (PGlite or Postgres): jobs survive restarts and are retried with back-off. */
 export async function startJobQueue(db: Database, options: JobQueueOptions = {}): Promise<JobQueue> {
   const policyOf = (name: JobName): RetryPolicy => ({ ...jobCatalog[name].retry, ...options.retry });
@@ -88,6 +97,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
   try {
     await db.withAdvisoryLock(SCHEMA_LOCK, async () => {
       await boss.start();
+      // One read of every queue; a queue is written only when missing (a table each: DDL) or when its
+      // policy changed, so that a start over a store that has them all costs one statement.
+      const stored = new Map((await boss.getQueues()).map((queue) => [queue.name, queue]));
       for (const name of Object.keys(jobCatalog) as JobName[]) {
         const policy = policyOf(name);
         const queue = {
@@ -97,8 +109,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
           retryBackoff: true,
           expireInSeconds: policy.expireInSeconds,
         };
-        if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
-        else await boss.createQueue(name, queue);
+        const current = stored.get(name);
+        if (!current) await boss.createQueue(name, queue);
+        else if (!sameQueuePolicy(current, queue)) await boss.updateQueue(name, queue);
       }
     });
     if (options.singleProcess) {

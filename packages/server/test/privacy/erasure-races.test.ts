@@ -128,6 +128,9 @@ describeEachStore("erasure racing the visitor's own writes on %s", (kind) => {
     let erasure: Promise<{ statusCode: number; body: string }> | null = null;
     // A transaction taking the conversation, then the visitor: against erasure's order, on purpose.
     await t.services.db.transaction(async (tx) => {
+      // This side checks for a deadlock only after 30 s (the erasure's session, after Postgres's 1 s):
+      // on a loaded machine the erasure's check could otherwise come second and end this one instead.
+      await tx.query(`SET LOCAL deadlock_timeout = '30s'`);
       await tx.query(`SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE`, [session.conversationId]);
       erasure = t.app.inject({ method: "DELETE", url: `${W}/me`, headers: bearer(session.jwt) });
       // The erasure locks the visitor and waits for the conversation; it waits first, so Postgres's check ends it.

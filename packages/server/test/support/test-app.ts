@@ -9,6 +9,7 @@ import { createRealtime } from "../../src/realtime/create-realtime.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
+import { TEST_JOB_RETRY } from "./store-templates.js";
 import { createAnswerGenerator } from "../../src/answering/generate/create-answer-generator.js";
 import { createAnswerModels } from "../../src/answering/generate/create-answer-models.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
@@ -86,7 +87,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   bus.subscribe((event) => published.push(event));
   const logger = options.logger ?? pino({ level: "silent" });
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger, redisPrefix: config.redisPrefix });
-  const jobs = await startJobQueue(database.db, { retry: { retryLimit: 1, retryDelaySeconds: 1, ...config.jobs } });
+  const jobs = await startJobQueue(database.db, { retry: { ...TEST_JOB_RETRY, ...config.jobs } });
   const embedder = options.embedder ?? new HashingEmbedder();
   const sessionCache = new SessionCache(() => now().getTime());
   const registry = new EmbedderRegistry({
