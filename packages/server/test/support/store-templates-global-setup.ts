@@ -1,5 +1,5 @@
 import { pgliteTemplateDir, postgresTemplateDatabase } from "./store-templates.js";
-import { startTestDatabaseRun, sweepRunDatabases } from "./test-database-sweep.js";
+import { startTestDatabaseRun, sweepRunDatabases, sweepRunStores } from "./test-database-sweep.js";
 
 /**
  * Makes the store templates (store-templates.ts: the migrated ones, and PGlite's empty one that the
@@ -13,5 +13,8 @@ export default async function setup() {
   startTestDatabaseRun();
   await Promise.all([attempt(pgliteTemplateDir("empty")), attempt(pgliteTemplateDir("migrated")), attempt(postgresTemplateDatabase())]);
   // The databases the workers left: each worker's spare, and drops its end cut short.
-  return () => sweepRunDatabases().catch(() => undefined);
+  return async () => {
+    await sweepRunDatabases().catch(() => undefined);
+    await sweepRunStores().catch(() => undefined);
+  };
 }

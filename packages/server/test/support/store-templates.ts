@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statfsSync } from "node:fs";
 import { readdir, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -46,6 +46,26 @@ function pgliteVersion(): string {
   while (!existsSync(join(directory, "package.json"))) directory = dirname(directory);
   return (JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { version: string }).version;
 }
+
+/**
+ * Where the tests' PGlite stores live: FRONTDESK_TEST_STORE_DIR, else a memory file system
+ * (/dev/shm) when it has room, else the system's temporary directory. A test store is a copy of
+ * a 41 MB template; on ext4 under load a copy took 0.3-1.7 s and 0.1-0.6 s of system time, in
+ * memory 0.24-0.35 s and 0.05 s, and the store's writes never reach a disk.
+ */
+export const testStoreDirectory: string = (() => {
+  const configured = process.env.FRONTDESK_TEST_STORE_DIR;
+  if (configured) return configured;
+  try {
+    const memory = "/dev/shm";
+    accessSync(memory, constants.W_OK);
+    const { bavail, bsize } = statfsSync(memory);
+    if (bavail * bsize >= 2 * 1024 ** 3) return memory;
+  } catch {
+    // no memory file system here
+  }
+  return tmpdir();
+})();
 
 /** How a template is made (below): a change to it must change the fingerprint too. */
 const TEMPLATE_RECIPE = 2;
@@ -103,7 +123,7 @@ export function pgliteTemplateDir(stage: TemplateStage = "migrated"): Promise<st
   let made = pgliteTemplates.get(stage);
   if (made) return made;
   made = (async () => {
-    const template = join(tmpdir(), `frontdesk-test-pglite-${stage === "empty" ? "empty-" : ""}${schemaFingerprint}`);
+    const template = join(testStoreDirectory, `frontdesk-test-pglite-${stage === "empty" ? "empty-" : ""}${schemaFingerprint}`);
     if (existsSync(join(template, "PG_VERSION"))) return template;
     await removeAbandonedBuilds(template);
     const building = `${template}.building-${process.pid}-${randomBytes(4).toString("hex")}`;

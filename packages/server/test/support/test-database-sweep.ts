@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { adminPostgresUrl } from "./store-templates.js";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { adminPostgresUrl, testStoreDirectory } from "./store-templates.js";
 
 /**
  * Names this run's test databases, so that its teardown can drop the ones a worker left (a spare
@@ -14,6 +16,19 @@ let processRunId: string | null = null;
 export function testDatabasePrefix(): string {
   const runId = process.env[RUN_VARIABLE] ?? (processRunId ??= randomBytes(4).toString("hex"));
   return `frontdesk_test_${runId}_`;
+}
+
+/** The start of this run's PGlite test stores' directories (in store-templates.ts' testStoreDirectory, memory when it can be). */
+export function testStorePrefix(): string {
+  return `frontdesk-test-store-${testDatabasePrefix().slice("frontdesk_test_".length)}`;
+}
+
+/** Removes every PGlite test store of this run that is left (a file cut short): in memory, they would hold it until the machine restarts. */
+export async function sweepRunStores(): Promise<void> {
+  const prefix = testStorePrefix();
+  for (const name of await readdir(testStoreDirectory)) {
+    if (name.startsWith(prefix)) await rm(join(testStoreDirectory, name), { recursive: true, force: true });
+  }
 }
 
 /** Gives the run its id (the global setup, before any worker starts). */

@@ -8,8 +8,8 @@ import { pgliteDirectory } from "../../src/db/open-database.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
-import { adminPostgresUrl, copyPgliteTemplate, createTestPostgresDatabase, postgresTemplateDatabase, type TemplateStage } from "./store-templates.js";
-import { dropPostgresDatabase, testDatabasePrefix } from "./test-database-sweep.js";
+import { adminPostgresUrl, copyPgliteTemplate, createTestPostgresDatabase, postgresTemplateDatabase, testStoreDirectory, type TemplateStage } from "./store-templates.js";
+import { dropPostgresDatabase, testDatabasePrefix, testStorePrefix } from "./test-database-sweep.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
 
 export type StoreKind = "pglite" | "postgres";
@@ -53,7 +53,7 @@ export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase>
 }
 
 async function copiedPgliteDatabase(stage: TemplateStage): Promise<TestDatabase> {
-  const directory = await mkdtemp(join(tmpdir(), "frontdesk-test-store-"));
+  const directory = await mkdtemp(join(testStoreDirectory, testStorePrefix()));
   try {
     const dataDir = join(directory, "pglite");
     await copyPgliteTemplate(dataDir, stage);
