@@ -4,6 +4,7 @@ import { behaviorRuleSchema, behaviorRulesSchema } from "./behavior-rules.js";
 import { httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { officeHoursSchema, replyTimes } from "./office-hours.js";
 import { brandingDisplayModes, brandingSchema } from "./widget.js";
+import { agentIdentitySchema, identityModeSchema } from "./visitor-identity.js";
 
 /**
  * The rules of every agent setting, in one place: the admin CLI's `agent create/update` and the
@@ -59,6 +60,7 @@ export const consoleAgentSchema = z.object({
   reply_time: z.enum(replyTimes).nullable().describe("How soon a person usually replies, shown by the widget inside office hours; null: not shown."),
   answer_model: answerModelSchema,
   instructions: answerInstructionsSchema.describe("How the agent answers: extra rules, answer length, and what it does when unsure."),
+  identity: agentIdentitySchema.describe("Verified visitor identity: the mode, and when the identity secret was created (the secret itself is never returned)."),
   created_at: isoTimestampSchema,
   updated_at: isoTimestampSchema,
 });
@@ -104,6 +106,7 @@ export const CONSOLE_AGENT_UPDATE_FIELDS = [
   "reply_time",
   "answer_model",
   "instructions",
+  "identity_mode",
 ] as const;
 
 export const updateConsoleAgentBodySchema = z
@@ -123,6 +126,9 @@ export const updateConsoleAgentBodySchema = z
     reply_time: agentSettingSchemas.replyTime.nullable().optional().describe("`minutes`, `hours` or `day`: shown by the widget inside office hours; null: not shown."),
     answer_model: answerModelSchema.optional(),
     instructions: answerInstructionsSchema.partial().optional().describe("The members given replace the agent's; the others are kept."),
+    identity_mode: identityModeSchema
+      .optional()
+      .describe("`off`: init ignores identities; `optional`: anonymous visitors allowed, a claimed `user_id` must verify; `required`: init needs a verified `user_id`. The last two need an identity secret."),
   })
   .refine((body) => CONSOLE_AGENT_UPDATE_FIELDS.some((field) => body[field] !== undefined), {
     message: "give at least one setting to change",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { systemMessageCodeSchema } from "./system-messages.js";
 import { isoTimestampSchema } from "./common.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
+import { visitorIdentitySchema } from "./visitor-identity.js";
 
 /**
  * What the console reads: the conversation list, one conversation, the messages since a seq, and
@@ -74,7 +75,7 @@ export const conversationListItemSchema = z.object({
   agent_id: z.string(),
   status: z.enum(conversationStatuses),
   assignee: consoleAssigneeSchema.nullable(),
-  visitor: z.object({ id: z.string(), anon_id: z.string() }),
+  visitor: z.object({ id: z.string(), anon_id: z.string(), identity: visitorIdentitySchema.nullable().describe("The site's verified user; null: anonymous.") }),
   last_message: z
     .object({
       seq: z.number().int().nullable(),
@@ -124,6 +125,7 @@ export const conversationDetailSchema = z.object({
   visitor: z.object({
     id: z.string(),
     anon_id: z.string(),
+    identity: visitorIdentitySchema.nullable().describe("The site's signed-in user, verified by init's `user_hash`; null: an anonymous visitor. A lead's name and e-mail are the visitor's claims, never verified."),
     first_page_url: z.string().nullable(),
     last_page_url: z.string().nullable(),
     user_agent: z.string().nullable(),

@@ -19,6 +19,8 @@ export const errorCodes = [
   "source_not_found",
   "document_not_found",
   "origin_forbidden",
+  "identity_invalid",
+  "identity_required",
   "plan_limit_reached",
   "rate_limited",
   "missing_token",

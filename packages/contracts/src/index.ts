@@ -1,6 +1,7 @@
 export * from "./common.js";
 export * from "./errors.js";
 export * from "./widget.js";
+export * from "./visitor-identity.js";
 export * from "./behavior-rules.js";
 export * from "./sources.js";
 export * from "./source-documents.js";

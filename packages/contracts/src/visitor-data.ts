@@ -3,11 +3,18 @@ import { isoTimestampSchema } from "./common.js";
 import { answerRatings } from "./answer-feedback.js";
 import { consoleIdSchema } from "./console-inbox.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings } from "./widget.js";
+import { userIdSchema, visitorIdentitySchema } from "./visitor-identity.js";
 
 /**
  * A visitor's data (GDPR access and erasure requests): the export's shape, what an erasure
  * counts, and the realtime event that tells consoles a conversation is gone.
  */
+
+/** ?agent_id=…&user_id=…: a verified user's visitor of one agent (the site's own id for them), for erasure and export by user id. */
+export const userVisitorQuerySchema = z.object({
+  agent_id: consoleIdSchema.describe("The agent whose identity secret verified the user."),
+  user_id: userIdSchema.describe("The site's id of its user, as init's `user_id` gave it."),
+});
 
 export const visitorParamsSchema = z.object({ id: consoleIdSchema.describe("The visitor's id (`visitor_id` of init, of a conversation or of a lead).") });
 
@@ -53,7 +60,13 @@ export const visitorExportSchema = z.object({
   exported_at: isoTimestampSchema,
   workspace_id: z.string(),
   agent_id: z.string(),
-  visitor: z.object({ id: z.string(), anonymous_id: z.string(), created_at: isoTimestampSchema, last_seen_at: isoTimestampSchema }),
+  visitor: z.object({
+    id: z.string(),
+    anonymous_id: z.string(),
+    identity: visitorIdentitySchema.nullable().describe("The site's verified user id, with the e-mail and name sent with it; null: an anonymous visitor."),
+    created_at: isoTimestampSchema,
+    last_seen_at: isoTimestampSchema,
+  }),
   conversations: z.array(exportedConversationSchema).describe("The visitor's conversations with the agent, oldest first."),
   leads: z.array(leadSchema).describe("The leads the visitor submitted (one per e-mail; a lead points at the last visitor who submitted it)."),
   events: z.array(exportedEventSchema).describe("The widget's telemetry events of the visitor, oldest first."),

@@ -3,6 +3,7 @@ import { behaviorRuleSchema, couponCodeSchema } from "./behavior-rules.js";
 import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { availabilitySchema } from "./office-hours.js";
 import { systemMessageCodeSchema } from "./system-messages.js";
+import { initIdentityFields } from "./visitor-identity.js";
 
 export const agentIdSchema = z.string().min(1).max(64);
 
@@ -18,6 +19,8 @@ export const initBodySchema = z.object({
   new_conversation: z.boolean().optional(),
   /** The token of an e-mailed "continue the conversation" link: init resumes that conversation. */
   resume_token: z.string().min(16).max(1024).regex(/^[A-Za-z0-9_.-]+$/, "not a resume token").optional(),
+  /** A signed-in user the site vouches for (`user_id`, `user_hash`, `email`, `name`): see visitor-identity.ts. */
+  ...initIdentityFields,
 });
 export type InitBody = z.infer<typeof initBodySchema>;
 

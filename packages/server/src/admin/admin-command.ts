@@ -1,4 +1,4 @@
-import { agentSettingSchemas, answerTestQuestionSchema, answerTestTextSchema, answerTestUrlSchema, changeWorkspaceEmbeddingsBodySchema, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
+import { agentSettingSchemas, identityModeSchema, userIdSchema, answerTestQuestionSchema, answerTestTextSchema, answerTestUrlSchema, changeWorkspaceEmbeddingsBodySchema, httpUrlSchema, MAX_MODEL_API_KEY_LENGTH, modelNameSchema, modelProviderSchema, webhookEventTypeSchema } from "@frontdesk/contracts";
 import { z } from "zod";
 import { API_TOKEN_ABILITIES } from "../tenants/create-api-token.js";
 import { OPERATOR_ROLES } from "../tenants/operators.js";
@@ -9,7 +9,17 @@ const id = z.string().min(1).max(64);
 const agentField = agentSettingSchemas;
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime", "answerModel", "instructions"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime", "answerModel", "instructions", "identityMode"] as const;
+
+/** A visitor named by their id, or by an agent and the site's verified user id for them (`--agent A --user-id U`). */
+function visitorCommand<Name extends string>(name: Name) {
+  return z
+    .object({ command: z.literal(name), workspaceId: id, visitorId: id.optional(), agentId: id.optional(), userId: userIdSchema.optional() })
+    .refine((command) => (command.visitorId !== undefined) !== (command.agentId !== undefined && command.userId !== undefined), {
+      message: "give --visitor, or --agent with --user-id",
+      path: ["visitorId"],
+    });
+}
 
 /** Every admin operation, as the CLI sends it (directly or over the admin socket). */
 export const adminCommandSchema = z.discriminatedUnion("command", [
@@ -53,12 +63,14 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       replyTime: agentField.replyTime.nullable().optional(),
       answerModel: agentField.answerModel.optional(),
       instructions: agentField.instructions.optional(),
+      identityMode: identityModeSchema.optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",
       path: ["command"],
     }),
   z.object({ command: z.literal("agent.list"), workspaceId: id }),
+  z.object({ command: z.literal("agent.identity-secret"), agentId: id }),
   z.object({ command: z.literal("agent.publish"), agentId: id }),
   z.object({ command: z.literal("agent.unpublish"), agentId: id }),
   z.object({
@@ -84,8 +96,8 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("lead.list"), agentId: id }),
   z.object({ command: z.literal("conversation.show"), conversationId: id }),
   z.object({ command: z.literal("inbox.list"), operatorId: id }),
-  z.object({ command: z.literal("visitor.erase"), workspaceId: id, visitorId: id }),
-  z.object({ command: z.literal("visitor.export"), workspaceId: id, visitorId: id }),
+  visitorCommand("visitor.erase"),
+  visitorCommand("visitor.export"),
   z.object({ command: z.literal("erasure.list"), workspaceId: id }),
   z.object({
     command: z.literal("webhook.create"),

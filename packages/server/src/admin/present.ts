@@ -32,6 +32,7 @@ export const presentAdminAgent = (agent: Agent) => ({
   reply_time: agent.replyTime,
   answer_model: agent.answerModel,
   instructions: agent.instructions,
+  identity: { mode: agent.identityMode, secret_created_at: agent.identitySecretCreatedAt },
   created_at: agent.createdAt,
   updated_at: agent.updatedAt,
 });

@@ -23,6 +23,9 @@ import { deletionAnnouncer } from "../privacy/announce-deleted-conversations.js"
 import { eraseVisitor } from "../privacy/erase-visitor.js";
 import { listErasures } from "../privacy/erasures.js";
 import { exportVisitorData } from "../privacy/export-visitor-data.js";
+import { findUserVisitor } from "../privacy/find-user-visitor.js";
+import { rotateIdentitySecret } from "../tenants/rotate-identity-secret.js";
+import type { IdentitySecretBox } from "../tenants/identity-secret-box.js";
 import { createWebhookEndpoint, removeWebhookEndpoint } from "../webhooks/manage-webhook-endpoints.js";
 import { listWorkspaceWebhookEndpoints, presentWebhookEndpoint } from "../webhooks/webhook-endpoints.js";
 import type { WebhookServices } from "../webhooks/webhook-services.js";
@@ -43,6 +46,15 @@ async function requireWorkspace(db: Database, workspaceId: string): Promise<void
   if (!(await findWorkspace(db, workspaceId))) throw notFound("workspace", workspaceId);
 }
 
+/** The visitor a `visitor erase|export` names: by id, or by an agent and a verified user id (privacy/find-user-visitor.ts). */
+async function visitorIdOf(db: Database, command: { workspaceId: string; visitorId?: string | undefined; agentId?: string | undefined; userId?: string | undefined }): Promise<string | null> {
+  if (command.visitorId !== undefined) return command.visitorId;
+  return findUserVisitor(db, { workspaceId: command.workspaceId, agentId: command.agentId ?? "", userId: command.userId ?? "" });
+}
+
+const visitorNamed = (command: { visitorId?: string | undefined; agentId?: string | undefined; userId?: string | undefined }) =>
+  command.visitorId !== undefined ? `visitor ${command.visitorId}` : `visitor with user id ${JSON.stringify(command.userId)} for agent ${command.agentId}`;
+
 /** What admin commands run against: the store, and the job queue for commands that schedule work. */
 export interface AdminContext {
   db: Database;
@@ -59,6 +71,8 @@ export interface AdminContext {
   webhooks?: () => Promise<WebhookServices>;
   /** Model provider keys' seal and address guard (from the configuration), for `workspace set-model`. */
   modelProviders?: () => Promise<ModelProviderAccess>;
+  /** Agents' identity secrets' seal (from the configuration), for `agent identity-secret`. */
+  identitySecrets?: () => Promise<IdentitySecretBox>;
   /** The service's domain events (their subscribers), raised by changes others react to (`agent update --model`). */
   events?: () => Promise<FrontdeskEvents>;
   /** The answering pipeline and the domain events, for `answer-test run` (the running server's, or opened for the command). */
@@ -97,6 +111,12 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       const agent = await updateAgent(db, command, (await context.events?.()) ?? noSubscribers, now);
       context.onAgentChanged?.(agent.id);
       return presentAdminAgent(agent);
+    }
+    case "agent.identity-secret": {
+      if (!context.identitySecrets) throw new AppError("service_unavailable", "Identity secrets cannot be created here.");
+      const { agent, secret } = await rotateIdentitySecret(db, await context.identitySecrets(), { agentId: command.agentId });
+      context.onAgentChanged?.(agent.id);
+      return { secret };
     }
     case "agent.list":
       await requireWorkspace(db, command.workspaceId);
@@ -167,13 +187,15 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
     case "visitor.erase": {
       // Through the running server, its consoles are told; on the store alone, there is nobody to tell.
       const announce = context.publish ? deletionAnnouncer({ publish: context.publish, now }) : undefined;
-      const erased = await eraseVisitor({ db, ...(announce ? { announce } : {}) }, { workspaceId: command.workspaceId, visitorId: command.visitorId, requestedBy: "cli" });
-      if (!erased) throw new AppError("visitor_not_found", `No visitor ${command.visitorId} in workspace ${command.workspaceId} (never was, or already erased).`);
+      const visitorId = await visitorIdOf(db, command);
+      const erased = visitorId === null ? null : await eraseVisitor({ db, ...(announce ? { announce } : {}) }, { workspaceId: command.workspaceId, visitorId, requestedBy: "cli" });
+      if (!erased) throw new AppError("visitor_not_found", `No ${visitorNamed(command)} in workspace ${command.workspaceId} (never was, or already erased).`);
       return { erased: true, erasure_id: erased.erasureId, counts: erased.counts };
     }
     case "visitor.export": {
-      const exported = await exportVisitorData(db, { workspaceId: command.workspaceId, visitorId: command.visitorId, now: now() });
-      if (!exported) throw new AppError("visitor_not_found", `No visitor ${command.visitorId} in workspace ${command.workspaceId}.`);
+      const visitorId = await visitorIdOf(db, command);
+      const exported = visitorId === null ? null : await exportVisitorData(db, { workspaceId: command.workspaceId, visitorId, now: now() });
+      if (!exported) throw new AppError("visitor_not_found", `No ${visitorNamed(command)} in workspace ${command.workspaceId}.`);
       return exported;
     }
     case "erasure.list":

@@ -19,11 +19,14 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                [--reply-time minutes|hours|day | --no-reply-time]
                [--model default|extractive|NAME] [--instructions TEXT]
                [--answer-length short|medium|long] [--when-unsure offer_person|say_unknown]
+               [--identity off|optional|required]   (verified visitors: optional and required need a secret first)
                (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
                FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md;
                the office hours FILE is {"time_zone":"Europe/Paris","days":{"mon":[{"open":"09:00","close":"17:30"}],…}},
                --no-office-hours: always open)
   agent list --workspace W
+  agent identity-secret ID                    (creates or rotates the agent's identity secret; prints {"secret": "…"} once:
+               hashes made with the previous secret stop verifying)
   agent publish ID | agent unpublish ID
   operator create --workspace W --email E --name N [--role admin|agent]
                (prints a one-time set-password link, valid 24 hours; the first operator of a
@@ -41,6 +44,7 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   inbox list --operator ID
   visitor export --workspace W --visitor V   (everything held about the visitor, as JSON)
   visitor erase --workspace W --visitor V    (deletes it all, irreversibly; an audit record with counts remains)
+               (either takes --agent A --user-id U instead of --visitor: the agent's verified user of that id)
   erasure list --workspace W                 (the audit records of erasures and retention runs, newest first)
   webhook create --workspace W --url U --event E [--event E …] [--description D]
                (prints the signing secret once; events: lead.created lead.updated human.requested
@@ -193,6 +197,8 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       role: { type: "string" },
       "password-stdin": { type: "boolean" },
       visitor: { type: "string" },
+      "user-id": { type: "string" },
+      identity: { type: "string" },
       days: { type: "string" },
       default: { type: "boolean" },
       url: { type: "string" },
@@ -257,9 +263,12 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
         replyTime: clearable(values, "reply-time") as "minutes" | null | undefined,
         answerModel: optional(values, "model"),
         instructions: instructionsChange(values),
+        identityMode: optional(values, "identity") as "off" | undefined,
       };
     case "agent list":
       return { command: "agent.list", workspaceId: required(values, "workspace") };
+    case "agent identity-secret":
+      return { command: "agent.identity-secret", agentId: needId() };
     case "agent publish":
       return { command: "agent.publish", agentId: needId() };
     case "agent unpublish":
@@ -306,7 +315,9 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       return {
         command: action === "erase" ? "visitor.erase" : "visitor.export",
         workspaceId: required(values, "workspace"),
-        visitorId: required(values, "visitor"),
+        ...(values["user-id"] === undefined
+          ? { visitorId: required(values, "visitor") }
+          : { agentId: required(values, "agent"), userId: values["user-id"], visitorId: optional(values, "visitor") }),
       };
     case "erasure list":
       return { command: "erasure.list", workspaceId: required(values, "workspace") };

@@ -16,6 +16,7 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { checkServeConfig, checkWorkerConfig } from "./command-rules.js";
 import { createLogger } from "./create-logger.js";
 import { frontdeskVersion } from "./version.js";
+import { identitySecretBoxOf } from "../tenants/identity-secret-box.js";
 
 const USAGE = `Usage: frontdesk <command>
   serve [--host H] [--port P]   run the HTTP API and the background workers
@@ -86,6 +87,7 @@ async function admin(config: Config, command: AdminCommandInput, output: CliOutp
         publicUrl: config.publicUrl,
         webhooks: () => createWebhookServices(config),
         modelProviders: () => openModelProviderAccess(config),
+        identitySecrets: () => identitySecretBoxOf(config),
         events: async () => subscribeDomainEvents(await startedJobs(), config),
         answerTests: () => openAnswerTestServices(config, db, startedJobs),
         embedders: openEmbedders,

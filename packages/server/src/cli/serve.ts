@@ -11,6 +11,7 @@ import { listenForMetrics } from "../observability/metrics-listener.js";
 import { announceFirstRunSetup } from "../console/setup/issue-setup-link.js";
 import { createWebhookServices } from "../webhooks/webhook-services.js";
 import { openModelProviderAccess } from "../answering/generate/create-answer-models.js";
+import { identitySecretBoxOf } from "../tenants/identity-secret-box.js";
 
 /**
  * Stops cleanly on SIGINT/SIGTERM: `stop` runs once, then the process exits. A repeated signal is
@@ -58,6 +59,7 @@ export async function serve(config: Config, logger: Logger): Promise<void> {
           now: services.now,
           webhooks: () => createWebhookServices(config),
           modelProviders: () => openModelProviderAccess(config),
+          identitySecrets: () => identitySecretBoxOf(config),
           events: async () => services.events,
           answerTests: async () => ({ ...services, close: async () => undefined }),
           embedders: async () => services.embedders,

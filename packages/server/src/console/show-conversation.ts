@@ -38,6 +38,7 @@ export async function showConversation(
     visitor: {
       id: conversation.visitorId,
       anon_id: conversation.anonId,
+      identity: conversation.identity,
       first_page_url: conversation.firstPageUrl,
       last_page_url: conversation.lastPageUrl,
       user_agent: conversation.userAgent,

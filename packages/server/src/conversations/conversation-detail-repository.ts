@@ -1,6 +1,7 @@
-import type { ConsoleMessage, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
+import type { ConsoleMessage, ConversationStatus, SystemMessageCode, VisitorIdentity } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
+import { visitorIdentityOf, type VisitorIdentityColumns } from "./visitor-identity-repository.js";
 
 /** One conversation of the workspace as the console shows it, without its messages and lead. */
 export interface ConsoleConversation {
@@ -8,6 +9,8 @@ export interface ConsoleConversation {
   agentId: string;
   visitorId: string;
   anonId: string;
+  /** The site's verified user (migration 0047); null: an anonymous visitor. */
+  identity: VisitorIdentity | null;
   status: ConversationStatus;
   assignee: { id: string; name: string } | null;
   humanRequestedAt: string | null;
@@ -25,7 +28,7 @@ export interface ConsoleConversation {
   lastActivityAt: string;
 }
 
-interface ConversationRow {
+interface ConversationRow extends VisitorIdentityColumns {
   id: string;
   agent_id: string;
   visitor_id: string;
@@ -64,7 +67,7 @@ export async function findConsoleConversation(
   conversationId: string,
 ): Promise<ConsoleConversation | null> {
   const { rows } = await db.query<ConversationRow>(
-    `SELECT c.id, c.agent_id, c.visitor_id, v.anon_id, c.status, assignee.id AS assignee_id, assignee.name AS assignee_name,
+    `SELECT c.id, c.agent_id, c.visitor_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at, c.status, assignee.id AS assignee_id, assignee.name AS assignee_name,
        c.human_requested_at, c.human_request_reason, c.event_seq, c.updated_seq, c.page_url, c.last_page_url, c.user_agent,
        c.satisfaction_rating, c.satisfaction_comment, c.satisfaction_at, c.coupon_code, c.coupon_applied_at,
        reads.last_read_seq, ${UNREAD_COUNT} AS unread_count, c.created_at, c.last_activity_at
@@ -82,6 +85,7 @@ export async function findConsoleConversation(
     agentId: row.agent_id,
     visitorId: row.visitor_id,
     anonId: row.anon_id,
+    identity: visitorIdentityOf(row),
     status: row.status,
     assignee: row.assignee_id && row.assignee_name !== null ? { id: row.assignee_id, name: row.assignee_name } : null,
     humanRequestedAt: isoOrNull(row.human_requested_at),

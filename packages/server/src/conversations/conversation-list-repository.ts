@@ -1,6 +1,7 @@
 import type { ConversationListItem, ConversationStatus } from "@frontdesk/contracts";
 import type { Queryable, SqlValue } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
+import { visitorIdentityOf, type VisitorIdentityColumns } from "./visitor-identity-repository.js";
 import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
 
 export const EXCERPT_LENGTH = 200;
@@ -24,7 +25,7 @@ export interface ConversationListRow {
   activityMicroseconds: string;
 }
 
-interface Row {
+interface Row extends VisitorIdentityColumns {
   id: string;
   agent_id: string;
   status: ConversationStatus;
@@ -80,7 +81,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
     `SELECT c.id, c.agent_id, c.status, c.human_requested_at, c.created_at, c.last_activity_at,
        ${microsecondsOf("c.last_activity_at")} AS activity_us,
        assignee.id AS assignee_id, assignee.name AS assignee_name,
-       v.id AS visitor_id, v.anon_id,
+       v.id AS visitor_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at,
        last_message.conversation_seq AS last_seq, last_message.role AS last_role,
        last_message.excerpt AS last_excerpt, last_message.created_at AS last_created_at,
        (SELECT count(*) FROM messages unread
@@ -106,7 +107,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
       agent_id: row.agent_id,
       status: row.status,
       assignee: row.assignee_id && row.assignee_name !== null ? { id: row.assignee_id, name: row.assignee_name } : null,
-      visitor: { id: row.visitor_id, anon_id: row.anon_id },
+      visitor: { id: row.visitor_id, anon_id: row.anon_id, identity: visitorIdentityOf(row) },
       last_message:
         row.last_role && row.last_excerpt !== null && row.last_created_at
           ? { seq: row.last_seq, role: row.last_role, excerpt: row.last_excerpt, created_at: iso(row.last_created_at) }

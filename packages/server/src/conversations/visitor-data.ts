@@ -21,3 +21,4 @@ export {
 } from "./conversation-deletion-repository.js";
 export type { RemovedConversation, RemovedMessages, StaleConversation, VisitorOfWorkspace } from "./conversation-deletion-repository.js";
 export { findVisitorToExport, listConversationsToExport, listMessagesToExport } from "./visitor-export-repository.js";
+export { findUserVisitorId, visitorIdentityOf } from "./visitor-identity-repository.js";

@@ -1,5 +1,6 @@
 import type { VisitorExport } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
+import type { VisitorIdentityColumns } from "./visitor-identity-repository.js";
 
 /**
  * The SQL of a visitor's export (an access request) on the tables conversations/ owns: the visitor,
@@ -10,7 +11,7 @@ import type { Queryable } from "../db/database.js";
 type ExportedConversation = VisitorExport["conversations"][number];
 type ExportedMessage = ExportedConversation["messages"][number];
 
-export interface ExportedVisitorRow {
+export interface ExportedVisitorRow extends VisitorIdentityColumns {
   id: string;
   agent_id: string;
   anon_id: string;
@@ -63,7 +64,7 @@ const scopeOf = (scope: VisitorExportScope) => [scope.workspaceId, scope.agentId
 /** The visitor when one of the workspace's agents has it (visitors_pkey). */
 export async function findVisitorToExport(tx: Queryable, workspaceId: string, visitorId: string): Promise<ExportedVisitorRow | null> {
   const { rows } = await tx.query<ExportedVisitorRow>(
-    `SELECT v.id, v.agent_id, v.anon_id, v.created_at, v.last_seen_at FROM visitors v JOIN agents a ON a.id = v.agent_id
+    `SELECT v.id, v.agent_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at, v.created_at, v.last_seen_at FROM visitors v JOIN agents a ON a.id = v.agent_id
      WHERE v.id = $1 AND a.workspace_id = $2`,
     [visitorId, workspaceId],
   );

@@ -1,6 +1,6 @@
 import type { ConversationMessage } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
-import { newId } from "../db/ids.js";
+import { newId, randomBase62 } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
 import type { Vertical } from "../tenants/agent.js";
 
@@ -28,6 +28,12 @@ export interface SessionStartRequest {
   newConversation: boolean;
   /** A latest conversation active before this is not resumed. */
   idleCutoff: Date;
+  /**
+   * The site's user, verified (widget/verify-visitor-identity.ts): the visitor is then the agent's
+   * visitor of that `user_id`, whichever browser asks, with the e-mail and name kept (a value not
+   * given keeps the stored one); null: the anonymous visitor of `anonId`.
+   */
+  identity?: { userId: string; email: string | null; name: string | null } | null;
 }
 
 /** What every init of a batch shares: one agent, its workspace, the quota month and the monthly quota (null: none). */
@@ -54,13 +60,23 @@ export interface StartedSession {
  * batch: `last_granted` (migration 0021) is how many of the asked-for conversations it counted, and
  * the batch's first that many (in request order) are inserted; the others get none. Exact under
  * concurrency: one statement at a time holds the row's lock, and the count never passes the quota.
- * `requests` must hold distinct anon ids. Results are in the order of `requests`.
+ * `requests` must hold distinct visitors (visitorKey). Results are in the order of `requests`.
+ *
+ * A verified user's visitor is found by `(agent_id, user_id)` (visitors_agent_user_idx), never by
+ * the browser's anonymous id: created with an anonymous id of its own that no browser is told, so a
+ * browser that signs out cannot reach it anonymously; the browser keeps its own `anonId` (returned
+ * as the visitor's), and its anonymous conversation is not merged into the user's (on a shared
+ * computer the next person to sign in would read it).
  */
 export async function startSessions(db: Queryable, scope: SessionStartScope, requests: readonly SessionStartRequest[]): Promise<StartedSession[]> {
   const input = requests.map((request, position) => ({
     position,
+    key: visitorKey(request),
     visitor_id: newId("vis"),
-    anon_id: request.anonId,
+    anon_id: request.identity ? `anon_${randomBase62(24)}` : request.anonId,
+    user_id: request.identity?.userId ?? null,
+    user_email: request.identity?.email ?? null,
+    user_name: request.identity?.name ?? null,
     conversation_id: newId("cnv"),
     page_url: request.pageUrl,
     user_agent: request.userAgent,
@@ -69,18 +85,26 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
   }));
   const { rows } = await db.query<{ position: number; visitor_id: string; anon_id: string; conversation_id: string | null; resumed: boolean }>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(position integer, visitor_id text, anon_id text, conversation_id text, page_url text,
-         user_agent text, new_conversation boolean, idle_cutoff timestamptz)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(position integer, key text, visitor_id text, anon_id text, user_id text, user_email text,
+         user_name text, conversation_id text, page_url text, user_agent text, new_conversation boolean, idle_cutoff timestamptz)
      ),
-     visitor AS (
-       INSERT INTO visitors (id, agent_id, anon_id) SELECT visitor_id, $2, anon_id FROM input ORDER BY anon_id
+     anonymous AS (
+       INSERT INTO visitors (id, agent_id, anon_id) SELECT visitor_id, $2, anon_id FROM input WHERE user_id IS NULL ORDER BY anon_id
        ON CONFLICT (agent_id, anon_id) DO UPDATE SET last_seen_at = now()
-       RETURNING id, anon_id
+       RETURNING id, anon_id, 'a:' || anon_id AS key
      ),
+     identified AS (
+       INSERT INTO visitors (id, agent_id, anon_id, user_id, user_email, user_name, user_verified_at)
+       SELECT visitor_id, $2, anon_id, user_id, user_email, user_name, now() FROM input WHERE user_id IS NOT NULL ORDER BY user_id
+       ON CONFLICT (agent_id, user_id) WHERE user_id IS NOT NULL DO UPDATE SET last_seen_at = now(), user_verified_at = now(),
+         user_email = COALESCE(excluded.user_email, visitors.user_email), user_name = COALESCE(excluded.user_name, visitors.user_name)
+       RETURNING id, anon_id, 'u:' || user_id AS key
+     ),
+     visitor AS (SELECT * FROM anonymous UNION ALL SELECT * FROM identified),
      decided AS (
        SELECT input.position, input.conversation_id, input.page_url, input.user_agent, visitor.id AS visitor_id, visitor.anon_id,
          latest.id AS latest_id, (latest.id IS NOT NULL AND NOT input.new_conversation AND latest.last_activity_at >= input.idle_cutoff) AS resumes
-       FROM input JOIN visitor ON visitor.anon_id = input.anon_id
+       FROM input JOIN visitor ON visitor.key = input.key
        LEFT JOIN LATERAL (
          SELECT c.id, c.last_activity_at FROM conversations c WHERE c.visitor_id = visitor.id ORDER BY c.created_at DESC LIMIT 1
        ) latest ON true
@@ -114,8 +138,18 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
      ORDER BY decided.position`,
     [JSON.stringify(input), scope.agentId, scope.workspaceId, scope.month, scope.quota],
   );
-  if (rows.length !== requests.length) throw new Error(`startSessions: ${rows.length} rows for ${requests.length} requests (anon ids must be distinct)`);
-  return rows.map((row) => ({ visitor: { id: row.visitor_id, anonId: row.anon_id }, conversationId: row.conversation_id, resumed: row.resumed }));
+  if (rows.length !== requests.length) throw new Error(`startSessions: ${rows.length} rows for ${requests.length} requests (visitors must be distinct)`);
+  return rows.map((row) => ({
+    // A verified user's visitor keeps its own anonymous id to itself: the browser is told its own.
+    visitor: { id: row.visitor_id, anonId: requests[row.position]?.identity ? requests[row.position]!.anonId : row.anon_id },
+    conversationId: row.conversation_id,
+    resumed: row.resumed,
+  }));
+}
+
+/** Who an init is in the store: the verified user (`u:` and the id) or the browser's anonymous id (`a:` and it). One batch holds each once. */
+export function visitorKey(request: Pick<SessionStartRequest, "anonId" | "identity">): string {
+  return request.identity ? `u:${request.identity.userId}` : `a:${request.anonId}`;
 }
 
 /**

@@ -19,6 +19,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   source_not_found: 404,
   document_not_found: 404,
   origin_forbidden: 403,
+  identity_invalid: 401,
+  identity_required: 401,
   plan_limit_reached: 429,
   rate_limited: 429,
   missing_token: 401,

@@ -1,7 +1,7 @@
 import type { VisitorExport } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
-import { findVisitorToExport, listConversationsToExport, listMessagesToExport } from "../conversations/visitor-data.js";
+import { findVisitorToExport, listConversationsToExport, listMessagesToExport, visitorIdentityOf } from "../conversations/visitor-data.js";
 import { listEventsToExport } from "../widget/events.js";
 import { listLeadsToExport } from "../widget/leads.js";
 
@@ -38,7 +38,13 @@ export async function exportVisitorData(
       exported_at: request.now.toISOString(),
       workspace_id: request.workspaceId,
       agent_id: visitor.agent_id,
-      visitor: { id: visitor.id, anonymous_id: visitor.anon_id, created_at: iso(visitor.created_at), last_seen_at: iso(visitor.last_seen_at) },
+      visitor: {
+        id: visitor.id,
+        anonymous_id: visitor.anon_id,
+        identity: visitorIdentityOf(visitor),
+        created_at: iso(visitor.created_at),
+        last_seen_at: iso(visitor.last_seen_at),
+      },
       conversations: conversations.map((row) => ({
         id: row.id,
         status: row.status,

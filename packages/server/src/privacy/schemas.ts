@@ -1,4 +1,4 @@
-import { exportedConversationSchema, visitorExportResponseSchema, visitorExportSchema, visitorParamsSchema } from "@frontdesk/contracts";
+import { exportedConversationSchema, userVisitorQuerySchema, visitorExportResponseSchema, visitorExportSchema, visitorParamsSchema } from "@frontdesk/contracts";
 import { componentSchemas } from "../openapi/component-schemas.js";
 import { bodyErrors, errorResponse, errors, jsonResponse, noContentResponse, sessionSecurity } from "../openapi/route-responses.js";
 import { consoleAdminSecurity, consoleErrorResponses, consoleReadErrors, consoleSecurity, consoleWriteErrors } from "../console/console-responses.js";
@@ -72,6 +72,46 @@ export const exportVisitorRouteSchema = {
     403: errorResponse("`forbidden`: the route is for admins and the operator is an agent."),
     404: visitorNotFound,
     422: errorResponse("`validation_failed`: the id is not an id."),
+    500: consoleReadErrors[500],
+  },
+};
+
+const userNotFound = errorResponse(
+  "`visitor_not_found`: the agent is not the workspace's, or it has no visitor with this verified user id (never was, or already erased).",
+);
+
+export const eraseUserVisitorRouteSchema = {
+  tags,
+  operationId: "eraseConsoleUserVisitor",
+  summary: "Erase a verified user's visitor (by the site's user id)",
+  description:
+    "The same erasure as DELETE /visitors/{id}, of the visitor the agent's verified `user_id` names (the site's own id for its user: " +
+    `see init's \`user_id\` and \`user_hash\`): ${ERASED} A later verified init of the same user starts a new visitor. Admins only.`,
+  security: consoleAdminSecurity,
+  querystring: userVisitorQuerySchema,
+  response: {
+    204: noContentResponse("Erased."),
+    401: consoleErrorResponses.unauthenticated,
+    403: consoleErrorResponses.csrf,
+    404: userNotFound,
+    422: consoleWriteErrors[422],
+    500: consoleReadErrors[500],
+  },
+};
+
+export const exportUserVisitorRouteSchema = {
+  tags,
+  operationId: "exportConsoleUserVisitor",
+  summary: "Export a verified user's visitor data (by the site's user id)",
+  description: "The same export as GET /visitors/{id}/export, of the visitor the agent's verified `user_id` names. Admins only.",
+  security: consoleAdminSecurity,
+  querystring: userVisitorQuerySchema,
+  response: {
+    200: jsonResponse("The visitor's data.", visitorExportResponseSchema),
+    401: consoleErrorResponses.unauthenticated,
+    403: errorResponse("`forbidden`: the route is for admins and the operator is an agent."),
+    404: userNotFound,
+    422: errorResponse("`validation_failed`: `agent_id` is not an id, or `user_id` is empty, over 256 characters or holds control characters."),
     500: consoleReadErrors[500],
   },
 };

@@ -1,4 +1,4 @@
-import { DEFAULT_ANSWER_INSTRUCTIONS, type AnswerInstructions, type BehaviorRule, type OfficeHours, type ReplyTime } from "@frontdesk/contracts";
+import { DEFAULT_ANSWER_INSTRUCTIONS, type AnswerInstructions, type BehaviorRule, type IdentityMode, type OfficeHours, type ReplyTime } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -23,6 +23,9 @@ interface AgentRow {
   reply_time: ReplyTime | null;
   answer_model: string;
   instructions: Partial<AnswerInstructions>;
+  identity_mode: IdentityMode;
+  identity_secret_sealed: string | null;
+  identity_secret_created_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -47,6 +50,9 @@ function toAgent(row: AgentRow): Agent {
     replyTime: row.reply_time,
     answerModel: row.answer_model,
     instructions: { ...DEFAULT_ANSWER_INSTRUCTIONS, ...row.instructions },
+    identityMode: row.identity_mode,
+    identitySecretSealed: row.identity_secret_sealed,
+    identitySecretCreatedAt: row.identity_secret_created_at === null ? null : iso(row.identity_secret_created_at),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -175,6 +181,22 @@ export async function setAgentAnswering(db: Queryable, agentId: string, answerMo
     [agentId, answerModel, JSON.stringify(instructions)],
   );
   return toAgent(rows[0]!);
+}
+
+/** Sets how init treats visitors' identities: `off`, `optional` or `required`. */
+export async function setAgentIdentityMode(db: Queryable, agentId: string, mode: IdentityMode): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(`UPDATE agents SET identity_mode = $2, updated_at = now() WHERE id = $1 RETURNING *`, [agentId, mode]);
+  return toAgent(rows[0]!);
+}
+
+/** Replaces the agent's identity secret (sealed by the caller): every hash made with the previous one stops verifying. */
+export async function setAgentIdentitySecret(db: Queryable, agentId: string, workspaceId: string | null, sealed: string): Promise<Agent | null> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET identity_secret_sealed = $3, identity_secret_created_at = now(), updated_at = now()
+     WHERE id = $1 AND ($2::text IS NULL OR workspace_id = $2::text) RETURNING *`,
+    [agentId, workspaceId, sealed],
+  );
+  return rows[0] ? toAgent(rows[0]) : null;
 }
 
 /** Writes every setting of an existing agent (other theme keys are kept). */

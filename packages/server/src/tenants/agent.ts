@@ -1,4 +1,4 @@
-import type { AnswerInstructions, BehaviorRule, Branding, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { AnswerInstructions, BehaviorRule, Branding, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
@@ -35,6 +35,11 @@ export interface Agent {
   answerModel: string;
   /** Extra rules, answer length and what an unsure answer does, given to the generator. */
   instructions: AnswerInstructions;
+  /** Verified visitor identity: `off`, `optional` or `required` (migration 0047). */
+  identityMode: IdentityMode;
+  /** The identity secret, sealed (identity-secret-box.ts); null: none created yet. Never presented. */
+  identitySecretSealed: string | null;
+  identitySecretCreatedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

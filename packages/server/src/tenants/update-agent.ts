@@ -1,9 +1,17 @@
-import type { AnswerInstructions, BehaviorRule, BrandingOverrides, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { AnswerInstructions, BehaviorRule, BrandingOverrides, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { Database, Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import { AGENT_DEFAULTS, type Agent, type Vertical } from "./agent.js";
-import { findAgentForUpdate, setAgentAnswering, setAgentAvailability, setAgentBehaviorRules, setAgentBranding, updateAgentSettings } from "./agent-repository.js";
+import {
+  findAgentForUpdate,
+  setAgentAnswering,
+  setAgentAvailability,
+  setAgentBehaviorRules,
+  setAgentBranding,
+  setAgentIdentityMode,
+  updateAgentSettings,
+} from "./agent-repository.js";
 import { findWorkspaceModelProvider } from "./workspace-model-provider-repository.js";
 import { canonicalTimeZone } from "./office-hours.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
@@ -40,6 +48,8 @@ export interface UpdateAgentInput {
   answerModel?: string;
   /** The members given replace the agent's. */
   instructions?: Partial<AnswerInstructions>;
+  /** How init treats visitors' identities; `optional` and `required` need an identity secret first. */
+  identityMode?: IdentityMode;
 }
 
 /** Answer models every agent may use; any other name is a model of the workspace's provider. */
@@ -74,7 +84,7 @@ export async function updateAgent(db: Database, input: UpdateAgentInput, events?
     if (textSearchConfig !== textSearchConfigFor(agent.languageDefault)) await restemAgentChunks(tx, agent.id, textSearchConfig);
     const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
     const withBranding = input.branding === undefined ? withRules : await setAgentBranding(tx, agent.id, input.branding ?? {});
-    const withAnswering = await changeAnswering(tx, agent, withBranding, input, events, now);
+    const withAnswering = await changeIdentityMode(tx, await changeAnswering(tx, agent, withBranding, input, events, now), input.identityMode);
     if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withAnswering;
     const officeHours = input.officeHours === undefined ? agent.officeHours : input.officeHours;
     return setAgentAvailability(tx, agent.id, {
@@ -110,6 +120,16 @@ async function changeAnswering(
     await events.raise(tx, { type: "agent.answering.changed", workspaceId: before.workspaceId, agentIds: [before.id], changedAt: now().toISOString() });
   }
   return updated;
+}
+
+/** The identity mode: verifying needs a secret to verify with, so `optional` and `required` wait for one. */
+async function changeIdentityMode(tx: Queryable, current: Agent, mode: IdentityMode | undefined): Promise<Agent> {
+  if (mode === undefined || mode === current.identityMode) return current;
+  if (mode !== "off" && current.identitySecretSealed === null) {
+    const reason = "the agent has no identity secret yet: create one first (agent identity-secret)";
+    throw new AppError("validation_failed", `The agent's identity mode is invalid (identityMode: ${reason}).`, { identityMode: [reason] });
+  }
+  return setAgentIdentityMode(tx, current.id, mode);
 }
 
 /** A rule's coupon is for e-commerce agents only (as /coupon/apply is): refused on the others, with each rule's field named. */

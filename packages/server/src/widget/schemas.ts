@@ -38,12 +38,20 @@ export const initRouteSchema = {
     "or starts one (counted against the workspace's monthly quota). Returns a session token (60 minutes) for the other routes. " +
     "With `resume_token` (the `frontdesk_resume` fragment of the link in an e-mailed operator's reply) it resumes that link's " +
     "conversation as its visitor instead, on any browser, and its messages count as seen; a token that is expired (7 days), altered, " +
-    "for another agent or whose conversation is gone (erased) is ignored. Limited per IP and agent.",
+    "for another agent or whose conversation is gone (erased) is ignored. Limited per IP and agent. " +
+    "With `user_id` and `user_hash` (lowercase hex HMAC-SHA256 of `user_id` under the agent's identity secret), the visitor is the site's " +
+    "verified user: their latest conversation is resumed from any browser or device, and `email` and `name` are kept with it. The agent's " +
+    "identity mode decides: `off` ignores these fields, `optional` admits anonymous visitors but refuses a claimed id that does not verify, " +
+    "`required` refuses any init without a verified id.",
   security: [],
   body: initBodySchema,
   response: {
     200: jsonResponse("The session: conversation, visitor, token, agent, branding and the conversation's last 30 messages.", initResponseSchema),
     ...bodyErrors,
+    401: errorResponse(
+      "`identity_invalid`: `user_hash` is not the HMAC of `user_id` under the agent's current identity secret (or one of the two is missing); " +
+        "`identity_required`: the agent's identity mode is `required` and no `user_id` was given.",
+    ),
     403: errorResponse("`origin_forbidden`: the request's `Origin` (missing or `null` included) is not one of the agent's allowed origins."),
     404: errorResponse("`agent_not_found`: no published agent has this id (unknown and unpublished agents answer alike)."),
     429: errorResponse("`plan_limit_reached`: the workspace used its monthly conversation quota; or `rate_limited`: too many inits (see `Retry-After`)."),

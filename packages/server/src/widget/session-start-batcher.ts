@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { CONCURRENCY_SQL_STATES, sqlStateOf } from "../db/sql-state.js";
-import { startSessions, type SessionStartRequest, type SessionStartScope, type StartedSession } from "../conversations/visitor-sessions.js";
+import { startSessions, visitorKey, type SessionStartRequest, type SessionStartScope, type StartedSession } from "../conversations/visitor-sessions.js";
 
 const MAX_BATCH = 256;
 
@@ -33,7 +33,7 @@ interface AgentQueue {
  *
  * A batch fails or succeeds as a whole (one statement): its inits all get the error, unless Postgres
  * ended it for a concurrent transaction (deadlock, serialization), when it is sent once more. Two inits of
- * the same visitor (`anon_id`) never share a batch: the later waits for the next one.
+ * the same visitor (`anon_id`, or a verified `user_id`) never share a batch: the later waits for the next one.
  */
 export class SessionStartBatcher {
   private readonly queues = new Map<string, AgentQueue>();
@@ -80,10 +80,11 @@ export class SessionStartBatcher {
 function takeBatch(waiting: Waiting[]): Waiting[] {
   const batch: Waiting[] = [];
   const rest: Waiting[] = [];
-  const anonIds = new Set<string>();
+  const visitors = new Set<string>();
   for (const entry of waiting) {
-    if (batch.length < MAX_BATCH && !anonIds.has(entry.request.anonId)) {
-      anonIds.add(entry.request.anonId);
+    const visitor = visitorKey(entry.request);
+    if (batch.length < MAX_BATCH && !visitors.has(visitor)) {
+      visitors.add(visitor);
       batch.push(entry);
     } else {
       rest.push(entry);

@@ -6,6 +6,8 @@ import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentAvailability, presentBranding } from "./present-agent.js";
 import { listRecentMessages } from "../conversations/messages.js";
 import { resumeSession } from "./resume-session.js";
+import { identitySecretBoxOf } from "../tenants/identity-secret-box.js";
+import { verifyVisitorIdentity } from "./verify-visitor-identity.js";
 
 export const INIT_MESSAGE_COUNT = 30;
 const MAX_USER_AGENT_LENGTH = 512;
@@ -23,7 +25,8 @@ export function quotaMonth(at: Date): string {
 
 /**
  * POST /init: admits the visitor (by origin), resumes their latest conversation or starts a new
- * one (counted against the monthly quota), and issues a session token for it. With `resume_token`
+ * one (counted against the monthly quota), and issues a session token for it. A verified identity
+ * (verify-visitor-identity.ts) makes the visitor the site's user, the same on every browser. With `resume_token`
  * (an e-mailed link) it reopens that link's conversation instead (resume-session.ts).
  */
 export async function startSession(
@@ -39,6 +42,8 @@ export async function startSession(
   const { db, config, sessionTokens } = services;
   const found = await admitAgent(services, { agentId: input.body.agent_id, origin: input.origin, serviceOrigins: input.serviceOrigins ?? [] });
   const { agent } = found;
+  // Before anything is resumed or stored: a forged identity, or none where one is required, gets nothing.
+  const identity = verifyVisitorIdentity(agent, input.body, await identitySecretBoxOf(config));
   const resumed = input.body.resume_token === undefined ? null : await resumeSession(services, agent, input.body.resume_token, INIT_MESSAGE_COUNT);
   if (resumed) return resumed;
   const now = services.now();
@@ -53,6 +58,7 @@ export async function startSession(
       pageUrl: input.body.page_url,
       userAgent: input.userAgent,
       newConversation: input.body.new_conversation === true,
+      identity,
       idleCutoff: new Date(now.getTime() - config.conversationIdleHours * 3_600_000),
     },
   );

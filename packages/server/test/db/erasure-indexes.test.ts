@@ -4,6 +4,7 @@ import { lockVisitorOfWorkspace } from "../../src/conversations/visitor-data.js"
 import { deleteVisitorData } from "../../src/privacy/delete-visitor-data.js";
 import { purgeStaleConversationBatch } from "../../src/privacy/purge-stale-conversation-batch.js";
 import { exportVisitorData } from "../../src/privacy/export-visitor-data.js";
+import { findUserVisitor } from "../../src/privacy/find-user-visitor.js";
 import { explaining, type PlanNode } from "../support/query-plans.js";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
 
@@ -25,7 +26,9 @@ describeEachStore("erasure, export and retention use their indexes on %s", (kind
     await db.query(`INSERT INTO workspaces (id, name) SELECT 'ws_' || g, 'w' FROM generate_series(1, 4) g`);
     await db.query(`INSERT INTO agents (id, workspace_id, name, persona_name) SELECT 'agt_' || g, 'ws_' || (g % 4 + 1), 'a', 'p' FROM generate_series(1, 40) g`);
     await db.query(`INSERT INTO operators (id, workspace_id, email, name, role) SELECT 'op_' || g, 'ws_' || g, 'op' || g || '@x.test', 'o', 'admin' FROM generate_series(1, 4) g`);
-    await db.query(`INSERT INTO visitors (id, agent_id, anon_id) SELECT 'vis_' || g, 'agt_' || (g % 40 + 1), 'anon' || g FROM generate_series(1, 6000) g`);
+    // Every other visitor is a site's verified user (migration 0047).
+    await db.query(`INSERT INTO visitors (id, agent_id, anon_id, user_id, user_verified_at)
+      SELECT 'vis_' || g, 'agt_' || (g % 40 + 1), 'anon' || g, CASE WHEN g % 2 = 0 THEN 'user' || g END, CASE WHEN g % 2 = 0 THEN now() END FROM generate_series(1, 6000) g`);
     await db.query(`INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, created_at, last_activity_at)
       SELECT 'cnv_' || g, 'ws_' || ((g % 40 + 1) % 4 + 1), 'agt_' || (g % 40 + 1), 'vis_' || g, now() - g * interval '1 hour', now() - g * interval '1 hour'
       FROM generate_series(1, 6000) g`);
@@ -56,6 +59,16 @@ describeEachStore("erasure, export and retention use their indexes on %s", (kind
   const indexesOf = (nodes: PlanNode[]) => nodes.map((node) => node["Index Name"]).filter(Boolean);
   const BIG_TABLES = ["visitors", "conversations", "messages", "events", "leads", "inbox_notifications", "conversation_reads"];
   const bigScans = (nodes: PlanNode[]) => nodes.filter((node) => node["Node Type"] === "Seq Scan" && BIG_TABLES.includes(node["Relation Name"] ?? ""));
+
+  it("happy: erasure and export by user id find the verified user's visitor through visitors_agent_user_idx", async () => {
+    let found: string | null = null;
+    const plans = await plansOf(async (tx) => {
+      found = await findUserVisitor(tx, { workspaceId: workspaceOfVisitor(42), agentId: agentOfVisitor(42), userId: "user42" });
+    });
+    expect(found).toBe("vis_42");
+    expect(indexesOf(plans)).toContain("visitors_agent_user_idx");
+    expect(bigScans(plans)).toEqual([]);
+  });
 
   it("happy: a visitor's erasure locks and deletes through indexes", async () => {
     const g = 41;

@@ -79,7 +79,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         ...["POST /setup/status", "POST /setup"].map((route) => route.replace(" ", " /api/v1/console")),
-        ...["GET /agents", "POST /agents", "GET /agents/{id}", "PATCH /agents/{id}", "POST /agents/{id}/publish", "POST /agents/{id}/unpublish", "GET /agents/{id}/snippet"].map((route) =>
+        ...["GET /agents", "POST /agents", "GET /agents/{id}", "PATCH /agents/{id}", "POST /agents/{id}/publish", "POST /agents/{id}/unpublish", "GET /agents/{id}/snippet", "POST /agents/{id}/identity-secret"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
         ...[
@@ -103,7 +103,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /answer-tests", "POST /answer-tests", "POST /answer-tests/import", "DELETE /answer-tests/{id}", "POST /answer-tests/runs", "GET /answer-tests/runs", "GET /answer-tests/runs/{id}"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
-        ...["DELETE /visitors/{id}", "GET /visitors/{id}/export"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["DELETE /visitors/{id}", "GET /visitors/{id}/export", "DELETE /visitors/by-user", "GET /visitors/by-user/export"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
@@ -169,6 +169,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(describedCodes("post", `${W}/init`, "403")).toContain("origin_forbidden");
     expect(describedCodes("post", `${W}/init`, "404")).toContain("agent_not_found");
     expect(describedCodes("post", `${W}/init`, "429")).toContain("plan_limit_reached");
+    expect(describedCodes("post", `${W}/init`, "401")).toMatch(/identity_invalid.*identity_required/);
     expect(describedCodes("post", `${W}/coupon/apply`, "403")).toContain("coupon_not_available");
     for (const path of SESSION_ROUTES) expect(describedCodes("post", path, "401")).toMatch(/missing_token.*invalid_token.*token_expired/);
     expect(describedCodes("get", `${S}/{id}`, "404")).toContain("source_not_found");

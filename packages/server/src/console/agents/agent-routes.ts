@@ -7,11 +7,12 @@ import {
   getAgentRouteSchema,
   listAgentsRouteSchema,
   publishAgentRouteSchema,
+  rotateIdentitySecretRouteSchema,
   unpublishAgentRouteSchema,
   updateAgentRouteSchema,
 } from "./agent-schemas.js";
 import { agentSnippet } from "./agent-snippet.js";
-import { createConsoleAgent, requireWorkspaceAgent, setConsoleAgentPublished, updateConsoleAgent } from "./change-console-agent.js";
+import { createConsoleAgent, requireWorkspaceAgent, rotateConsoleIdentitySecret, setConsoleAgentPublished, updateConsoleAgent } from "./change-console-agent.js";
 import { presentConsoleAgent } from "./present-console-agent.js";
 
 /** The Agents screen: any operator reads, admins change. Under /api/v1/console/agents. */
@@ -45,6 +46,11 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/agents/:id/publish", { schema: publishAgentRouteSchema, preValidation: adminOnly }, async (request) => ({
     data: presentConsoleAgent(await setConsoleAgentPublished(services, operatorOf(request), request.params.id, true), config),
   }));
+
+  app.post("/agents/:id/identity-secret", { schema: rotateIdentitySecretRouteSchema, preValidation: adminOnly }, async (request, reply) =>
+    // The secret must not linger in a cache between here and the browser.
+    reply.header("cache-control", "no-store").send({ data: await rotateConsoleIdentitySecret(services, operatorOf(request), request.params.id) }),
+  );
 
   app.post("/agents/:id/unpublish", { schema: unpublishAgentRouteSchema, preValidation: adminOnly }, async (request) => ({
     data: presentConsoleAgent(await setConsoleAgentPublished(services, operatorOf(request), request.params.id, false), config),

@@ -5,6 +5,7 @@ import {
   consoleAgentSchema,
   consoleIdSchema,
   createConsoleAgentBodySchema,
+  identitySecretResponseSchema,
   updateConsoleAgentBodySchema,
 } from "@frontdesk/contracts";
 import { z } from "zod";
@@ -70,7 +71,8 @@ export const updateAgentRouteSchema = {
   description:
     "Admins only. Changes the given settings in one transaction (`admin agent update`'s use case): name, allowed origins (the whole list), " +
     "vertical, persona name and tone, primary colour, starter prompts, language, proactive behavior rules (a coupon only on an `ecommerce` agent), " +
-    "branding overrides, and office hours (an IANA time zone and open intervals per weekday), the away message and the usual reply time. " +
+    "branding overrides, and office hours (an IANA time zone and open intervals per weekday), the away message and the usual reply time, " +
+    "and the identity mode of verified visitors (`optional` and `required` need an identity secret first). " +
     "Widget sessions see the change on their next request.",
   security: consoleAdminSecurity,
   params: agentIdParamsSchema,
@@ -117,4 +119,24 @@ export const agentSnippetRouteSchema = {
   security: consoleSecurity,
   params: agentIdParamsSchema,
   response: { 200: jsonResponse("The snippet.", agentSnippetResponseSchema), ...consoleReadErrors, 404: agentNotFound, 422: badId },
+};
+
+export const rotateIdentitySecretRouteSchema = {
+  tags,
+  operationId: "rotateConsoleAgentIdentitySecret",
+  summary: "Create or rotate the agent's identity secret",
+  description:
+    "Admins only. A new identity secret for verified visitors: the site's back end signs its user's id with it " +
+    "(`user_hash` = lowercase hex HMAC-SHA256(secret, user_id)). Returned this once: it is stored sealed and never shown again. " +
+    "Rotating revokes every hash made with the previous secret: signed-in users' next init with an old hash is 401 `identity_invalid`. " +
+    "Same as `frontdesk admin agent identity-secret AGENT_ID`.",
+  security: consoleAdminSecurity,
+  params: agentIdParamsSchema,
+  response: {
+    200: jsonResponse("The new secret, shown once.", identitySecretResponseSchema),
+    ...consoleWriteErrors,
+    403: adminOnly,
+    404: agentNotFound,
+    422: badId,
+  },
 };

@@ -5,6 +5,8 @@ import type { Agent } from "../../tenants/agent.js";
 import { findWorkspaceAgent, setAgentPublished } from "../../tenants/agents.js";
 import { createAgent } from "../../tenants/create-agent.js";
 import { updateAgent } from "../../tenants/update-agent.js";
+import { identitySecretBoxOf } from "../../tenants/identity-secret-box.js";
+import { rotateIdentitySecret } from "../../tenants/rotate-identity-secret.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
 
 export const agentNotFound = () => new AppError("agent_not_found", "No agent with this id in your workspace.");
@@ -15,6 +17,7 @@ const CONSOLE_FIELD_NAMES: [cli: string, console: string][] = [
   ["behaviorRules", "behavior_rules"],
   ["officeHours", "office_hours"],
   ["answerModel", "answer_model"],
+  ["identityMode", "identity_mode"],
 ];
 
 async function withConsoleFieldNames<T>(work: () => Promise<T>): Promise<T> {
@@ -89,6 +92,7 @@ export async function updateConsoleAgent(services: Services, operator: SignedInO
       ...(body.reply_time === undefined ? {} : { replyTime: body.reply_time }),
       ...(body.answer_model === undefined ? {} : { answerModel: body.answer_model }),
       ...(body.instructions === undefined ? {} : { instructions: body.instructions }),
+      ...(body.identity_mode === undefined ? {} : { identityMode: body.identity_mode }),
     }, services.events, services.now),
   );
   return announceAgentChange(services, agent);
@@ -100,4 +104,17 @@ export async function setConsoleAgentPublished(services: Services, operator: Sig
   const agent = await setAgentPublished(services.db, agentId, published);
   if (!agent) throw agentNotFound();
   return announceAgentChange(services, agent);
+}
+
+/**
+ * POST /agents/{id}/identity-secret: creates or rotates the agent's identity secret, returned this
+ * once; hashes made with the previous one stop verifying (this process at once, others within the
+ * session cache's two seconds).
+ */
+export async function rotateConsoleIdentitySecret(services: Services, operator: SignedInOperator, agentId: string): Promise<{ secret: string; created_at: string }> {
+  const rotated = await rotateIdentitySecret(services.db, await identitySecretBoxOf(services.config), { agentId, workspaceId: operator.workspaceId }).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === "agent_not_found" ? agentNotFound() : error;
+  });
+  await announceAgentChange(services, rotated.agent);
+  return { secret: rotated.secret, created_at: rotated.agent.identitySecretCreatedAt ?? rotated.agent.updatedAt };
 }
