@@ -24,7 +24,7 @@ export interface FrontdeskHandoff {
   [detail: string]: unknown;
 }
 
-/** What `error` reports: a stable code (`load_failed`, `origin_forbidden`, `agent_not_found`, `rate_limited`, `network_error`, `coupon_not_available`, `invalid_coupon`, `invalid_context` …). */
+/** What `error` reports: a stable code (`load_failed`, `origin_forbidden`, `agent_not_found`, `identity_invalid`, `identity_required`, `rate_limited`, `network_error`, `coupon_not_available`, `invalid_coupon`, `invalid_context` …). */
 export interface FrontdeskError {
   code: string;
 }
@@ -37,6 +37,17 @@ export interface FrontdeskEvents {
   message: FrontdeskMessage;
   handoff: FrontdeskHandoff;
   error: FrontdeskError;
+}
+
+/**
+ * The site's signed-in user, vouched for by its back end: `user_hash` is the lowercase hex
+ * HMAC-SHA256 of `user_id` under the agent's identity secret (computed on the server, never in the page).
+ */
+export interface FrontdeskIdentity {
+  user_id: string;
+  user_hash: string;
+  email?: string;
+  name?: string;
 }
 
 export interface FrontdeskApi {
@@ -53,8 +64,10 @@ export interface FrontdeskApi {
   applyCoupon(code: string): void;
   /** Under data-consent="required": the visitor agreed; the widget may store its id and read the agent's proactive rules. */
   consent(): void;
-  /** Forgets the visitor on this site (their id and what the widget kept) and closes the chat; the next open is a new visitor. */
+  /** Forgets the visitor on this site (their id, the identified user and what the widget kept) and closes the chat; the next open is a new visitor. Call it when the user signs out. */
   reset(): void;
+  /** The signed-in user (as data-user-id, data-user-hash, data-user-email and data-user-name give it); a chat already started starts again as them, on their latest conversation. null: nobody. */
+  identify(identity: FrontdeskIdentity | null): void;
   on<E extends keyof FrontdeskEvents>(event: E, handler: (detail: FrontdeskEvents[E]) => void): void;
   off<E extends keyof FrontdeskEvents>(event: E, handler: (detail: FrontdeskEvents[E]) => void): void;
 }

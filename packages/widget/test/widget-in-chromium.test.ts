@@ -293,7 +293,7 @@ describeNeeding("chromium")("the widget in Chromium, on a host site of another o
     expect(await launcher().boundingBox()).toMatchObject({ x: 20, y: 800 - 20 - 56 });
     expect(await page.locator("frontdesk-widget .panel").boundingBox()).toMatchObject({ x: 20, width: 380 });
     const globals = await page.evaluate(() => Object.keys(window.Frontdesk ?? {}).sort());
-    expect(globals).toEqual(["applyCoupon", "close", "consent", "off", "on", "open", "reset", "send", "setContext", "toggle"]);
+    expect(globals).toEqual(["applyCoupon", "close", "consent", "identify", "off", "on", "open", "reset", "send", "setContext", "toggle"]);
   });
 
   it("error: offline when the visitor opens it, the widget says so, and starts by itself once the network is back", async () => {

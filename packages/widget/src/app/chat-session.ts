@@ -1,5 +1,5 @@
 import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
-import type { MountContext } from "../shared/embed-context.js";
+import type { Identity, MountContext } from "../shared/embed-context.js";
 import { takeResumeToken } from "./resume-link.js";
 import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
 import { WidgetApiError, widgetRequest } from "./widget-request.js";
@@ -157,6 +157,7 @@ export class ChatSession {
         page_url: location.href,
         ...(anonId ? { anon_id: anonId } : {}),
         ...(fresh ? { new_conversation: true } : {}),
+        ...options.identity,
       });
       writeAnonId(options.agentId, data.anonymous_id);
       this.#failedStarts = 0;
@@ -201,11 +202,19 @@ export class ChatSession {
   /** Frontdesk.reset(): forgets the visitor on this site and closes the widget; the next open starts a new visitor. */
   forget(): void {
     forgetAnonId(this.#context.options.agentId);
+    // A signed-out user is not sent again (identify() names the next one).
+    this.#context.options.identity = undefined;
     clearTimeout(this.#renewTimer);
     clearTimeout(this.#resendTimer);
     this.handoff.stop();
     this.#session = null;
     this.#update({ open: false, phase: "idle", conversationId: null, messages: [], notice: null });
+  }
+
+  /** Frontdesk.identify(): init sends this user from now on; a started session starts again as them (their conversation). */
+  identify(identity: unknown): void {
+    this.#context.options.identity = (identity || undefined) as Identity | undefined;
+    if (this.#session) void this.start(true);
   }
 
   /** "New conversation": init with new_conversation; the old conversation's messages go. */

@@ -109,5 +109,6 @@ export function mount(loaded: MountContext): WidgetController {
       engagement.forget();
       session.forget();
     },
+    identify: (identity: unknown) => session.identify(identity),
   };
 }

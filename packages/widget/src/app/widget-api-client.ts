@@ -1,4 +1,5 @@
 import type { Citation, InitResponse } from "@frontdesk/contracts";
+import type { Identity } from "../shared/embed-context.js";
 import { readEventStream } from "./read-event-stream.js";
 import { openWidgetRequest, widgetRequest } from "./widget-request.js";
 
@@ -27,7 +28,7 @@ export class WidgetApiClient {
     this.#serviceUrl = serviceUrl;
   }
 
-  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean; resume_token?: string | undefined }): Promise<InitData> {
+  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean; resume_token?: string | undefined } & Identity): Promise<InitData> {
     return (await widgetRequest<InitResponse>(this.#serviceUrl, "init", { body })).data;
   }
 

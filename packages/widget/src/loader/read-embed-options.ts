@@ -5,7 +5,7 @@ const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 /**
  * The options of the script tag (data-agent-id, data-language, data-open, data-position,
- * data-consent), or an error message for the site owner when the tag cannot work.
+ * data-consent, data-user-id/-hash/-email/-name), or an error message for the site owner when the tag cannot work.
  */
 export function readEmbedOptions(script: HTMLScriptElement): EmbedOptions | string {
   const data = script.dataset;
@@ -20,5 +20,6 @@ export function readEmbedOptions(script: HTMLScriptElement): EmbedOptions | stri
     position: data.position === "left" ? "left" : "right",
     consentRequired: data.consent === "required",
     serviceUrl: new URL(".", script.src).href,
+    identity: data.userId ? { user_id: data.userId, user_hash: data.userHash, email: data.userEmail, name: data.userName } : undefined,
   };
 }

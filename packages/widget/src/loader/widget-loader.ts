@@ -24,7 +24,7 @@ declare global {
   }
 }
 
-const COMMANDS: readonly WidgetCommand[] = ["open", "close", "toggle", "send", "consent", "setContext", "applyCoupon", "reset"];
+const COMMANDS: readonly WidgetCommand[] = ["open", "close", "toggle", "send", "consent", "setContext", "applyCoupon", "reset", "identify"];
 
 function start(script: HTMLScriptElement): void {
   const options = readEmbedOptions(script);

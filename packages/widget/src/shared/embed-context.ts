@@ -16,6 +16,16 @@ export interface EmbedOptions {
   consentRequired: boolean;
   /** The service's base URL, ending in "/": where widget.js came from. */
   serviceUrl: string;
+  /** The site's signed-in user (data-user-id, data-user-hash, data-user-email, data-user-name, or Frontdesk.identify), sent with init. */
+  identity?: Identity | undefined;
+}
+
+/** What init takes of a signed-in user: `user_hash` is the site back end's HMAC-SHA256 of `user_id` (docs/widget.md). */
+export interface Identity {
+  user_id?: string | undefined;
+  user_hash?: string | undefined;
+  email?: string | undefined;
+  name?: string | undefined;
 }
 
 /** The events a page can listen to with Frontdesk.on(event, handler). */
@@ -37,6 +47,8 @@ export interface WidgetController {
   applyCoupon(code: unknown): void;
   /** Forgets the visitor: their id and what the widget kept on this site; closes the widget. */
   reset(): void;
+  /** The site's signed-in user ({user_id, user_hash, email, name}; null: none): a started session starts again as them. */
+  identify(identity: unknown): void;
 }
 export type WidgetCommand = keyof WidgetController;
 
