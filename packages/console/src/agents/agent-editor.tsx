@@ -4,6 +4,7 @@ import { api, dataOf, describeError, type Schemas } from "../api/client.js";
 import { AnsweringEditor, answeringBodyOf, answeringDraftOf, type AnsweringDraft } from "./answering-editor.js";
 import { BehaviorRulesEditor } from "./behavior-rules-editor.js";
 import { FieldError, fieldErrorsOf } from "./field-errors.js";
+import { IdentityEditor, type IdentityMode } from "./identity-editor.js";
 import { InstallSnippet, snippetQueryKey } from "./install-snippet.js";
 import { ListEditor } from "./list-editor.js";
 import { OfficeHoursEditor, officeHoursBodyOf, officeHoursDraftOf, type OfficeHoursDraft } from "./office-hours-editor.js";
@@ -31,6 +32,7 @@ interface Draft {
   brandingDisplayMode: DisplayMode | "";
   hours: OfficeHoursDraft;
   answering: AnsweringDraft;
+  identityMode: IdentityMode;
 }
 
 function draftOf(agent: ConsoleAgent): Draft {
@@ -52,6 +54,7 @@ function draftOf(agent: ConsoleAgent): Draft {
     brandingDisplayMode: overrides.display_mode ?? "",
     hours: officeHoursDraftOf(agent),
     answering: answeringDraftOf(agent),
+    identityMode: agent.identity.mode,
   };
 }
 
@@ -75,6 +78,7 @@ function bodyOf(draft: Draft): UpdateBody {
     branding,
     ...officeHoursBodyOf(draft.hours),
     ...answeringBodyOf(draft.answering),
+    identity_mode: draft.identityMode,
   };
 }
 
@@ -209,6 +213,7 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
           </fieldset>
           <AnsweringEditor draft={draft.answering} onChange={set("answering")} fields={fields} />
           <OfficeHoursEditor draft={draft.hours} onChange={set("hours")} fields={fields} />
+          <IdentityEditor agent={agent} mode={draft.identityMode} onModeChange={set("identityMode")} fields={fields} />
           <ListEditor
             id="agent-origins"
             legend="Allowed origins"

@@ -3,7 +3,8 @@ import { Link } from "wouter";
 import { describeError } from "../api/client.js";
 import { useOperator } from "../session.js";
 import { lastSeqOf } from "./merge-messages.js";
-import { StatusBadge, visitorLabel } from "./status-badge.js";
+import { StatusBadge } from "./status-badge.js";
+import { VerifiedBadge, VerifiedVisitor, visitorName } from "./verified-visitor.js";
 import { ReplyBox } from "./reply-box.js";
 import { Transcript } from "./transcript.js";
 import { useConversation, type Conversation } from "./use-conversation.js";
@@ -25,8 +26,9 @@ function VisitorDetails({ conversation }: { conversation: Conversation }) {
   return (
     <aside className="visitor-details" aria-label="About the visitor">
       <h3>About the visitor</h3>
+      <VerifiedVisitor identity={visitor.identity} />
       {rows.length === 0 ? (
-        <p className="muted">Nothing known yet.</p>
+        !visitor.identity && <p className="muted">Nothing known yet.</p>
       ) : (
         <dl>
           {rows.map(([term, value]) => (
@@ -80,7 +82,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   const orphaned = conversation.status === "human" && conversation.assignee === null;
   const failed = [actions.assign, actions.release, actions.close].find((mutation) => mutation.isError);
   const busy = actions.assign.isPending || actions.release.isPending || actions.close.isPending;
-  const title = visitorLabel(conversation.visitor.anon_id);
+  const title = visitorName(conversation.visitor);
 
   return (
     <section className="conversation" aria-labelledby="conversation-title">
@@ -94,6 +96,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
           </h2>
           <p className="conversation-state">
             <StatusBadge status={conversation.status} />
+            {conversation.visitor.identity && <VerifiedBadge />}
             {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
           </p>
           <AlsoHere others={presence.others} />

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { describeError, type Schemas } from "../api/client.js";
-import { StatusBadge, visitorLabel } from "../conversation/status-badge.js";
+import { StatusBadge } from "../conversation/status-badge.js";
+import { VerifiedBadge, visitorName } from "../conversation/verified-visitor.js";
 import type { InboxFilter } from "./inbox-filters.js";
 import { useConversationList } from "./use-conversation-list.js";
 
@@ -20,12 +21,14 @@ const ROLE_PREFIX: Record<NonNullable<Summary["last_message"]>["role"], string> 
 
 function ConversationRow({ conversation, selected, query }: { conversation: Summary; selected: boolean; query: string }) {
   const unread = conversation.unread_count;
-  const name = visitorLabel(conversation.visitor.anon_id);
+  const name = visitorName(conversation.visitor);
   return (
     <li className={`conversation-row${selected ? " selected" : ""}${unread > 0 ? " unread" : ""}`}>
       <Link href={`/inbox/${conversation.id}${query}`} aria-current={selected ? "page" : undefined}>
         <span className="row-top">
-          <span className="row-name">{name}</span>
+          <span className="row-name">
+            {name} {conversation.visitor.identity && <VerifiedBadge />}
+          </span>
           <time dateTime={conversation.last_activity_at}>{ago(conversation.last_activity_at)}</time>
         </span>
         <span className="row-excerpt">
