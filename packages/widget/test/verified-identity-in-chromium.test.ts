@@ -95,10 +95,16 @@ describeNeeding("chromium")("a verified user's conversation across browsers, in 
         before: `window.__frontdeskErrors = []; window.Frontdesk = { q: [] };`,
       }),
     );
+    const consoleErrors: string[] = [];
+    forged.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(message.text());
+    });
     await forged.evaluate(() => (window as unknown as { Frontdesk: { on(event: string, handler: (detail: { code: string }) => void): void } }).Frontdesk.on("error", (detail) => (window as unknown as { __frontdeskErrors: string[] }).__frontdeskErrors.push(detail.code)));
     await launcher(forged).click();
     await poll(() => forged.evaluate(() => (window as unknown as { __frontdeskErrors: string[] }).__frontdeskErrors)).toContain("identity_invalid");
     expect((await log(forged).textContent().catch(() => "")) ?? "").not.toContain("How fast is express delivery?");
+    // The site's developer is told what to fix, in the server's words.
+    await poll(() => consoleErrors.join("\n")).toContain("Frontdesk: The visitor's identity does not verify");
     await forged.screenshot({ path: join(ARTIFACTS, "verified-identity-forged.png") });
   });
 });
