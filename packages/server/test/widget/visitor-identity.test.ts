@@ -118,6 +118,17 @@ describeEachStore("verified visitor identity on %s", (kind) => {
     expect((await init({ user_id: victim, user_hash: good })).statusCode).toBe(200);
   });
 
+  it("security: a sealed secret copied onto another agent's row opens nothing there (the agent's id is sealed with it)", async () => {
+    const copy = await seedTenant(t.services);
+    await rotate(copy.agentId);
+    await setMode(copy.agentId, "optional");
+    await t.services.db.query(`UPDATE agents SET identity_secret_sealed = (SELECT identity_secret_sealed FROM agents WHERE id = $1) WHERE id = $2`, [tenant.agentId, copy.agentId]);
+    t.services.sessionCache.forgetAgent(copy.agentId);
+    const response = await init({ user_id: "customer-copied", user_hash: hashOf(secret, "customer-copied") }, copy.agentId);
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe("identity_invalid");
+  });
+
   it("security: a verified user's conversation is not reachable with the browser's anonymous id once signed out", async () => {
     const userId = "customer-shared-computer";
     const signedIn = await initData({ anon_id: "shared-computer-1", user_id: userId, user_hash: hashOf(secret, userId) });
