@@ -1,6 +1,8 @@
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { sendAdminCommand } from "../../src/admin/admin-socket.js";
 import { createTestDatabase, dataDirWithMigratedStore, describeEachStore, type TestDatabase } from "../support/test-database.js";
-import { json, run } from "./cli-process.js";
+import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
 /** The identity secret and mode of verified visitors (issue 34) through the real CLI, on the store directly. */
 describeEachStore("admin agent identity-secret and --identity on %s", (kind) => {
@@ -43,4 +45,33 @@ describeEachStore("admin agent identity-secret and --identity on %s", (kind) => 
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stderr).error.code).toBe("visitor_not_found");
   }, 300_000);
+
+  // The wiring of `serve`'s admin socket, checked once, on the embedded store.
+  if (kind === "pglite")
+    it("security: through the running server, a rotation revokes the old hash at once and the new one verifies", async () => {
+      const workspaceId = json(await admin("workspace", "create", "--name", "Live")).id;
+      const agent = json(await admin("agent", "create", "--workspace", workspaceId, "--name", "Live bot", "--origin", "https://live.test"));
+      const port = await freePort();
+      const { child: server } = await startServer(env, port);
+      const hashOf = (secret: string) => createHmac("sha256", secret).update("customer-9").digest("hex");
+      const init = (userHash: string) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/widget/init`, {
+          method: "POST",
+          headers: { origin: "https://live.test", "content-type": "application/json" },
+          body: JSON.stringify({ agent_id: agent.id, page_url: "https://live.test/", user_id: "customer-9", user_hash: userHash }),
+        });
+      try {
+        const first = (await sendAdminCommand(env.FRONTDESK_DATA_DIR!, { command: "agent.identity-secret", agentId: agent.id })) as { ok: boolean; result: { secret: string } };
+        expect(first.ok).toBe(true);
+        expect(await sendAdminCommand(env.FRONTDESK_DATA_DIR!, { command: "agent.update", agentId: agent.id, identityMode: "optional" })).toMatchObject({ ok: true });
+        expect((await init(hashOf(first.result.secret))).status).toBe(200); // the server now holds the agent in its cache
+        const second = (await sendAdminCommand(env.FRONTDESK_DATA_DIR!, { command: "agent.identity-secret", agentId: agent.id })) as { result: { secret: string } };
+        const stale = await init(hashOf(first.result.secret));
+        expect(stale.status).toBe(401);
+        expect(((await stale.json()) as { error: { code: string } }).error.code).toBe("identity_invalid");
+        expect((await init(hashOf(second.result.secret))).status).toBe(200);
+      } finally {
+        await stopServer(server);
+      }
+    }, 300_000);
 });
