@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { systemMessageCodeSchema } from "./system-messages.js";
+import { conversationNoteSchema } from "./conversation-notes.js";
 import { isoTimestampSchema } from "./common.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
 import { visitorIdentitySchema } from "./visitor-identity.js";
@@ -137,6 +138,7 @@ export const conversationDetailSchema = z.object({
   last_read_seq: z.number().int().nullable(),
   messages: z.array(consoleMessageSchema),
   has_earlier_messages: z.boolean(),
+  notes: z.array(conversationNoteSchema).describe("Operators' internal notes (the latest 200, oldest first), never shown to the visitor: each goes after the message of its `after_seq`."),
   created_at: isoTimestampSchema,
   last_activity_at: isoTimestampSchema,
 });

@@ -26,3 +26,5 @@ export * from "./answer-models.js";
 export * from "./answer-feedback.js";
 export * from "./answer-tests.js";
 export * from "./workspace-embeddings.js";
+export * from "./saved-replies.js";
+export * from "./conversation-notes.js";

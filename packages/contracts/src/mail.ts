@@ -16,7 +16,7 @@ export const operatorMailPreferencesSchema = z.object({
 export type OperatorMailPreferences = z.infer<typeof operatorMailPreferencesSchema>;
 export const operatorMailPreferencesResponseSchema = z.object({ data: operatorMailPreferencesSchema });
 
-export const mailKinds = ["operator_alert", "operator_unseen", "operator_digest", "visitor_reply", "transcript", "answer_tests_regressed"] as const;
+export const mailKinds = ["operator_alert", "operator_unseen", "operator_digest", "visitor_reply", "transcript", "answer_tests_regressed", "operator_mention"] as const;
 export const mailStatuses = ["waiting", "queued", "sending", "retrying", "sent", "failed"] as const;
 
 export const mailAttemptSchema = z.object({

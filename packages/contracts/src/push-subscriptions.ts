@@ -32,11 +32,11 @@ export type PushDevice = z.infer<typeof pushDeviceSchema>;
 
 /** The JSON a device's service worker receives, decrypted: untrusted text is text (shown as a notification, never as markup). */
 export const pushAlertSchema = z.object({
-  kind: z.literal("human_requested"),
+  kind: z.enum(["human_requested", "note_mentioned"]).describe("`human_requested`: a visitor waits for a person; `note_mentioned`: a colleague mentioned the operator in a note."),
   title: z.string(),
   body: z.string(),
   url: z.string().describe("The conversation in the console."),
   conversation_id: z.string(),
-  tag: z.string().describe("One notification per conversation: a newer alert replaces an older one."),
+  tag: z.string().describe("One notification per conversation (per note for a mention): a newer alert replaces an older one."),
 });
 export type PushAlert = z.infer<typeof pushAlertSchema>;

@@ -16,6 +16,8 @@ import { operatorBroadcastingAuthRoute } from "./console/broadcasting-auth-route
 import { conversationReadRoutes } from "./console/conversation-read-routes.js";
 import { curatedAnswerRoutes } from "./console/curated/routes.js";
 import { answerTestRoutes } from "./answer-tests/routes.js";
+import { noteRoutes } from "./notes/routes.js";
+import { savedReplyRoutes } from "./saved-replies/routes.js";
 import { knowledgeRoutes } from "./console/knowledge/knowledge-routes.js";
 import { leadRoutes } from "./console/leads/routes.js";
 import { notificationRoutes } from "./console/notification-routes.js";
@@ -145,6 +147,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         answerReviewRoutes,
         curatedAnswerRoutes,
         answerTestRoutes,
+        noteRoutes,
+        savedReplyRoutes,
         visitorPrivacyRoutes,
         webhookRoutes,
         mailRoutes,

@@ -12,6 +12,7 @@ const KINDS: Record<MailMessage["kind"], string> = {
   operator_unseen: "Alert: an unread visitor message",
   operator_digest: "Hourly digest of alerts",
   answer_tests_regressed: "Answer tests that fail now",
+  operator_mention: "A mention in an internal note",
   visitor_reply: "Reply to a visitor",
   transcript: "Transcript to a visitor",
 };

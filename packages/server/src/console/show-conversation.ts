@@ -5,6 +5,8 @@ import type { Services } from "../services.js";
 import { findVisitorLead } from "../widget/leads.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { findConsoleConversation, listLatestConsoleMessages } from "../conversations/conversations.js";
+import { listConversationNotes } from "../notes/notes.js";
+import { CONVERSATION_NOTES_MAX } from "@frontdesk/contracts";
 
 /** The detail's messages: the latest ones; earlier ones are read forwards with GET …/messages?after_seq. */
 export const DETAIL_MESSAGE_COUNT = 100;
@@ -23,9 +25,10 @@ export async function showConversation(
 ): Promise<z.infer<typeof conversationDetailSchema>> {
   const conversation = await findConsoleConversation(services.db, operator.workspaceId, operator.id, conversationId);
   if (!conversation) throw conversationNotFound();
-  const [lead, { messages, hasEarlier }] = await Promise.all([
+  const [lead, { messages, hasEarlier }, notes] = await Promise.all([
     findVisitorLead(services.db, conversation.visitorId),
     listLatestConsoleMessages(services.db, conversation.id, DETAIL_MESSAGE_COUNT),
+    listConversationNotes(services.db, operator.workspaceId, conversation.id, CONVERSATION_NOTES_MAX),
   ]);
   return {
     id: conversation.id,
@@ -50,6 +53,7 @@ export async function showConversation(
     last_read_seq: conversation.lastReadSeq,
     messages,
     has_earlier_messages: hasEarlier,
+    notes,
     created_at: conversation.createdAt,
     last_activity_at: conversation.lastActivityAt,
   };

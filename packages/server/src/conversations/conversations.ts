@@ -11,3 +11,5 @@ export { listWorkspaceConversations } from "./conversation-list-repository.js";
 export type { ConversationListFilter } from "./conversation-list-repository.js";
 export { findConsoleConversation, findOperatorReadSeq, listLatestConsoleMessages, markConversationRead } from "./conversation-detail-repository.js";
 export { isConversationOfWorkspace } from "./conversation-channel-repository.js";
+export { lockConversationHead } from "./conversation-head-repository.js";
+export type { ConversationHead } from "./conversation-head-repository.js";

@@ -111,6 +111,16 @@ export type FrontdeskEvent =
     }
   /** What answers an agent gives may have changed: its model or instructions (raised by the agents' settings). */
   | { type: "agent.answering.changed"; workspaceId: string; agentIds: string[]; changedAt: string }
+  /**
+   * An operator wrote an internal note in a conversation: for operators only (never the visitor's
+   * channel, mails or webhooks). `mentioned`: the operators it names, each notified in the inbox.
+   */
+  | {
+      type: "note.added";
+      conversation: ConversationOfEvent;
+      note: { id: string; content: string; author: { id: string; name: string }; afterSeq: number; createdAt: string };
+      mentioned: { operatorId: string; name: string; notificationId: string }[];
+    }
   /** A run of an agent's answer tests finished with tests that passed in the previous run failing now. */
   | {
       type: "answer_tests.regressed";

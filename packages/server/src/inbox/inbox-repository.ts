@@ -68,6 +68,28 @@ export async function notifyWorkspaceOperators(
   return rows.map((row) => ({ id: row.id, operatorId: row.operator_id, createdAt: iso(row.created_at) }));
 }
 
+/**
+ * One notification in the inbox of each of these operators of the workspace (an id of another
+ * workspace's operator, or of nobody, is skipped); returns them. A mention in a note notifies the
+ * operators it names this way.
+ */
+export async function notifyOperators(
+  db: Queryable,
+  notification: { workspaceId: string; operatorIds: readonly string[]; kind: string; conversationId: string | null; payload: Record<string, unknown> },
+): Promise<CreatedNotification[]> {
+  if (notification.operatorIds.length === 0) return [];
+  const recipients = notification.operatorIds.map((operatorId) => ({ id: newId("ntf"), operator_id: operatorId }));
+  const { rows } = await db.query<{ id: string; operator_id: string; created_at: Date }>(
+    `INSERT INTO inbox_notifications (id, workspace_id, operator_id, kind, conversation_id, payload)
+     SELECT recipient.id, operators.workspace_id, operators.id, $2, $3, $4::jsonb
+     FROM jsonb_to_recordset($5::jsonb) AS recipient (id text, operator_id text)
+     JOIN operators ON operators.id = recipient.operator_id AND operators.workspace_id = $1
+     RETURNING id, operator_id, created_at`,
+    [notification.workspaceId, notification.kind, notification.conversationId, JSON.stringify(notification.payload), JSON.stringify(recipients)],
+  );
+  return rows.map((row) => ({ id: row.id, operatorId: row.operator_id, createdAt: iso(row.created_at) }));
+}
+
 export async function listOperatorInbox(db: Queryable, operatorId: string, limit = 100): Promise<InboxNotification[]> {
   const { rows } = await db.query<NotificationRow>(
     `SELECT id, operator_id, kind, conversation_id, payload, read_at, created_at FROM inbox_notifications

@@ -102,6 +102,8 @@ export const jobCatalog = {
       workspaceId: z.string().min(1),
       conversationId: z.string().min(1),
       attempt: z.number().int().positive(),
+      /** A mention in this note (its operator's devices); absent: a human request. */
+      noteId: z.string().min(1).optional(),
     }),
     retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 5 * 60 },
   },

@@ -61,6 +61,9 @@ export interface MailWords {
   answerTestsRegressedSubject: (agent: string, count: number) => string;
   answerTestsRegressedIntro: (agent: string) => string;
   openAnswerTests: string;
+  /** To an operator: a colleague mentioned them in an internal note of a conversation with an agent (the note follows). */
+  mentionedSubject: (author: string) => string;
+  mentionedIntro: (author: string, agent: string) => string;
 }
 
 export interface LanguagePack {

@@ -4,6 +4,7 @@ import type { DomainEventSubscriber } from "../events/domain-events.js";
 import type { ConversationOfEvent, FrontdeskEvent } from "../events/frontdesk-events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { alertAnswerTestRegressions } from "./alert-answer-test-regressions.js";
+import { alertMentionedOperators } from "./alert-mentioned-operators.js";
 import { insertMailCheck, type MailCheckKind } from "./mail-check-repository.js";
 
 /**
@@ -14,7 +15,8 @@ import { insertMailCheck, type MailCheckKind } from "./mail-check-repository.js"
  * - `operator.replied`: has the visitor seen the reply?
  * - `visitor.message.received` in a conversation an operator has: has the assignee read it?
  * The last two wait FRONTDESK_EMAIL_UNSEEN_DELAY_SECONDS. `answer_tests.regressed` needs no later
- * decision: its mails to the admins are queued at once. Other events are not mail's concern.
+ * decision: its mails to the admins are queued at once, as are the mails to the operators a note
+ * mentions (`note.added`). Other events are not mail's concern.
  */
 export const queueMailChecksOf =
   (jobs: JobQueue, settings: MailConfig, publicUrl: string): DomainEventSubscriber<FrontdeskEvent> =>
@@ -29,6 +31,8 @@ export const queueMailChecksOf =
         return check(tx, jobs, "unseen_by_operator", event.conversation, event.seq, new Date(Date.parse(event.receivedAt) + settings.unseenDelayMs));
       case "answer_tests.regressed":
         return alertAnswerTestRegressions(tx, { jobs, settings, publicUrl }, event);
+      case "note.added":
+        return alertMentionedOperators(tx, { jobs, settings, publicUrl }, event);
       default:
         return;
     }

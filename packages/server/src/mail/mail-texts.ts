@@ -85,3 +85,14 @@ export function answerTestsRegressedMail(pack: LanguagePack, about: { agentName:
     { kind: "footer", text: words.operatorFooter },
   ]);
 }
+
+/** To an operator a colleague mentioned in an internal note: the note, and the conversation's link. */
+export function mentionedInNoteMail(pack: LanguagePack, about: { authorName: string; agentName: string; note: string; link: string }): MailContent {
+  const words = pack.mail;
+  return contentOf(pack, words.mentionedSubject(about.authorName), [
+    { kind: "paragraph", text: words.mentionedIntro(about.authorName, about.agentName) },
+    { kind: "quote", who: about.authorName, text: cut(about.note) },
+    { kind: "link", label: words.openConversation, url: about.link },
+    { kind: "footer", text: words.operatorFooter },
+  ]);
+}

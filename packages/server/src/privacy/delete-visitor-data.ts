@@ -13,6 +13,7 @@ import {
   type VisitorOfWorkspace,
 } from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
+import { deleteNotesOfConversations } from "../notes/notes.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
 import { forgetVisitorMails } from "../mail/mails.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
@@ -22,7 +23,7 @@ import type { DeletedConversation } from "./announce-deleted-conversations.js";
 /**
  * Deletes everything of one visitor with one agent, each table through its owner: their
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
- * satisfaction, coupon, pages, browser, the ratings of the bot's answers), their widget events, their leads, the visitor, the webhook
+ * satisfaction, coupon, pages, browser, the ratings of the bot's answers, operators' notes), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
  * their words, answer tests whose question is their message, the mails to or about them, and the
  * keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
@@ -43,6 +44,7 @@ export async function deleteVisitorData(
   await deleteVisitorAnswerTests(tx, workspaceId, visitor.id);
   const messages = await deleteVisitorMessages(tx, visitor);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, locked);
+  await deleteNotesOfConversations(tx, workspaceId, locked);
   await deleteVisitorReadMarks(tx, visitor);
   // By visitor, then by conversation: two statements, each on its own index (an OR would read the agent's whole history).
   const events = (await deleteEventsOfVisitors(tx, workspaceId, [visitor.id])) + (await deleteEventsOfConversations(tx, workspaceId, locked));

@@ -9,6 +9,7 @@ import {
   lockVisitorsWithoutConversations,
 } from "../conversations/visitor-data.js";
 import { deleteNotificationsOfConversations } from "../inbox/notifications.js";
+import { deleteNotesOfConversations } from "../notes/notes.js";
 import { forgetWebhookEventsAbout } from "../webhooks/forget-webhook-events.js";
 import { forgetVisitorMails } from "../mail/mails.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
@@ -34,6 +35,7 @@ export async function purgeStaleConversationBatch(
   const ids = stale.map((row) => row.id);
   const messages = await deleteMessagesOfConversations(tx, workspaceId, ids);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, ids);
+  await deleteNotesOfConversations(tx, workspaceId, ids);
   await deleteReadMarksOfConversations(tx, workspaceId, ids);
   let events = await deleteEventsOfConversations(tx, workspaceId, ids);
   const leads = options.includeLeads ? await deleteLeadsOfConversations(tx, workspaceId, ids) : 0;

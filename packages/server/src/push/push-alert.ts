@@ -24,3 +24,16 @@ export function humanRequestAlert(conversation: { id: string; reason: string | n
 export function conversationTopic(conversationId: string): string {
   return createHash("sha256").update(conversationId).digest("base64url").slice(0, 32);
 }
+
+/** The alert of a mention in a note: who wrote it and the note's first words, the conversation's address, one tag per note. */
+export function mentionAlert(note: { id: string; conversationId: string; authorName: string; content: string }, publicUrl: string): PushAlert {
+  const text = note.content.replace(/\s+/g, " ").trim();
+  return {
+    kind: "note_mentioned",
+    title: `${note.authorName} mentioned you in a note`,
+    body: text.length > REASON_CHARACTERS ? `${text.slice(0, REASON_CHARACTERS - 1)}…` : text,
+    url: `${publicUrl}/console/inbox/${encodeURIComponent(note.conversationId)}`,
+    conversation_id: note.conversationId,
+    tag: `note-${note.id}`,
+  };
+}

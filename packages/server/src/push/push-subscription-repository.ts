@@ -1,5 +1,6 @@
 import type { PushDevice } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
+import { textArray } from "../db/text-array.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 
 /** A stored subscription, as sending needs it: the auth secret still sealed. */
@@ -94,6 +95,16 @@ export async function listWorkspacePushSubscriptionIds(db: Queryable, workspaceI
     `SELECT id FROM push_subscriptions WHERE workspace_id = $1 ORDER BY id`,
     [workspaceId],
   );
+  return rows.map((row) => row.id);
+}
+
+/** The subscriptions of these operators of the workspace (push_subscriptions_operator_idx): whom a mention alerts. */
+export async function listOperatorsPushSubscriptionIds(db: Queryable, workspaceId: string, operatorIds: readonly string[]): Promise<string[]> {
+  if (operatorIds.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM push_subscriptions WHERE operator_id = ANY($2::text[]) AND workspace_id = $1 ORDER BY id`, [
+    workspaceId,
+    textArray(operatorIds),
+  ]);
   return rows.map((row) => row.id);
 }
 

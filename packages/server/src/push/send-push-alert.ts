@@ -6,7 +6,9 @@ import { findConversationState } from "../conversations/conversation-states.js";
 import type { Database } from "../db/database.js";
 import type { JobPayload } from "../jobs/job-catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { conversationTopic, humanRequestAlert } from "./push-alert.js";
+import { conversationTopic, humanRequestAlert, mentionAlert } from "./push-alert.js";
+import { findNote } from "../notes/notes.js";
+import type { PushAlert } from "@frontdesk/contracts";
 import type { PushOutcome } from "./push-metrics.js";
 import { deletePushSubscription, findUsablePushSubscription, recordPushFailure, recordPushSuccess } from "./push-subscription-repository.js";
 import type { PushServices } from "./push-services.js";
@@ -33,7 +35,7 @@ export function pushRetryDelayMs(settings: PushConfig, attempt: number): number 
 /**
  * One attempt (the `send-push` job). Rights are checked now, not when queued: the subscription and
  * its operator (with an account) must still exist, and the conversation must still wait for a
- * person (an alert about a conversation someone took is noise). web-push builds the request
+ * person (an alert about a conversation someone took is noise; a mention's note must still exist). web-push builds the request
  * (VAPID JWT for the endpoint's origin, the aes128gcm body, TTL, urgency high, a topic per
  * conversation); the guarded transport sends it. 404 or 410: the browser's subscription is gone,
  * its row deleted. 429, 5xx or a network failure: the next attempt is queued after the back-off
@@ -46,6 +48,18 @@ export async function sendPushAlert(context: PushSendContext, payload: SendPushP
   return outcome;
 }
 
+/** What the device is told, read now: a human request still waiting, or a mention's note still there; null when neither. */
+async function alertOf(context: PushSendContext, payload: SendPushPayload): Promise<PushAlert | null> {
+  if (payload.noteId !== undefined) {
+    const note = await findNote(context.db, payload.workspaceId, payload.noteId);
+    if (!note || note.conversation_id !== payload.conversationId) return null;
+    return mentionAlert({ id: note.id, conversationId: note.conversation_id, authorName: note.author.name, content: note.content }, context.publicUrl);
+  }
+  const conversation = await findConversationState(context.db, payload.workspaceId, payload.conversationId);
+  if (!conversation || conversation.status !== "awaiting_human") return null;
+  return humanRequestAlert({ id: conversation.id, reason: conversation.humanRequestReason }, context.publicUrl);
+}
+
 async function attemptSend(context: PushSendContext, payload: SendPushPayload, log: Logger): Promise<PushOutcome> {
   const { db, push, settings } = context;
   const subscription = await findUsablePushSubscription(db, payload.subscriptionId);
@@ -53,9 +67,9 @@ async function attemptSend(context: PushSendContext, payload: SendPushPayload, l
     log.info("push alert skipped: the subscription or its operator is gone");
     return "skipped";
   }
-  const conversation = await findConversationState(db, payload.workspaceId, payload.conversationId);
-  if (!conversation || conversation.status !== "awaiting_human") {
-    log.info("push alert skipped: the conversation no longer waits for a person");
+  const alert = await alertOf(context, payload);
+  if (alert === null) {
+    log.info(payload.noteId ? "push alert skipped: the note is gone" : "push alert skipped: the conversation no longer waits for a person");
     return "skipped";
   }
   const auth = push.secrets.open(subscription.authSealed, subscription.id);
@@ -64,12 +78,12 @@ async function attemptSend(context: PushSendContext, payload: SendPushPayload, l
     log.warn("push alert failed: the subscription's auth secret cannot be opened");
     return "failed";
   }
-  const alert = humanRequestAlert({ id: conversation.id, reason: conversation.humanRequestReason }, context.publicUrl);
   const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth } }, JSON.stringify(alert), {
     vapidDetails: { subject: push.vapid.subject, publicKey: push.vapid.publicKey, privateKey: push.vapid.privateKey },
     TTL: settings.ttlSeconds,
     urgency: "high",
-    topic: conversationTopic(conversation.id),
+    // A mention has its own topic: it must not replace a human request's alert still undelivered.
+    topic: conversationTopic(payload.noteId ?? payload.conversationId),
     contentEncoding: "aes128gcm",
   });
   const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), String(value)]));

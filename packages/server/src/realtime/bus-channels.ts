@@ -167,6 +167,26 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
     case "operator.signed_out":
       // The Settings page hears of a password change by operator.updated; a sign-out is nobody else's news.
       return [];
+    case "note.created": {
+      // Operators' words about the conversation: the workspace's channel only. The conversation's
+      // channel is its visitor's too, so a note is never published there.
+      const { note } = event;
+      return [
+        {
+          channel: workspaceChannel(event.workspaceId),
+          event: "note.created",
+          payload: {
+            conversation_id: event.conversationId,
+            id: note.id,
+            content: note.content,
+            author: note.author,
+            mentions: note.mentions,
+            after_seq: note.afterSeq,
+            created_at: note.createdAt,
+          },
+        },
+      ];
+    }
     case "message.created": {
       // `author`: the operator who wrote it, or who joined (system `operator_joined`) ({id, name}); else null.
       // `code`: a system message's stable code, else null. `curated_answer_id`: the curated answer a bot reply was served from, else null.

@@ -89,6 +89,25 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
         },
       ];
     }
+    case "note.added": {
+      const { note, mentioned } = event;
+      const mentions = mentioned.map((operator) => ({ id: operator.operatorId, name: operator.name }));
+      return [
+        { type: "note.created", ...aboutConversation(event.conversation), note: { ...note, mentions } },
+        ...(mentioned.length === 0
+          ? []
+          : [
+              {
+                type: "notification.created" as const,
+                workspaceId: event.conversation.workspaceId,
+                conversationId: event.conversation.conversationId,
+                kind: "note.mentioned",
+                at: note.createdAt,
+                notifications: mentioned.map((operator) => ({ id: operator.notificationId, operatorId: operator.operatorId })),
+              },
+            ]),
+      ];
+    }
     case "conversations.deleted":
       return event.conversations.map((conversation) => ({ type: "conversation.deleted", ...conversation, reason: event.reason, at: event.deletedAt }));
     case "lead.saved": {

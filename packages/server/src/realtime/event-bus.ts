@@ -76,6 +76,14 @@ export type BusEvent =
       sessionIds: string[];
     }
   | {
+      /** An operator's internal note: told to the workspace's operators only, never on the conversation's channel (its visitor holds it). */
+      type: "note.created";
+      workspaceId: string;
+      agentId: string;
+      conversationId: string;
+      note: { id: string; content: string; author: OperatorAuthor; mentions: OperatorAuthor[]; afterSeq: number; createdAt: string };
+    }
+  | {
       type: "message.created";
       workspaceId: string;
       agentId: string;

@@ -78,6 +78,8 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
     case "operator.signed_out":
     case "token.created":
     case "token.revoked":
+    // Operators' internal words: never sent to receivers outside the console.
+    case "note.added":
       return null;
     case "answer_tests.regressed":
       // One run regresses once: its id is derived from the run, so a retried run is not announced twice.

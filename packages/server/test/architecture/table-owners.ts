@@ -57,4 +57,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   answer_tests: "answer-tests",
   answer_test_runs: "answer-tests",
   answer_test_results: "answer-tests",
+  // notes/: operators' internal notes in conversations
+  conversation_notes: "notes",
+  // saved-replies/: the workspace's and each operator's saved replies
+  saved_replies: "saved-replies",
 };

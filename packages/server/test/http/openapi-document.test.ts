@@ -104,6 +104,10 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
           (route) => route.replace(" ", " /api/v1/console"),
         ),
         ...["DELETE /visitors/{id}", "GET /visitors/{id}/export", "DELETE /visitors/by-user", "GET /visitors/by-user/export"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["POST /conversations/{id}/notes", "GET /conversations/{id}/notes"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /saved-replies", "POST /saved-replies", "PATCH /saved-replies/{id}", "DELETE /saved-replies/{id}", "POST /saved-replies/{id}/render"].map((route) =>
+          route.replace(" ", " /api/v1/console"),
+        ),
         ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),

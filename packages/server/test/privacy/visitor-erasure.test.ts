@@ -23,7 +23,7 @@ const W = "/api/v1/widget";
  * them of the visitor) and those that cannot. A new table fails this test until it is sorted here,
  * and, when it holds visitor data, until erasure (src/privacy/erasure-repository.ts) deletes it.
  */
-const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks"];
+const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks", "conversation_notes"];
 /**
  * Tables of visitor data that only the mail workers fill (attempts of a sent mail, an operator's
  * digest items, the replies received by e-mail): sorted here, and shown emptied by erasure in
@@ -58,6 +58,7 @@ const OTHER_TABLES = [
   "workspace_model_providers", // a workspace's answer model and its sealed key (migration 0036)
   "embedding_generations", // a workspace's embeddings choices and re-embedding progress (migration 0039)
   "source_files", // an owner's uploaded files, the knowledge of a file source (migration 0042)
+  "saved_replies", // operators' reply templates, the workspace's and their own (migration 0043)
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
@@ -124,6 +125,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     if (agentId === tenant.agentId) {
       const read = await t.app.inject({ method: "POST", url: `${CONSOLE}/conversations/${second.conversationId}/read`, headers: agentOperator.headers, payload: {} });
       expect(read.statusCode).toBe(200);
+      // An operator's internal note about them: operators' words, but about this visitor's conversation.
+      const noted = await t.app.inject({ method: "POST", url: `${CONSOLE}/conversations/${second.conversationId}/notes`, headers: agentOperator.headers, payload: { content: `Called back about ${marker}` } });
+      expect(noted.statusCode, noted.body).toBe(201);
     }
     const footprint = { marker, email, sessions: [first, second] };
     // In the tenant's workspace, the lead, the rating and the request for a person wait as webhook

@@ -77,5 +77,7 @@ export const ar: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `اختبار إجابة لدى ${agent} يفشل الآن` : `${count} اختبارات إجابة لدى ${agent} تفشل الآن`),
     answerTestsRegressedIntro: (agent) => `أجاب ${agent} عن هذه الأسئلة إجابة صحيحة في التشغيل السابق لاختبارات الإجابة، ولم يعد كذلك الآن:`,
     openAnswerTests: "افتح اختبارات الإجابة",
+    mentionedSubject: (author) => `ذكرك ${author} في ملاحظة`,
+    mentionedIntro: (author, agent) => `ذكرك ${author} في ملاحظة داخلية في محادثة مع ${agent}:`,
   },
 };

@@ -69,5 +69,7 @@ export const de: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Ein Antworttest von ${agent} schlägt jetzt fehl` : `${count} Antworttests von ${agent} schlagen jetzt fehl`),
     answerTestsRegressedIntro: (agent) => `Diese Fragen an ${agent} wurden im vorigen Lauf der Antworttests richtig beantwortet, jetzt nicht mehr:`,
     openAnswerTests: "Antworttests öffnen",
+    mentionedSubject: (author) => `${author} hat Sie in einer Notiz erwähnt`,
+    mentionedIntro: (author, agent) => `${author} hat Sie in einer internen Notiz zu einem Gespräch mit ${agent} erwähnt:`,
   },
 };

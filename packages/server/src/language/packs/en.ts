@@ -105,5 +105,7 @@ export const en: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `An answer test of ${agent} fails now` : `${count} answer tests of ${agent} fail now`),
     answerTestsRegressedIntro: (agent) => `These questions of ${agent} were answered right in the previous run of its answer tests, and are not now:`,
     openAnswerTests: "Open the answer tests",
+    mentionedSubject: (author) => `${author} mentioned you in a note`,
+    mentionedIntro: (author, agent) => `${author} mentioned you in an internal note of a conversation with ${agent}:`,
   },
 };

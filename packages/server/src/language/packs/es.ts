@@ -69,5 +69,7 @@ export const es: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Una prueba de respuestas de ${agent} falla ahora` : `${count} pruebas de respuestas de ${agent} fallan ahora`),
     answerTestsRegressedIntro: (agent) => `Estas preguntas a ${agent} se respondieron bien en la ejecución anterior de sus pruebas, y ahora no:`,
     openAnswerTests: "Abrir las pruebas de respuestas",
+    mentionedSubject: (author) => `${author} te ha mencionado en una nota`,
+    mentionedIntro: (author, agent) => `${author} te ha mencionado en una nota interna de una conversación con ${agent}:`,
   },
 };

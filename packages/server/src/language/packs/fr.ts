@@ -69,5 +69,7 @@ export const fr: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Un test de réponse de ${agent} échoue désormais` : `${count} tests de réponse de ${agent} échouent désormais`),
     answerTestsRegressedIntro: (agent) => `Ces questions posées à ${agent} avaient une bonne réponse lors de l’exécution précédente de ses tests, plus maintenant :`,
     openAnswerTests: "Ouvrir les tests de réponse",
+    mentionedSubject: (author) => `${author} vous a mentionné dans une note`,
+    mentionedIntro: (author, agent) => `${author} vous a mentionné dans une note interne d’une conversation avec ${agent} :`,
   },
 };

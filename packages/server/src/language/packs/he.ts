@@ -77,5 +77,7 @@ export const he: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `בדיקת תשובה של ${agent} נכשלת כעת` : `${count} בדיקות תשובה של ${agent} נכשלות כעת`),
     answerTestsRegressedIntro: (agent) => `${agent} ענה נכון על השאלות האלה בהרצה הקודמת של בדיקות התשובה, וכעת כבר לא:`,
     openAnswerTests: "פתיחת בדיקות התשובה",
+    mentionedSubject: (author) => `${author} הזכיר/ה אותך בהערה`,
+    mentionedIntro: (author, agent) => `${author} הזכיר/ה אותך בהערה פנימית בשיחה עם ${agent}:`,
   },
 };

@@ -68,5 +68,7 @@ export const it: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Un test di risposta di ${agent} ora fallisce` : `${count} test di risposta di ${agent} ora falliscono`),
     answerTestsRegressedIntro: (agent) => `A queste domande ${agent} rispondeva correttamente nell’esecuzione precedente dei test, ora non più:`,
     openAnswerTests: "Apri i test di risposta",
+    mentionedSubject: (author) => `${author} ti ha menzionato in una nota`,
+    mentionedIntro: (author, agent) => `${author} ti ha menzionato in una nota interna di una conversazione con ${agent}:`,
   },
 };

@@ -69,5 +69,7 @@ export const nl: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Een antwoordtest van ${agent} faalt nu` : `${count} antwoordtests van ${agent} falen nu`),
     answerTestsRegressedIntro: (agent) => `Deze vragen aan ${agent} werden bij de vorige run van de antwoordtests goed beantwoord, nu niet meer:`,
     openAnswerTests: "Antwoordtests openen",
+    mentionedSubject: (author) => `${author} heeft je genoemd in een notitie`,
+    mentionedIntro: (author, agent) => `${author} heeft je genoemd in een interne notitie bij een gesprek met ${agent}:`,
   },
 };

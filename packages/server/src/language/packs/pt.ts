@@ -69,5 +69,7 @@ export const pt: LanguagePack = {
     answerTestsRegressedSubject: (agent, count) => (count === 1 ? `Um teste de resposta de ${agent} falha agora` : `${count} testes de resposta de ${agent} falham agora`),
     answerTestsRegressedIntro: (agent) => `Estas perguntas a ${agent} foram bem respondidas na execução anterior dos testes, e agora não:`,
     openAnswerTests: "Abrir os testes de resposta",
+    mentionedSubject: (author) => `${author} mencionou-o numa nota`,
+    mentionedIntro: (author, agent) => `${author} mencionou-o numa nota interna de uma conversa com ${agent}:`,
   },
 };
