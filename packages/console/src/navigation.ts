@@ -5,6 +5,7 @@ export const sections = [
   { path: "/curated", label: "Curated answers" },
   { path: "/review", label: "Review answers" },
   { path: "/answer-tests", label: "Answer tests" },
+  { path: "/saved-replies", label: "Saved replies" },
   { path: "/agents", label: "Agents" },
   { path: "/leads", label: "Leads" },
   { path: "/analytics", label: "Analytics" },

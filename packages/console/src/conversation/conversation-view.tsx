@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { describeError } from "../api/client.js";
 import { useOperator } from "../session.js";
@@ -12,6 +12,11 @@ import { useConversationActions } from "./use-conversation-actions.js";
 import { useReadNotificationsOf } from "../inbox/use-notifications.js";
 import { AlsoHere, colleaguesTypingText } from "./collision.js";
 import { useConversationPresence } from "./use-conversation-presence.js";
+import { ComposerModes, type ComposerMode } from "./composer-modes.js";
+import { NoteBox } from "./note-box.js";
+import { useNotes } from "./use-notes.js";
+import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
+import "./workbench.css";
 
 function VisitorDetails({ conversation }: { conversation: Conversation }) {
   const { visitor, satisfaction, coupon } = conversation;
@@ -49,6 +54,13 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   const { query, live, visitorTyping, update } = useConversation(id);
   const actions = useConversationActions(id, update);
   const presence = useConversationPresence(id);
+  const notes = useNotes(id, update, Boolean(query.data));
+  const [mode, setMode] = useState<ComposerMode>("reply");
+  const [replyFocus, setReplyFocus] = useState(0);
+  const noteInput = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (mode === "note") noteInput.current?.focus();
+  }, [mode]);
   useReadNotificationsOf(id);
   const scroller = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -58,6 +70,14 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   useEffect(() => {
     if (settled) heading.current?.focus();
   }, [settled, settledAt]);
+  const shortcuts = useRef<Record<string, (() => void) | undefined>>({});
+  useKeyboardShortcuts({
+    t: () => shortcuts.current["t"]?.(),
+    r: () => shortcuts.current["r"]?.(),
+    n: () => shortcuts.current["n"]?.(),
+    h: () => shortcuts.current["h"]?.(),
+    C: () => shortcuts.current["C"]?.(),
+  });
   const conversation = query.data;
   const lastSeq = conversation ? lastSeqOf(conversation.messages) : 0;
   const messageCount = conversation?.messages.length ?? 0;
@@ -65,7 +85,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   useEffect(() => {
     const element = scroller.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [id, messageCount, lastSeq, visitorTyping]);
+  }, [id, messageCount, lastSeq, visitorTyping, conversation?.notes.length]);
 
   if (query.isPending) return <p className="pane-message">Loading the conversation…</p>;
   if (query.isError || !conversation) {
@@ -83,6 +103,18 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
   const failed = [actions.assign, actions.release, actions.close].find((mutation) => mutation.isError);
   const busy = actions.assign.isPending || actions.release.isPending || actions.close.isPending;
   const title = visitorName(conversation.visitor);
+  const canTakeOver = conversation.status === "bot" || conversation.status === "awaiting_human" || orphaned;
+  // The keyboard's take over, reply, note, hand back and close (listed under `?`): what the buttons allow, nothing more.
+  shortcuts.current = {
+    t: canTakeOver && !busy ? () => actions.assign.mutate() : undefined,
+    r: () => {
+      setMode("reply");
+      setReplyFocus((count) => count + 1);
+    },
+    n: () => (mode === "note" ? noteInput.current?.focus() : setMode("note")),
+    h: mine && !busy ? () => actions.release.mutate() : undefined,
+    C: conversation.status !== "closed" && !busy ? () => actions.close.mutate() : undefined,
+  };
 
   return (
     <section className="conversation" aria-labelledby="conversation-title">
@@ -102,7 +134,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
           <AlsoHere others={presence.others} />
         </div>
         <div className="actions" role="group" aria-label="Conversation actions">
-          {(conversation.status === "bot" || conversation.status === "awaiting_human" || orphaned) && (
+          {canTakeOver && (
             <button type="button" className="primary" disabled={busy} onClick={() => actions.assign.mutate()}>
               Take over
             </button>
@@ -128,13 +160,16 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
         <div className="transcript-column">
           <div className="transcript-scroller" ref={scroller} role="log" aria-label="Transcript" tabIndex={0} data-live={live}>
             {conversation.has_earlier_messages && <p className="muted centered">Earlier messages are not shown.</p>}
-            <Transcript messages={conversation.messages} lastReadSeq={null} />
+            <Transcript messages={conversation.messages} lastReadSeq={null} notes={conversation.notes} />
           </div>
           <p className="typing-indicator" aria-live="polite">
             {[visitorTyping ? "The visitor is typing…" : "", colleaguesTypingText(presence.others)].filter(Boolean).join(" ")}
           </p>
           <div className="composer">
-            {mine || takenByColleague ? (
+            <ComposerModes mode={mode} onChange={setMode} />
+            {mode === "note" ? (
+              <NoteBox ref={noteInput} onAdd={(content) => notes.add.mutateAsync(content)} adding={notes.add.isPending} />
+            ) : mine || takenByColleague ? (
               <ReplyBox
                 onSend={(content) => actions.reply.mutateAsync(content)}
                 onKeystroke={() => {
@@ -147,6 +182,8 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
                 }}
                 sending={actions.reply.isPending}
                 focusOnShow={actions.assign.isSuccess}
+                conversationId={id}
+                focusRequest={replyFocus}
                 disabledReason={takenByColleague ? `${conversation.assignee?.name ?? "Another operator"} has this conversation. Only the operator it is assigned to can reply.` : null}
               />
             ) : (

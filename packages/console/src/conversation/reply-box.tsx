@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { describeError } from "../api/client.js";
+import { useSavedReplyPicker } from "./saved-reply-picker.js";
 
 interface ReplyBoxProps {
   onSend(content: string): Promise<unknown>;
@@ -10,13 +11,18 @@ interface ReplyBoxProps {
   focusOnShow: boolean;
   /** Why this operator cannot reply now (another operator has the conversation): the box is disabled and says so. */
   disabledReason?: string | null;
+  /** The conversation: typing `/` and a shortcut inserts a saved reply filled for it. */
+  conversationId?: string | null;
+  /** Take the focus each time this changes (the `r` shortcut). */
+  focusRequest?: number;
 }
 
 /**
  * The operator's reply: Enter sends, Shift+Enter starts a new line. With a `disabledReason` (the
  * server would refuse the reply: 409 `not_assignee`) it is disabled and the reason is its description.
+ * `/shortcut` opens the saved replies (saved-reply-picker.tsx); Escape leaves the box.
  */
-export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow, disabledReason = null }: ReplyBoxProps) {
+export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow, disabledReason = null, conversationId = null, focusRequest = 0 }: ReplyBoxProps) {
   const [content, setContent] = useState("");
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
@@ -26,6 +32,18 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
   useEffect(() => {
     if (focusOnShow) input.current?.focus();
   }, [focusOnShow]);
+  useEffect(() => {
+    if (focusRequest > 0) input.current?.focus();
+  }, [focusRequest]);
+  const picker = useSavedReplyPicker({
+    conversationId: disabledReason === null ? conversationId : null,
+    content,
+    setContent: (next) => {
+      setContent(next);
+      onKeystroke();
+    },
+    input,
+  });
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();
@@ -40,7 +58,9 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
     }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) void submit(event);
+    else if (event.key === "Escape") event.currentTarget.blur();
   };
   return (
     <form className="reply-box" onSubmit={(event) => void submit(event)}>
@@ -57,16 +77,19 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
         value={content}
         rows={3}
         ref={input}
-        placeholder={disabled ? "" : "Write a reply… (Enter sends, Shift+Enter for a new line)"}
+        placeholder={disabled ? "" : "Write a reply… (Enter sends, Shift+Enter for a new line, / for saved replies)"}
         disabled={disabled}
         aria-describedby={disabled ? reasonId : undefined}
+        {...picker.inputProps}
         onChange={(event) => {
           setContent(event.target.value);
+          picker.track();
           onKeystroke();
         }}
         onBlur={onStopTyping}
         onKeyDown={onKeyDown}
       />
+      {picker.popup}
       <div className="reply-actions">
         {error && (
           <p role="alert" className="error">

@@ -3,6 +3,8 @@ import { Link, useLocation, useSearch } from "wouter";
 import { ConversationView } from "../conversation/conversation-view.js";
 import { ConversationList } from "./conversation-list.js";
 import { inboxFilterOf, inboxFilters } from "./inbox-filters.js";
+import { useConversationList } from "./use-conversation-list.js";
+import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
 
 /** Words typed in the search box reach the URL (and the list's query) after this pause. */
 const SEARCH_PAUSE_MS = 300;
@@ -23,6 +25,14 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
   const [typed, setTyped] = useState(search);
   const searchId = useId();
   const base = conversationId ? `/inbox/${conversationId}` : "/inbox";
+  // j and k open the next and the previous conversation of the list shown (the list's own query, shared).
+  const listed = (useConversationList(filter, search).data?.pages ?? []).flatMap((page) => page.data.map((conversation) => conversation.id));
+  const openNeighbour = (step: 1 | -1) => {
+    const at = conversationId ? listed.indexOf(conversationId) : -1;
+    const next = listed[at === -1 ? (step === 1 ? 0 : listed.length - 1) : at + step];
+    if (next) navigate(`/inbox/${next}${inboxQuery(filter.id, search)}`);
+  };
+  useKeyboardShortcuts({ j: () => openNeighbour(1), k: () => openNeighbour(-1) });
 
   useEffect(() => {
     if (typed.trim() === search) return;

@@ -19,6 +19,8 @@ import { useRealtime } from "../realtime/realtime-context.js";
 import { SettingsScreen } from "../settings/settings-screen.js";
 import { switchSession, useOperator } from "../session.js";
 import { PlaceholderScreen } from "./placeholder-screen.js";
+import { SavedRepliesScreen } from "../saved-replies/saved-replies-screen.js";
+import { ShortcutsDialog } from "../shortcuts/shortcuts-dialog.js";
 
 const CONNECTION_LABELS = { connected: "Live", connecting: "Connecting…", unavailable: "Offline, retrying…", disconnected: "Offline" } as const;
 
@@ -95,6 +97,7 @@ export function Shell() {
               {operator.name} <span className="muted">({operator.role})</span>
             </p>
             <NotificationOffer />
+            <ShortcutsDialog />
             <SignOutButton />
           </div>
         </header>
@@ -120,6 +123,7 @@ export function Shell() {
             <Route path="/answer-tests" component={AnswerTestsScreen} />
             <Route path="/leads" component={LeadsScreen} />
             <Route path="/review" component={ReviewScreen} />
+            <Route path="/saved-replies" component={SavedRepliesScreen} />
             <Route>
               <PlaceholderScreen title="Not found" />
             </Route>
