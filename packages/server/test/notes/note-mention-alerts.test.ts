@@ -5,7 +5,7 @@ import { startMailWorld, W, type MailWorld } from "../mail/mail-world.js";
 import { SmtpReceiver } from "../mail/smtp-receiver.js";
 import { LoopbackPushService } from "../push/loopback-push-service.js";
 import { CONSOLE } from "../support/console-session.js";
-import { bearer, type StartedSession } from "../support/seed.js";
+import { bearer, SITE_ORIGIN, type StartedSession } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
 
 /**
@@ -84,7 +84,7 @@ describeEachStore("a note's mentions by e-mail and push, and the visitor's mails
     expect(receiver.mails.filter((received) => received.envelope.to.includes("ivy@visitors.test"))).toEqual([]);
   });
 
-  it("security: the visitor's e-mails (the reply they missed, their transcript) never carry a note", async () => {
+  it("security: the visitor's e-mails (the reply they missed, their transcript) and the conversation their link resumes never carry a note", async () => {
     const { cast, t } = world;
     const secret = `mail-secret-${Math.random().toString(36).slice(2)}`;
     const visitor = await world.visitorWithLead("jade@visitors.test");
@@ -94,6 +94,14 @@ describeEachStore("a note's mentions by e-mail and push, and the visitor's mails
     await consoleCall(cast.admin.headers, `/conversations/${visitor.conversationId}/messages`, { content: "Your refund left today" });
     const missed = await receiver.mailTo("jade@visitors.test");
     expect(missed.parsed.text).toContain("Your refund left today");
+    // Its link resumes the conversation in another browser: the messages it shows hold no note either.
+    const token = /#frontdesk_resume=([\w.-]+)/.exec(missed.parsed.text ?? "")?.[1];
+    expect(token).toBeDefined();
+    const resumed = await t.app.inject({ method: "POST", url: `${W}/init`, headers: { origin: SITE_ORIGIN }, payload: { agent_id: cast.tenant.agentId, page_url: `${SITE_ORIGIN}/`, resume_token: token } });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json().data.conversation_id).toBe(visitor.conversationId);
+    expect(resumed.body).toContain("Your refund left today");
+    expect(resumed.body).not.toContain(secret);
     await post(visitor, "/conversation/transcript", {});
     await expect.poll(() => receiver.mails.filter((received) => received.envelope.to.includes("jade@visitors.test")).length, { timeout: 20_000 }).toBe(2);
     const toVisitor = receiver.mails.filter((received) => received.envelope.to.includes("jade@visitors.test"));
