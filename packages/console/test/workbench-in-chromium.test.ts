@@ -112,6 +112,15 @@ describeNeeding("chromium")("the console's workbench: saved replies, notes and k
     await poll(() => page.locator(".transcript .from-operator").last().textContent()).toContain("Hi Gina, your refund left today.");
     expect(pageErrors).toEqual([]);
     await context.close();
+
+    // An operator with the agent role uses the team's replies and keeps their own; the team's are the admins' to change.
+    const reader = await signedInOperator(browser, stage, { email: "ivan@acme-bikes.test", name: "Ivan", role: "agent" }, "/console/saved-replies");
+    const teams = reader.page.getByRole("region", { name: "The team's" });
+    await poll(() => teams.getByRole("listitem").count()).toBe(2);
+    expect(await teams.getByRole("button").count()).toBe(0);
+    expect(await reader.page.getByRole("radio", { name: "The whole team" }).count()).toBe(0);
+    expect(await seriousViolations(reader.page)).toEqual([]);
+    await reader.context.close();
   }, 180_000);
 
   it("happy: a note with a mention is set apart in the transcript; shortcuts move, take over and hand back, listed under ?; no serious axe violation", async () => {
