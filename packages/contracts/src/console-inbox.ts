@@ -2,6 +2,7 @@ import { z } from "zod";
 import { systemMessageCodeSchema } from "./system-messages.js";
 import { conversationNoteSchema } from "./conversation-notes.js";
 import { isoTimestampSchema } from "./common.js";
+import { conversationLabelSchema } from "./labels.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
 import { visitorIdentitySchema } from "./visitor-identity.js";
 
@@ -64,6 +65,7 @@ export const conversationListQuerySchema = z.object({
       "Conversations with a visitor, bot or operator message matching these words (whole words, any case, no stemming; " +
         '`"a phrase"`, `or` and `-word` as in web search).',
     ),
+  label_id: consoleIdSchema.optional().describe("Only the conversations carrying this label of the workspace (another id is 404 `label_not_found`)."),
   cursor: cursorSchema.optional().describe("`next_cursor` of the previous page."),
   limit: queryLimitSchema(CONVERSATION_PAGE_MAX).optional().describe(`1–${CONVERSATION_PAGE_MAX}, ${CONVERSATION_PAGE_DEFAULT} by default.`),
 });
@@ -86,6 +88,7 @@ export const conversationListItemSchema = z.object({
     })
     .nullable(),
   unread_count: z.number().int().describe("Visitor messages the signed-in operator has not read (see POST /conversations/{id}/read)."),
+  labels: z.array(conversationLabelSchema).describe("Its labels, in the order they were put on."),
   human_requested_at: isoTimestampSchema.nullable(),
   created_at: isoTimestampSchema,
   last_activity_at: isoTimestampSchema,
@@ -134,6 +137,7 @@ export const conversationDetailSchema = z.object({
   }),
   satisfaction: z.object({ rating: z.enum(satisfactionRatings), comment: z.string().nullable(), rated_at: isoTimestampSchema }).nullable(),
   coupon: z.object({ code: z.string(), applied_at: isoTimestampSchema }).nullable(),
+  labels: z.array(conversationLabelSchema).describe("Its labels, in the order they were put on."),
   unread_count: z.number().int(),
   last_read_seq: z.number().int().nullable(),
   messages: z.array(consoleMessageSchema),

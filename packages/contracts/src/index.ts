@@ -28,3 +28,5 @@ export * from "./answer-tests.js";
 export * from "./workspace-embeddings.js";
 export * from "./saved-replies.js";
 export * from "./conversation-notes.js";
+export * from "./labels.js";
+export * from "./visitor-profile.js";

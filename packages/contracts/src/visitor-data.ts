@@ -52,6 +52,7 @@ export const exportedConversationSchema = z.object({
   created_at: isoTimestampSchema,
   last_activity_at: isoTimestampSchema,
   closed_at: isoTimestampSchema.nullable(),
+  labels: z.array(z.string()).describe("The names of the workspace's labels the conversation carries."),
   messages: z.array(exportedMessageSchema).describe("Every message of the conversation, oldest first (the visitor's, the bot's, operators' and system lines)."),
 });
 

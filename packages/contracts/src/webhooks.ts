@@ -11,6 +11,7 @@ export const webhookEventTypes = [
   "lead.updated",
   "human.requested",
   "conversation.closed",
+  "conversation.labelled",
   "satisfaction.rated",
   "message.rated",
   "source.indexed",

@@ -21,6 +21,8 @@ export const initBodySchema = z.object({
   resume_token: z.string().min(16).max(1024).regex(/^[A-Za-z0-9_.-]+$/, "not a resume token").optional(),
   /** A signed-in user the site vouches for (`user_id`, `user_hash`, `email`, `name`): see visitor-identity.ts. */
   ...initIdentityFields,
+  /** The browser's IANA time zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`): operators see the visitor's local time. One that is not a known zone is ignored. */
+  time_zone: z.string().max(100).optional(),
 });
 export type InitBody = z.infer<typeof initBodySchema>;
 

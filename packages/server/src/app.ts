@@ -18,6 +18,10 @@ import { curatedAnswerRoutes } from "./console/curated/routes.js";
 import { answerTestRoutes } from "./answer-tests/routes.js";
 import { noteRoutes } from "./notes/routes.js";
 import { savedReplyRoutes } from "./saved-replies/routes.js";
+import { labelRoutes } from "./labels/routes.js";
+import { visitorProfileRoutes } from "./console/visitor-profile/routes.js";
+import { conversationLabelApiRoutes } from "./conversations/label-api-routes.js";
+import { conversationLabelRoutes } from "./conversations/label-routes.js";
 import { knowledgeRoutes } from "./console/knowledge/knowledge-routes.js";
 import { leadRoutes } from "./console/leads/routes.js";
 import { notificationRoutes } from "./console/notification-routes.js";
@@ -69,6 +73,8 @@ declare module "fastify" {
 export const WIDGET_PREFIX = "/api/v1/widget";
 export const SOURCES_PREFIX = "/api/v1/workspace/sources";
 export const WORDPRESS_PREFIX = "/api/v1/wp";
+/** The workspace API besides the Sources API: labelling conversations with an API token. */
+export const WORKSPACE_PREFIX = "/api/v1/workspace";
 const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
 
 export interface BuildAppOptions {
@@ -125,6 +131,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
   await app.register(fileRoutes, { prefix: FILES_PREFIX });
   await app.register(wordpressRoutes, { prefix: WORDPRESS_PREFIX });
+  await app.register(conversationLabelApiRoutes, { prefix: WORKSPACE_PREFIX });
   await app.register(inboundMailRoutes, { prefix: INBOUND_MAIL_PREFIX });
   // The console API: its shared cookie and role guard, then each domain's console routes.
   await app.register(
@@ -149,6 +156,9 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         answerTestRoutes,
         noteRoutes,
         savedReplyRoutes,
+        labelRoutes,
+        conversationLabelRoutes,
+        visitorProfileRoutes,
         visitorPrivacyRoutes,
         webhookRoutes,
         mailRoutes,

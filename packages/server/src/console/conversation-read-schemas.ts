@@ -61,6 +61,7 @@ export const listConversationsRouteSchema = {
   response: {
     200: jsonResponse("A page of conversations.", conversationListResponseSchema),
     ...consoleReadErrors,
+    404: errorResponse("`label_not_found`: `label_id` is no label of the operator's workspace."),
     422: badQuery,
   },
 };

@@ -3,6 +3,9 @@ import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { listWorkspaceConversations, type ConversationListFilter } from "../conversations/conversations.js";
 import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";
+import { labelsOfConversations } from "../conversations/conversation-labels.js";
+import { findWorkspaceLabel } from "../labels/labels.js";
+import { AppError } from "../http/app-error.js";
 
 /**
  * GET /console/conversations: a page of the operator's workspace's conversations, newest activity
@@ -19,6 +22,10 @@ export async function listConversations(
   if (query.agent_id) filter.agentId = query.agent_id;
   if (query.assignee) filter.assignee = query.assignee === "none" ? { none: true } : { operatorId: query.assignee === "me" ? operator.id : query.assignee };
   if (query.q) filter.search = query.q;
+  if (query.label_id) {
+    if (!(await findWorkspaceLabel(services.db, operator.workspaceId, query.label_id))) throw new AppError("label_not_found", `No label ${query.label_id} in your workspace.`);
+    filter.labelId = query.label_id;
+  }
   if (query.cursor) {
     const [activityMicroseconds, id] = decodeCursor(query.cursor, ["us", "id"] as const);
     filter.after = { activityMicroseconds, id };
@@ -26,8 +33,9 @@ export async function listConversations(
   const rows = await listWorkspaceConversations(services.db, filter);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  const labels = await labelsOfConversations(services.db, operator.workspaceId, page.map((row) => row.item.id));
   return {
-    data: page.map((row) => row.item),
+    data: page.map((row) => ({ ...row.item, labels: labels.get(row.item.id) ?? [] })),
     next_cursor: rows.length > limit && last ? encodeCursor([last.activityMicroseconds, last.item.id]) : null,
   };
 }

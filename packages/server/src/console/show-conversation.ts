@@ -7,6 +7,7 @@ import type { SignedInOperator } from "./authenticate-operator.js";
 import { findConsoleConversation, listLatestConsoleMessages } from "../conversations/conversations.js";
 import { listConversationNotes } from "../notes/notes.js";
 import { CONVERSATION_NOTES_MAX } from "@frontdesk/contracts";
+import { labelsOfConversations } from "../conversations/conversation-labels.js";
 
 /** The detail's messages: the latest ones; earlier ones are read forwards with GET …/messages?after_seq. */
 export const DETAIL_MESSAGE_COUNT = 100;
@@ -25,10 +26,11 @@ export async function showConversation(
 ): Promise<z.infer<typeof conversationDetailSchema>> {
   const conversation = await findConsoleConversation(services.db, operator.workspaceId, operator.id, conversationId);
   if (!conversation) throw conversationNotFound();
-  const [lead, { messages, hasEarlier }, notes] = await Promise.all([
+  const [lead, { messages, hasEarlier }, notes, labels] = await Promise.all([
     findVisitorLead(services.db, conversation.visitorId),
     listLatestConsoleMessages(services.db, conversation.id, DETAIL_MESSAGE_COUNT),
     listConversationNotes(services.db, operator.workspaceId, conversation.id, CONVERSATION_NOTES_MAX),
+    labelsOfConversations(services.db, operator.workspaceId, [conversation.id]),
   ]);
   return {
     id: conversation.id,
@@ -49,6 +51,7 @@ export async function showConversation(
     },
     satisfaction: conversation.satisfaction,
     coupon: conversation.coupon,
+    labels: labels.get(conversation.id) ?? [],
     unread_count: conversation.unreadCount,
     last_read_seq: conversation.lastReadSeq,
     messages,

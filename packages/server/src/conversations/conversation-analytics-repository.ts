@@ -156,3 +156,17 @@ export async function countFunnel(db: Queryable, scope: AnalyticsScope): Promise
   const row = rows[0]!;
   return { launcherOpened: Number(row.launcher_opened), conversations: Number(row.conversations), leads: Number(row.leads) };
 }
+
+/**
+ * How many of the counted conversations carry each label (a label on none is absent): the period's
+ * conversations (conversations_agent_created_idx), then their labels by conversation_labels' key.
+ */
+export async function countConversationsPerLabel(db: Queryable, scope: AnalyticsScope): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ label_id: string; n: number }>(
+    `SELECT cl.label_id, count(*)::int AS n FROM conversation_labels cl
+     WHERE cl.workspace_id = $2 AND cl.conversation_id IN (SELECT c.id ${COUNTED_CONVERSATIONS})
+     GROUP BY cl.label_id`,
+    params(scope),
+  );
+  return new Map(rows.map((row) => [row.label_id, row.n]));
+}

@@ -3,6 +3,7 @@ import type { Queryable, SqlValue } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 import { visitorIdentityOf, type VisitorIdentityColumns } from "./visitor-identity-repository.js";
 import { microsecondsOf, timestampFromMicroseconds } from "../paging/page-cursor.js";
+import { labelledConversationIds } from "./conversation-label-repository.js";
 
 export const EXCERPT_LENGTH = 200;
 
@@ -15,13 +16,16 @@ export interface ConversationListFilter {
   /** `{ none: true }`: unassigned; `{ operatorId }`: assigned to this operator. */
   assignee?: { none: true } | { operatorId: string };
   search?: string;
+  /** Only the conversations carrying this label (of the workspace). */
+  labelId?: string;
   /** The last row of the previous page: its last activity (microseconds) and id. */
   after?: { activityMicroseconds: string; id: string };
   limit: number;
 }
 
 export interface ConversationListRow {
-  item: ConversationListItem;
+  /** The list's item but for its labels (conversation-labels.ts adds them). */
+  item: Omit<ConversationListItem, "labels">;
   activityMicroseconds: string;
 }
 
@@ -68,6 +72,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
          WHERE to_tsvector('simple', m.content) @@ websearch_to_tsquery('simple', ${parameter(filter.search)}) AND m.role <> 'system')`,
     );
   }
+  if (filter.labelId) conditions.push(`c.id IN (${labelledConversationIds(parameter(filter.labelId))})`);
   if (filter.after) {
     const at = timestampFromMicroseconds(parameter(filter.after.activityMicroseconds));
     const id = parameter(filter.after.id);

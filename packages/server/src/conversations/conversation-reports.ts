@@ -3,7 +3,7 @@
  * and the monthly counts the quota is kept in. conversations/ owns the tables they read most; the
  * funnel counts leads and widget events beside them in the same statement.
  */
-export { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "./conversation-analytics-repository.js";
+export { countConversationsPerLabel, countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply } from "./conversation-analytics-repository.js";
 export type { AnalyticsScope } from "./conversation-analytics-repository.js";
 export { listMonthlyConversationCounts } from "./conversation-counter-repository.js";
 export { listAnswerReviews } from "./answer-review-repository.js";

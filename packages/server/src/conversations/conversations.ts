@@ -13,3 +13,5 @@ export { findConsoleConversation, findOperatorReadSeq, listLatestConsoleMessages
 export { isConversationOfWorkspace } from "./conversation-channel-repository.js";
 export { lockConversationHead } from "./conversation-head-repository.js";
 export type { ConversationHead } from "./conversation-head-repository.js";
+export { findConversationVisitor, listVisitorAnswerRatings, listVisitorConversationSummaries } from "./visitor-profile-repository.js";
+export type { ConversationVisitor, VisitorAnswerRating, VisitorConversationSummary } from "./visitor-profile-repository.js";

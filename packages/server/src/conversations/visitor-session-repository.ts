@@ -24,6 +24,9 @@ export interface SessionStartRequest {
   anonId: string;
   pageUrl: string;
   userAgent: string | null;
+  /** The browser's IANA time zone and first language (Accept-Language), when known: the visitor profile's. */
+  timeZone: string | null;
+  language: string | null;
   /** The visitor asked for a new conversation: never resume. */
   newConversation: boolean;
   /** A latest conversation active before this is not resumed. */
@@ -80,13 +83,15 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
     conversation_id: newId("cnv"),
     page_url: request.pageUrl,
     user_agent: request.userAgent,
+    time_zone: request.timeZone,
+    language: request.language,
     new_conversation: request.newConversation,
     idle_cutoff: request.idleCutoff.toISOString(),
   }));
   const { rows } = await db.query<{ position: number; visitor_id: string; anon_id: string; conversation_id: string | null; resumed: boolean }>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(position integer, key text, visitor_id text, anon_id text, user_id text, user_email text,
-         user_name text, conversation_id text, page_url text, user_agent text, new_conversation boolean, idle_cutoff timestamptz)
+         user_name text, conversation_id text, page_url text, user_agent text, time_zone text, language text, new_conversation boolean, idle_cutoff timestamptz)
      ),
      anonymous AS (
        INSERT INTO visitors (id, agent_id, anon_id) SELECT visitor_id, $2, anon_id FROM input WHERE user_id IS NULL ORDER BY anon_id
@@ -102,7 +107,7 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
      ),
      visitor AS (SELECT * FROM anonymous UNION ALL SELECT * FROM identified),
      decided AS (
-       SELECT input.position, input.conversation_id, input.page_url, input.user_agent, visitor.id AS visitor_id, visitor.anon_id,
+       SELECT input.position, input.conversation_id, input.page_url, input.user_agent, input.time_zone, input.language, visitor.id AS visitor_id, visitor.anon_id,
          latest.id AS latest_id, (latest.id IS NOT NULL AND NOT input.new_conversation AND latest.last_activity_at >= input.idle_cutoff) AS resumes
        FROM input JOIN visitor ON visitor.key = input.key
        LEFT JOIN LATERAL (
@@ -110,7 +115,8 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
        ) latest ON true
      ),
      touched AS (
-       UPDATE conversations c SET last_activity_at = now(), last_page_url = decided.page_url, user_agent = COALESCE(decided.user_agent, c.user_agent)
+       UPDATE conversations c SET last_activity_at = now(), last_page_url = decided.page_url, user_agent = COALESCE(decided.user_agent, c.user_agent),
+         time_zone = COALESCE(decided.time_zone, c.time_zone), language = COALESCE(decided.language, c.language)
        FROM decided WHERE decided.resumes AND c.id = decided.latest_id
        RETURNING c.id
      ),
@@ -127,8 +133,8 @@ export async function startSessions(db: Queryable, scope: SessionStartScope, req
        RETURNING last_granted
      ),
      inserted AS (
-       INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url, last_page_url, user_agent)
-       SELECT conversation_id, $3, $2, visitor_id, page_url, page_url, user_agent FROM wanted
+       INSERT INTO conversations (id, workspace_id, agent_id, visitor_id, page_url, last_page_url, user_agent, time_zone, language)
+       SELECT conversation_id, $3, $2, visitor_id, page_url, page_url, user_agent, time_zone, language FROM wanted
        WHERE wanted.rank <= COALESCE((SELECT last_granted FROM counted), 0)
        RETURNING id
      )
@@ -152,10 +158,16 @@ export function visitorKey(request: Pick<SessionStartRequest, "anonId" | "identi
   return request.identity ? `u:${request.identity.userId}` : `a:${request.anonId}`;
 }
 
+/** The pages a conversation keeps besides its first (the latest ones). */
+export const VISITED_PAGES_KEPT = 20;
+
 /**
  * Where the visitor says they are, with their message: `page_url` becomes the conversation's last
- * page (the console shows it) and `page_context` its last page context (migration 0009). One
- * statement for both, and none when neither is given; a row that already holds them is not written.
+ * page (the console shows it) and `page_context` its last page context (migration 0009). A page
+ * other than the last one visited (the first page, then `visited_pages`' last) is appended to
+ * `visited_pages` with its title and time, the oldest dropped past VISITED_PAGES_KEPT (migration
+ * 0044): the visitor profile's pages. One statement, and none when neither is given; a row that
+ * already holds them is not written.
  */
 export async function recordVisitorPage(
   db: Queryable,
@@ -163,11 +175,17 @@ export async function recordVisitorPage(
   page: { pageUrl?: string | undefined; pageContext?: Record<string, unknown> | undefined },
 ): Promise<void> {
   if (page.pageUrl === undefined && page.pageContext === undefined) return;
+  const title = typeof page.pageContext?.["title"] === "string" ? page.pageContext["title"].slice(0, 200) : null;
   await db.query(
-    `UPDATE conversations SET last_page_url = COALESCE($2::text, last_page_url), last_page_context = COALESCE($3::jsonb, last_page_context)
+    `UPDATE conversations SET last_page_url = COALESCE($2::text, last_page_url), last_page_context = COALESCE($3::jsonb, last_page_context),
+       visited_pages = CASE WHEN $2::text IS NOT NULL AND $2::text IS DISTINCT FROM COALESCE(visited_pages -> -1 ->> 'url', page_url)
+         THEN (CASE WHEN jsonb_array_length(visited_pages) >= $5::integer THEN visited_pages - 0 ELSE visited_pages END)
+           || jsonb_build_array(jsonb_build_object('url', $2::text, 'title', $4::text, 'at', now()))
+         ELSE visited_pages END
      WHERE id = $1::text
-       AND (last_page_url IS DISTINCT FROM COALESCE($2::text, last_page_url) OR last_page_context IS DISTINCT FROM COALESCE($3::jsonb, last_page_context))`,
-    [conversationId, page.pageUrl ?? null, page.pageContext === undefined ? null : JSON.stringify(page.pageContext)],
+       AND (last_page_url IS DISTINCT FROM COALESCE($2::text, last_page_url) OR last_page_context IS DISTINCT FROM COALESCE($3::jsonb, last_page_context)
+         OR ($2::text IS NOT NULL AND $2::text IS DISTINCT FROM COALESCE(visited_pages -> -1 ->> 'url', page_url)))`,
+    [conversationId, page.pageUrl ?? null, page.pageContext === undefined ? null : JSON.stringify(page.pageContext), title, VISITED_PAGES_KEPT],
   );
 }
 

@@ -91,6 +91,14 @@ export type FrontdeskEvent =
   | { type: "token.created" | "token.revoked"; workspaceId: string; tokenId: string; at: string }
   /** A conversation was closed by its visitor or an operator. */
   | { type: "conversation.closed"; conversation: ConversationOfEvent; assignee: { id: string; name: string } | null; closedAt: string }
+  /** A label was put on a conversation by an operator, or by an automation with a workspace API token. */
+  | {
+      type: "conversation.labelled";
+      conversation: ConversationOfEvent;
+      label: { id: string; name: string; colour: string };
+      by: { kind: "operator" | "api_token"; id: string; name: string };
+      labelledAt: string;
+    }
   /** A visitor rated their conversation. */
   | { type: "satisfaction.rated"; conversation: ConversationOfEvent; rating: "good" | "bad"; comment: string | null; ratedAt: string }
   /** A workspace's model provider, or agents' answer model or instructions, changed: these agents may answer differently now. */

@@ -34,6 +34,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "widget", description: "Called by the widget in visitors' browsers (CORS: any origin; init checks the agent's allowed origins)." },
         { name: "sources", description: "The Sources ingest API: a workspace's servers push the pages and texts its agents answer from." },
         { name: "wordpress", description: "WordPress bulk sync: a plugin pushes a site's posts and their changes (an API token with `wp:sync`)." },
+        { name: "labels", description: "Labelling conversations from automations, e.g. a receiver of the webhooks (an API token with `conversations:label`)." },
         { name: "inbound-mail", description: "Mail providers post visitors' replies by e-mail here (Mailgun signed, Postmark with basic auth); see docs/api.md, E-mail." },
         { name: "files", description: "The files uploaded as sources, served to visitors who follow a citation (public, by an unguessable id, sandboxed)." },
         { name: "console", description: "Called by the console in operators' browsers, signed in with a session cookie (CORS: FRONTDESK_PUBLIC_URL's origin only)." },
@@ -41,7 +42,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       components: {
         securitySchemes: {
           sessionToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The `jwt` that `initSession` returns (60 minutes)." },
-          apiToken: { type: "http", scheme: "bearer", description: "A workspace API token (`fdk_…`), with the ability the route needs (`sources:*`, `wp:sync`)." },
+          apiToken: { type: "http", scheme: "bearer", description: "A workspace API token (`fdk_…`), with the ability the route needs (`sources:*`, `wp:sync`, `conversations:label`)." },
           consoleSession: {
             type: "apiKey",
             in: "cookie",

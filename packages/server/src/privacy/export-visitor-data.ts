@@ -2,6 +2,7 @@ import type { VisitorExport } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { iso, isoOrNull } from "../db/timestamps.js";
 import { findVisitorToExport, listConversationsToExport, listMessagesToExport, visitorIdentityOf } from "../conversations/visitor-data.js";
+import { labelsOfConversations } from "../conversations/conversation-labels.js";
 import { listEventsToExport } from "../widget/events.js";
 import { listLeadsToExport } from "../widget/leads.js";
 
@@ -26,6 +27,7 @@ export async function exportVisitorData(
     const conversationIds = conversations.map((row) => row.id);
     const leads = await listLeadsToExport(tx, { ...scope, conversationIds });
     const events = await listEventsToExport(tx, { ...scope, conversationIds });
+    const labels = await labelsOfConversations(tx, request.workspaceId, conversationIds);
     const messagesOf = new Map<string, ExportedMessage[]>();
     for (const row of messages) {
       const list = messagesOf.get(row.conversation_id) ?? [];
@@ -61,6 +63,7 @@ export async function exportVisitorData(
         created_at: iso(row.created_at),
         last_activity_at: iso(row.last_activity_at),
         closed_at: isoOrNull(row.closed_at),
+        labels: (labels.get(row.id) ?? []).map((label) => label.name),
         messages: messagesOf.get(row.id) ?? [],
       })),
       leads,

@@ -12,6 +12,7 @@ const IMPLIED_ABILITIES = new Map<string, readonly ApiTokenAbility[]>([
   ["sources:write", ["sources:read"]],
   ["sources:read", []],
   ["wp:sync", []],
+  ["conversations:label", []],
 ]);
 
 /** Whether a token holding `held` may do what `needed` allows. */

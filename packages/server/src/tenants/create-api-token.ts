@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.js";
 import { insertApiToken, type ApiToken } from "./api-token-repository.js";
 import { findWorkspace } from "./workspace-repository.js";
 
-export const API_TOKEN_ABILITIES = ["sources:write", "sources:read", "wp:sync"] as const;
+export const API_TOKEN_ABILITIES = ["sources:write", "sources:read", "wp:sync", "conversations:label"] as const;
 
 /** Issues a workspace API token. The plaintext is returned here and never again: only its hash is kept. */
 export async function createApiToken(

@@ -42,6 +42,14 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
         data: { ...conversationOf(event.conversation), assignee: event.assignee, closed_at: event.closedAt },
         subject: aboutConversation(event.conversation),
       };
+    case "conversation.labelled":
+      return {
+        workspaceId: event.conversation.workspaceId,
+        type: "conversation.labelled",
+        at: event.labelledAt,
+        data: { ...conversationOf(event.conversation), label: event.label, by: event.by, labelled_at: event.labelledAt },
+        subject: aboutConversation(event.conversation),
+      };
     case "satisfaction.rated":
       return {
         workspaceId: event.conversation.workspaceId,

@@ -37,6 +37,7 @@ export const widgetRoutes: FastifyPluginAsyncZod = async (app) => {
         body: request.body,
         origin: request.headers.origin,
         userAgent: storableUserAgent(request.headers["user-agent"]),
+        acceptLanguage: request.headers["accept-language"],
         serviceOrigins: demoPageOrigins(services.config, request),
       }),
     }),

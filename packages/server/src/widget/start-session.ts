@@ -1,4 +1,4 @@
-import type { InitBody, InitResponse } from "@frontdesk/contracts";
+import { isKnownTimeZone, type InitBody, type InitResponse } from "@frontdesk/contracts";
 import { randomBase62 } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
@@ -18,6 +18,24 @@ export function storableUserAgent(header: string | undefined): string | null {
   return header.slice(0, MAX_USER_AGENT_LENGTH).replace(/[\u0000\uD800-\uDFFF]/gu, "\uFFFD");
 }
 
+/** The zones init found known: checking one builds an Intl.DateTimeFormat, so each is checked once (an unknown one is not kept). */
+const knownTimeZones = new Set<string>();
+
+/** The browser's time zone the widget reports, when it is a known IANA zone (else null: the profile shows no local time). */
+export function storableTimeZone(zone: string | undefined): string | null {
+  if (zone === undefined) return null;
+  if (knownTimeZones.has(zone)) return zone;
+  if (!isKnownTimeZone(zone)) return null;
+  if (knownTimeZones.size < 1000) knownTimeZones.add(zone);
+  return zone;
+}
+
+/** The first language of an `Accept-Language` header (`fr-CH, fr;q=0.9` → `fr-CH`), when it is a language tag. */
+export function firstLanguageOf(header: string | undefined): string | null {
+  const first = header?.split(",", 1)[0]?.split(";", 1)[0]?.trim() ?? "";
+  return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/.test(first) ? first : null;
+}
+
 /** `YYYY-MM-01` of the UTC calendar month: the key of the monthly conversation quota. */
 export function quotaMonth(at: Date): string {
   return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
@@ -35,6 +53,8 @@ export async function startSession(
     body: InitBody;
     origin: string | undefined;
     userAgent: string | null;
+    /** The request's Accept-Language header (its first language is kept). */
+    acceptLanguage?: string | undefined;
     /** Origins of this service's own pages (the demo page), admitted for every agent; empty when FRONTDESK_DEMO=false. */
     serviceOrigins?: readonly string[];
   },
@@ -57,6 +77,8 @@ export async function startSession(
       anonId,
       pageUrl: input.body.page_url,
       userAgent: input.userAgent,
+      timeZone: storableTimeZone(input.body.time_zone),
+      language: firstLanguageOf(input.acceptLanguage),
       newConversation: input.body.new_conversation === true,
       identity,
       idleCutoff: new Date(now.getTime() - config.conversationIdleHours * 3_600_000),

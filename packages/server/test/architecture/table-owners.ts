@@ -20,9 +20,12 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   messages: "conversations",
   conversation_reads: "conversations",
   conversation_counters: "conversations",
+  conversation_labels: "conversations",
   // widget/: what the visitor leaves besides their words
   leads: "widget",
   events: "widget",
+  // labels/: a workspace's labels (which conversation carries one is conversations/')
+  labels: "labels",
   // inbox/
   inbox_notifications: "inbox",
   // sources/ and ingest/: what the agents know

@@ -63,6 +63,7 @@ describeEachStore("the console's analytics on %s", (kind) => {
         { question: "thanks", count: 1 },
       ],
       funnel: { launcher_opened: 5, conversations: 7, leads: 2 },
+      labels: [],
     });
   });
 
@@ -99,6 +100,7 @@ describeEachStore("the console's analytics on %s", (kind) => {
       first_operator_reply: { median_seconds: null, conversations: 0 },
       top_questions: [],
       funnel: { launcher_opened: 0, conversations: 0, leads: 0 },
+      labels: [],
     });
   });
 

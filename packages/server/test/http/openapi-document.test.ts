@@ -16,6 +16,8 @@ const W = "/api/v1/widget";
 const S = "/api/v1/workspace/sources";
 const C = "/api/v1/console";
 const WP = "/api/v1/wp";
+/** The workspace API's labelling routes (an API token with `conversations:label`). */
+const WL = "/api/v1/workspace/";
 /** Widget routes that take the session token, and the one where it is optional. */
 const SESSION_ROUTES = ["/leads", "/events", "/request-human", "/satisfaction", "/messages/{message_id}/feedback", "/coupon/apply", "/messages", "/messages/stream", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `${W}${path}`);
 
@@ -131,10 +133,14 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `GET ${WP}/status`,
         "POST /api/v1/inbound-mail/mailgun",
         "POST /api/v1/inbound-mail/postmark",
+        ...["GET /labels", "POST /labels", "PATCH /labels/{id}", "DELETE /labels/{id}", "GET /conversations/{id}/visitor"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["PUT", "DELETE"].map((method) => `${method} /api/v1/console/conversations/{id}/labels/{label_id}`),
+        `GET ${WL}labels`,
+        ...["PUT", "DELETE"].map((method) => `${method} ${WL}conversations/{id}/labels/{label_id}`),
       ].sort(),
     );
     for (const { method, path } of operations) {
-      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id").replace("{document_id}", ":document_id").replace("{filename}", ":filename") }), path).toBe(true);
+      expect(t.app.hasRoute({ method: method.toUpperCase() as "GET", url: path.replace("{id}", ":id").replace("{post_id}", ":post_id").replace("{message_id}", ":message_id").replace("{document_id}", ":document_id").replace("{filename}", ":filename").replace("{label_id}", ":label_id") }), path).toBe(true);
     }
   });
 
@@ -145,7 +151,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       expect(operation.operationId, path).toMatch(/^[a-z][A-Za-z]+$/);
       expect(String(operation.summary ?? "").length, path).toBeGreaterThan(10);
       expect(String(operation.description ?? "").length, path).toBeGreaterThan(40);
-      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WP) ? "wordpress" : path.startsWith("/api/v1/inbound-mail/") ? "inbound-mail" : path.startsWith("/api/v1/files/") ? "files" : "console"]);
+      expect(operation.tags, path).toEqual([path.startsWith(W) ? "widget" : path.startsWith(S) ? "sources" : path.startsWith(WL) ? "labels" : path.startsWith(WP) ? "wordpress" : path.startsWith("/api/v1/inbound-mail/") ? "inbound-mail" : path.startsWith("/api/v1/files/") ? "files" : "console"]);
     }
   });
 
@@ -200,7 +206,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
     expect(document.security).toBeUndefined();
     for (const { path, operation } of operations) {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
-      else if (path.startsWith(S) || path.startsWith(WP)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
+      else if (path.startsWith(S) || path.startsWith(WP) || path.startsWith(WL)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
       // An admin-only route names the role (OpenAPI 3.1 allows roles for a scheme other than OAuth): test/console/admin-role-before-validation.test.ts.
       else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup` && path !== `${C}/setup/status`) {
         expect([[{ consoleSession: [] }], [{ consoleSession: ["admin"] }]], path).toContainEqual(operation.security);
@@ -267,6 +273,6 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
   it("happy: servers is FRONTDESK_PUBLIC_URL, and the info and tags describe the API", () => {
     expect(document.servers).toEqual([{ url: PUBLIC_URL, description: expect.any(String) }]);
     expect(String(objectAt(document, "info").description)).toContain("sessionToken");
-    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "inbound-mail", "files", "console"]);
+    expect((document.tags as JsonObject[]).map((tag) => tag.name)).toEqual(["widget", "sources", "wordpress", "labels", "inbound-mail", "files", "console"]);
   });
 });

@@ -79,7 +79,7 @@ describeEachStore("Fuzzing every route of /openapi.json on %s", (kind) => {
     });
     tenant = await seedTenant(t.services, { vertical: "ecommerce" });
     credentials.session = (await startSession(t.app, tenant.agentId)).jwt;
-    credentials.api = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "fuzz", abilities: ["sources:write", "wp:sync"] })) as { token: string }).token;
+    credentials.api = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "fuzz", abilities: ["sources:write", "wp:sync", "conversations:label"] })) as { token: string }).token;
     const source = await t.app.inject({
       method: "POST",
       url: "/api/v1/workspace/sources",

@@ -23,7 +23,7 @@ const W = "/api/v1/widget";
  * them of the visitor) and those that cannot. A new table fails this test until it is sorted here,
  * and, when it holds visitor data, until erasure (src/privacy/erasure-repository.ts) deletes it.
  */
-const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks", "conversation_notes"];
+const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks", "conversation_notes", "conversation_labels"];
 /**
  * Tables of visitor data that only the mail workers fill (attempts of a sent mail, an operator's
  * digest items, the replies received by e-mail): sorted here, and shown emptied by erasure in
@@ -59,6 +59,7 @@ const OTHER_TABLES = [
   "embedding_generations", // a workspace's embeddings choices and re-embedding progress (migration 0039)
   "source_files", // an owner's uploaded files, the knowledge of a file source (migration 0042)
   "saved_replies", // operators' reply templates, the workspace's and their own (migration 0043)
+  "labels", // a workspace's label names and colours (migration 0044); which conversation carries one is conversation_labels
 ];
 
 /** What one visitor did, with markers that must disappear with them. */
@@ -75,6 +76,7 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
   let admin: ConsoleSession;
   let agentOperator: ConsoleSession;
   let outsider: ConsoleSession;
+  let labelId: string;
 
   beforeAll(async () => {
     t = await createTestApp(kind, {
@@ -93,6 +95,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     await runAdminCommand(adminOf(t.services), { command: "agent.update", agentId: tenant.agentId, vertical: "ecommerce" });
+    const label = await t.app.inject({ method: "POST", url: `${CONSOLE}/labels`, headers: admin.headers, payload: { name: "Delivery", colour: "#1f6feb" } });
+    expect(label.statusCode, label.body).toBe(201);
+    labelId = label.json().data.id;
   }, 120_000);
   afterAll(() => t.close());
 
@@ -128,6 +133,9 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       // An operator's internal note about them: operators' words, but about this visitor's conversation.
       const noted = await t.app.inject({ method: "POST", url: `${CONSOLE}/conversations/${second.conversationId}/notes`, headers: agentOperator.headers, payload: { content: `Called back about ${marker}` } });
       expect(noted.statusCode, noted.body).toBe(201);
+      // An operator's label on the conversation: the link goes with it.
+      const labelled = await t.app.inject({ method: "PUT", url: `${CONSOLE}/conversations/${first.conversationId}/labels/${labelId}`, headers: agentOperator.headers });
+      expect(labelled.statusCode, labelled.body).toBe(200);
     }
     const footprint = { marker, email, sessions: [first, second] };
     // In the tenant's workspace, the lead, the rating and the request for a person wait as webhook

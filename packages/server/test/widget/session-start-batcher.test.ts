@@ -25,6 +25,8 @@ describeEachStore("SessionStartBatcher (init's group commit) on %s", (kind) => {
     anonId,
     pageUrl: "https://shop.example.com/",
     userAgent: null,
+    timeZone: null,
+    language: null,
     newConversation: false,
     idleCutoff: new Date(t.services.now().getTime() - 3_600_000),
     ...overrides,

@@ -155,6 +155,7 @@ export class ChatSession {
         resume_token: this.#session ? undefined : takeResumeToken(),
         agent_id: options.agentId,
         page_url: location.href,
+        time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
         ...(anonId ? { anon_id: anonId } : {}),
         ...(fresh ? { new_conversation: true } : {}),
         ...options.identity,

@@ -28,7 +28,7 @@ export class WidgetApiClient {
     this.#serviceUrl = serviceUrl;
   }
 
-  async init(body: { agent_id: string; page_url: string; anon_id?: string; new_conversation?: boolean; resume_token?: string | undefined } & Identity): Promise<InitData> {
+  async init(body: { agent_id: string; page_url: string; time_zone?: string; anon_id?: string; new_conversation?: boolean; resume_token?: string | undefined } & Identity): Promise<InitData> {
     return (await widgetRequest<InitResponse>(this.#serviceUrl, "init", { body })).data;
   }
 

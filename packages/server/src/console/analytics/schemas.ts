@@ -72,6 +72,9 @@ export const analyticsSchema = z.object({
       leads: z.number().int().describe("Leads captured (first submission in the period)."),
     })
     .describe("The widget's funnel in the period."),
+  labels: z
+    .array(z.object({ id: z.string(), name: z.string(), colour: z.string(), conversations: z.number().int() }))
+    .describe("Each label of the workspace with how many of the conversations counted above carry it now; most first, then by name."),
 });
 export const analyticsResponseSchema = z.object({ data: analyticsSchema });
 
@@ -90,7 +93,7 @@ export const analyticsRouteSchema = {
     "For one agent of the workspace and a period of UTC days (the last 30 by default): conversations per day, the share answered, " +
     "answered with low confidence, handed to a human and unanswered, satisfaction, the answers rated 👍 and 👎, the conversations " +
     "resolved with the visitor's confirmation apart from those merely ended without a person, the median time to the first operator reply, " +
-    "the top questions and the widget's funnel (launcher opened → conversation → lead). Any role.",
+    "the top questions, the widget's funnel (launcher opened → conversation → lead) and the conversations per label. Any role.",
   security: consoleSecurity,
   querystring: analyticsQuerySchema,
   response: {

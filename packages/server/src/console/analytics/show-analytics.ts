@@ -2,7 +2,8 @@ import { AppError } from "../../http/app-error.js";
 import type { Services } from "../../services.js";
 import { findWorkspaceAgent } from "../../tenants/agents.js";
 import type { SignedInOperator } from "../authenticate-operator.js";
-import { countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply, type AnalyticsScope } from "../../conversations/conversation-reports.js";
+import { listWorkspaceLabels } from "../../labels/labels.js";
+import { countConversationsPerLabel, countDailyOutcomes, countFunnel, listTopQuestions, medianFirstOperatorReply, type AnalyticsScope } from "../../conversations/conversation-reports.js";
 import { ANALYTICS_DEFAULT_DAYS, ANALYTICS_MAX_DAYS, TOP_QUESTIONS } from "./schemas.js";
 
 const DAY_MS = 86_400_000;
@@ -33,11 +34,13 @@ export async function showAnalytics(services: Services, operator: SignedInOperat
     from: startOf(period.from),
     to: new Date(startOf(period.to).getTime() + DAY_MS),
   };
-  const [daily, reply, questions, funnel] = await Promise.all([
+  const [daily, reply, questions, funnel, perLabel, labels] = await Promise.all([
     countDailyOutcomes(services.db, scope),
     medianFirstOperatorReply(services.db, scope),
     listTopQuestions(services.db, scope, TOP_QUESTIONS),
     countFunnel(services.db, scope),
+    countConversationsPerLabel(services.db, scope),
+    listWorkspaceLabels(services.db, operator.workspaceId),
   ]);
   const sum = (pick: (day: (typeof daily)[number]) => number) => daily.reduce((total, day) => total + pick(day), 0);
   const total = sum((day) => day.conversations);
@@ -74,5 +77,9 @@ export async function showAnalytics(services: Services, operator: SignedInOperat
     first_operator_reply: { median_seconds: reply.medianSeconds, conversations: reply.replied },
     top_questions: questions,
     funnel: { launcher_opened: funnel.launcherOpened, conversations: funnel.conversations, leads: funnel.leads },
+    // Listed by name already: a stable sort keeps that order among equal counts.
+    labels: labels
+      .map((label) => ({ id: label.id, name: label.name, colour: label.colour, conversations: perLabel.get(label.id) ?? 0 }))
+      .sort((a, b) => b.conversations - a.conversations),
   };
 }

@@ -11,7 +11,7 @@ export const apiTokenSchema = z.object({
   workspace_id: z.string(),
   name: z.string(),
   prefix: z.string().describe("The plaintext's first 8 characters (`fdk_` and 4 more), to recognise the token."),
-  abilities: z.array(z.string()).describe("`sources:write` (which implies `sources:read`), `sources:read`, `wp:sync` (the WordPress bulk sync)."),
+  abilities: z.array(z.string()).describe("`sources:write` (which implies `sources:read`), `sources:read`, `wp:sync` (the WordPress bulk sync), `conversations:label` (put labels on conversations)."),
   last_used_at: isoTimestampSchema.nullable().describe("The last call it authenticated (kept to the minute)."),
   revoked_at: isoTimestampSchema.nullable().describe("When it was revoked; a revoked token is refused with `invalid_token`."),
   created_at: isoTimestampSchema,
@@ -23,7 +23,7 @@ export const createTokenBodySchema = z.object({
     .array(z.enum(API_TOKEN_ABILITIES))
     .min(1)
     .max(API_TOKEN_ABILITIES.length * 2)
-    .describe("What it may do: `sources:write` (push and delete sources, and read them), `sources:read`, `wp:sync` (push a WordPress site's posts)."),
+    .describe("What it may do: `sources:write` (push and delete sources, and read them), `sources:read`, `wp:sync` (push a WordPress site's posts), `conversations:label` (list the labels, put them on conversations and take them off)."),
 });
 
 export const tokenListResponseSchema = z.object({ data: z.array(apiTokenSchema) });
