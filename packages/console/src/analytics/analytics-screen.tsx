@@ -2,6 +2,7 @@ import { useId } from "react";
 import { useLocation, useSearch } from "wouter";
 import { ApiError, describeError } from "../api/client.js";
 import { ConversationsChart } from "./conversations-chart.js";
+import { LabelsCard } from "./labels-card.js";
 import { dayBefore, formatDuration, formatShare, todayUtc } from "./format.js";
 import { useOperator } from "../session.js";
 import { useAgentChoices, useAnalytics, useAnalyticsLive, type AgentAnalytics } from "./use-analytics.js";
@@ -199,6 +200,7 @@ export function AnalyticsScreen() {
             <Figures data={analytics.data} />
             <Funnel funnel={analytics.data.funnel} />
             <TopQuestions questions={analytics.data.top_questions} />
+            <LabelsCard labels={analytics.data.labels} total={analytics.data.conversations.total} />
           </>
         )}
       </div>

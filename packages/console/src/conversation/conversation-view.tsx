@@ -17,24 +17,20 @@ import { NoteBox } from "./note-box.js";
 import { useNotes } from "./use-notes.js";
 import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
 import "./workbench.css";
+import { ConversationLabels } from "../labels/conversation-labels.js";
+import { VisitorProfilePanel } from "./visitor-profile.js";
 
 function VisitorDetails({ conversation }: { conversation: Conversation }) {
-  const { visitor, satisfaction, coupon } = conversation;
+  const { satisfaction, coupon } = conversation;
   const rows: [string, string][] = [];
   if (conversation.human_request_reason) rows.push(["Asked for a person", conversation.human_request_reason]);
-  if (visitor.lead) rows.push(["Lead", [visitor.lead.name, visitor.lead.email].filter(Boolean).join(" · ")]);
-  if (visitor.first_page_url) rows.push(["First page", visitor.first_page_url]);
-  if (visitor.last_page_url && visitor.last_page_url !== visitor.first_page_url) rows.push(["Last page", visitor.last_page_url]);
   if (satisfaction) rows.push(["Satisfaction", `${satisfaction.rating === "good" ? "Good" : "Bad"}${satisfaction.comment ? ` — “${satisfaction.comment}”` : ""}`]);
   if (coupon) rows.push(["Coupon", coupon.code]);
-  if (visitor.user_agent) rows.push(["Browser", visitor.user_agent]);
   return (
     <aside className="visitor-details" aria-label="About the visitor">
       <h3>About the visitor</h3>
-      <VerifiedVisitor identity={visitor.identity} />
-      {rows.length === 0 ? (
-        !visitor.identity && <p className="muted">Nothing known yet.</p>
-      ) : (
+      <VerifiedVisitor identity={conversation.visitor.identity} />
+      {rows.length > 0 && (
         <dl>
           {rows.map(([term, value]) => (
             <div key={term}>
@@ -44,6 +40,7 @@ function VisitorDetails({ conversation }: { conversation: Conversation }) {
           ))}
         </dl>
       )}
+      <VisitorProfilePanel conversationId={conversation.id} />
     </aside>
   );
 }
@@ -132,6 +129,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
             {conversation.assignee && conversation.status !== "bot" && <span className="muted">Assigned to {mine ? "you" : conversation.assignee.name}</span>}
           </p>
           <AlsoHere others={presence.others} />
+          <ConversationLabels conversationId={conversation.id} labels={conversation.labels} onChange={(labels) => update((current) => ({ ...current, labels }))} />
         </div>
         <div className="actions" role="group" aria-label="Conversation actions">
           {canTakeOver && (

@@ -4,6 +4,7 @@ import { describeError, type Schemas } from "../api/client.js";
 import { StatusBadge } from "../conversation/status-badge.js";
 import { VerifiedBadge, visitorName } from "../conversation/verified-visitor.js";
 import type { InboxFilter } from "./inbox-filters.js";
+import { LabelChips } from "../labels/label-chip.js";
 import { useConversationList } from "./use-conversation-list.js";
 
 type Summary = Schemas["ConsoleConversationSummary"];
@@ -37,6 +38,7 @@ function ConversationRow({ conversation, selected, query }: { conversation: Summ
         <span className="row-bottom">
           <StatusBadge status={conversation.status} />
           {conversation.assignee && conversation.status === "human" && <span className="muted">{conversation.assignee.name}</span>}
+          <LabelChips labels={conversation.labels} />
           {unread > 0 && (
             <span className="unread-count" aria-label={`${unread} unread`}>
               {unread}
@@ -49,8 +51,8 @@ function ConversationRow({ conversation, selected, query }: { conversation: Summ
 }
 
 /** The conversations of the chosen filter, kept current by the workspace channel. */
-export function ConversationList({ filter, search, selectedId, query }: { filter: InboxFilter; search: string; selectedId: string | null; query: string }) {
-  const list = useConversationList(filter, search);
+export function ConversationList({ filter, search, label = null, selectedId, query }: { filter: InboxFilter; search: string; label?: string | null; selectedId: string | null; query: string }) {
+  const list = useConversationList(filter, search, label);
   // "2 min ago" stays true: the list re-renders every half minute.
   const [, setNow] = useState(Date.now);
   useEffect(() => {
@@ -60,7 +62,7 @@ export function ConversationList({ filter, search, selectedId, query }: { filter
   if (list.isPending) return <p className="pane-message">Loading conversations…</p>;
   if (list.isError) return <p className="pane-message" role="alert">{describeError(list.error)}</p>;
   const conversations = list.data.pages.flatMap((page) => page.data);
-  if (conversations.length === 0) return <p className="pane-message">{search ? "No conversation matches these words." : "No conversations here."}</p>;
+  if (conversations.length === 0) return <p className="pane-message">{search ? "No conversation matches these words." : label ? "No conversation here carries this label." : "No conversations here."}</p>;
   return (
     <>
       <ul className="conversation-list" aria-label={`Conversations: ${filter.label}`}>

@@ -5,14 +5,16 @@ import { ConversationList } from "./conversation-list.js";
 import { inboxFilterOf, inboxFilters } from "./inbox-filters.js";
 import { useConversationList } from "./use-conversation-list.js";
 import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
+import { LabelFilter } from "../labels/label-filter.js";
 
 /** Words typed in the search box reach the URL (and the list's query) after this pause. */
 const SEARCH_PAUSE_MS = 300;
 
-/** `?filter=…&q=…` for the inbox's URLs. */
-function inboxQuery(filterId: string, search: string): string {
+/** `?filter=…&q=…&label=…` for the inbox's URLs. */
+function inboxQuery(filterId: string, search: string, label: string | null = null): string {
   const parameters = new URLSearchParams({ filter: filterId });
   if (search) parameters.set("q", search);
+  if (label) parameters.set("label", label);
   return `?${parameters.toString()}`;
 }
 
@@ -22,6 +24,7 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
   const [, navigate] = useLocation();
   const filter = inboxFilterOf(parameters.get("filter"));
   const search = (parameters.get("q") ?? "").trim();
+  const label = parameters.get("label");
   const [typed, setTyped] = useState(search);
   const searchId = useId();
   const base = conversationId ? `/inbox/${conversationId}` : "/inbox";
@@ -36,9 +39,9 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
 
   useEffect(() => {
     if (typed.trim() === search) return;
-    const timer = window.setTimeout(() => navigate(`${base}${inboxQuery(filter.id, typed.trim())}`, { replace: true }), SEARCH_PAUSE_MS);
+    const timer = window.setTimeout(() => navigate(`${base}${inboxQuery(filter.id, typed.trim(), label)}`, { replace: true }), SEARCH_PAUSE_MS);
     return () => window.clearTimeout(timer);
-  }, [typed, search, base, filter.id, navigate]);
+  }, [typed, search, label, base, filter.id, navigate]);
 
   return (
     <div className={`inbox${conversationId ? " has-selection" : ""}`}>
@@ -54,20 +57,21 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
           <ul>
             {inboxFilters.map((option) => (
               <li key={option.id}>
-                <Link href={`${base}${inboxQuery(option.id, search)}`} className="chip" aria-current={option.id === filter.id ? "true" : undefined}>
+                <Link href={`${base}${inboxQuery(option.id, search, label)}`} className="chip" aria-current={option.id === filter.id ? "true" : undefined}>
                   {option.label}
                 </Link>
               </li>
             ))}
           </ul>
         </nav>
+        <LabelFilter value={label} onChange={(labelId) => navigate(`${base}${inboxQuery(filter.id, search, labelId)}`, { replace: true })} />
         <div className="inbox-list-scroller">
-          <ConversationList filter={filter} search={search} selectedId={conversationId} query={inboxQuery(filter.id, search)} />
+          <ConversationList filter={filter} search={search} label={label} selectedId={conversationId} query={inboxQuery(filter.id, search, label)} />
         </div>
       </section>
       <div className="inbox-detail">
         {conversationId ? (
-          <ConversationView key={conversationId} id={conversationId} backTo={`/inbox${inboxQuery(filter.id, search)}`} />
+          <ConversationView key={conversationId} id={conversationId} backTo={`/inbox${inboxQuery(filter.id, search, label)}`} />
         ) : (
           <p className="pane-message">Choose a conversation to read it.</p>
         )}

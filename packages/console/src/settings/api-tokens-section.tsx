@@ -14,6 +14,7 @@ const ABILITIES: { value: Ability; label: string }[] = [
   { value: "sources:read", label: "Read sources (sources:read)" },
   { value: "sources:write", label: "Push and delete sources (sources:write, which includes reading)" },
   { value: "wp:sync", label: "Sync a WordPress site's posts (wp:sync)" },
+  { value: "conversations:label", label: "Label conversations, e.g. from a webhook automation (conversations:label)" },
 ];
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: ApiToken & { token: string }) => void }) {

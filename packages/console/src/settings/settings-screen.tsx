@@ -8,6 +8,7 @@ import { OperatorsSection } from "./operators-section.js";
 import { UsageSection } from "./usage-section.js";
 import { useSettingsLive } from "./use-settings-live.js";
 import { WebhooksSection } from "./webhooks-section.js";
+import { LabelsSection } from "../labels/labels-section.js";
 import "./settings.css";
 
 /**
@@ -27,6 +28,7 @@ export function SettingsScreen() {
         <EmailAlertsSection />
         <ApiTokensSection />
         <OperatorsSection />
+        <LabelsSection />
         <AiModelSection />
         <WebhooksSection />
         <EmbeddingsSection />

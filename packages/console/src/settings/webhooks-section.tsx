@@ -18,6 +18,7 @@ const EVENTS: { value: WebhookEvent; label: string }[] = [
   { value: "lead.updated", label: "A known visitor leaves them again (lead.updated)" },
   { value: "human.requested", label: "A visitor asks for a person (human.requested)" },
   { value: "conversation.closed", label: "A conversation is closed (conversation.closed)" },
+  { value: "conversation.labelled", label: "A label is put on a conversation (conversation.labelled)" },
   { value: "satisfaction.rated", label: "A visitor rates a conversation (satisfaction.rated)" },
   { value: "message.rated", label: "A visitor rates one of the bot's answers (message.rated)" },
   { value: "source.indexed", label: "A source finishes indexing (source.indexed)" },
