@@ -148,4 +148,34 @@ describeNeeding("chromium")("labels and the visitor's profile, in Chromium", () 
     await screenshotWhole(page, ".analytics", "console-labels-analytics-whole.png");
     await context.close();
   }, 120_000);
+
+  it("happy: the widget reports the visitor's time zone at init and the browser their language; the console shows their local time", async () => {
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: "Asia/Tokyo", locale: "ja-JP" });
+    const host = await visitor.newPage();
+    await host.goto(stage.hostPage("/kyoto"));
+    await host.locator("frontdesk-widget .launcher").click();
+    await poll(() => host.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
+    await host.getByRole("textbox", { name: "Message" }).fill("Do you deliver to Kyoto?");
+    await host.keyboard.press("Enter");
+    const started = async () =>
+      (await stage.t.services.db.query<{ id: string; time_zone: string | null; language: string | null }>(`SELECT id, time_zone, language FROM conversations WHERE page_url = $1`, [stage.site.url("/kyoto")])).rows[0];
+    await poll(async () => (await started())?.time_zone ?? null).toBe("Asia/Tokyo");
+    const conversation = (await started())!;
+    expect(conversation.language).toBe("ja-JP");
+    await visitor.close();
+
+    const { context, page, pageErrors } = await signedInOperator(browser, stage, { email: "kai@acme-bikes.test", name: "Kai", role: "agent" }, `/console/inbox/${conversation.id}`);
+    failureShot(page, "console-visitor-profile-failure.png", pageErrors);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    const details = page.getByRole("complementary", { name: "About the visitor" });
+    await poll(() => details.getByText("Local time").isVisible()).toBe(true);
+    const text = (await details.textContent()) ?? "";
+    expect(text).toContain("(Asia/Tokyo)");
+    expect(text).toContain("ja-JP");
+    expect(text).toContain("This is their first.");
+    await details.screenshot({ path: join(ARTIFACTS, "console-visitor-profile.png") });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
