@@ -6,6 +6,7 @@ import { inboxFilterOf, inboxFilters } from "./inbox-filters.js";
 import { useConversationList } from "./use-conversation-list.js";
 import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
 import { LabelFilter } from "../labels/label-filter.js";
+import { useLabels } from "../labels/use-labels.js";
 
 /** Words typed in the search box reach the URL (and the list's query) after this pause. */
 const SEARCH_PAUSE_MS = 300;
@@ -24,7 +25,10 @@ export function InboxScreen({ conversationId }: { conversationId: string | null 
   const [, navigate] = useLocation();
   const filter = inboxFilterOf(parameters.get("filter"));
   const search = (parameters.get("q") ?? "").trim();
-  const label = parameters.get("label");
+  const labels = useLabels();
+  // A label deleted since the address was made filters nothing (the server would answer 404).
+  const asked = parameters.get("label");
+  const label = asked !== null && (!labels.data || labels.data.some((known) => known.id === asked)) ? asked : null;
   const [typed, setTyped] = useState(search);
   const searchId = useId();
   const base = conversationId ? `/inbox/${conversationId}` : "/inbox";
