@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { runAdminCommand } from "../../server/src/admin/run-admin-command.js";
+import { adminOf } from "../../server/test/support/seed.js";
 import { describeNeeding } from "../../server/test/support/test-legs.js";
 import { launchChromium } from "../../widget/test/support/browser.js";
 import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
@@ -175,6 +177,21 @@ describeNeeding("chromium")("labels and the visitor's profile, in Chromium", () 
     expect(text).toContain("This is their first.");
     await details.screenshot({ path: join(ARTIFACTS, "console-visitor-profile.png") });
     expect(await seriousViolations(page)).toEqual([]);
+
+    // An automation labels the conversation with an API token: the open console shows it live, without a reload.
+    const { token } = (await runAdminCommand(adminOf(stage.t.services), {
+      command: "token.create",
+      workspaceId: stage.tenant.workspaceId,
+      name: "Router",
+      abilities: ["conversations:label"],
+    })) as { token: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const labels = (await stage.t.app.inject({ method: "GET", url: "/api/v1/workspace/labels", headers: auth })).json().data as { id: string; name: string }[];
+    const vip = labels.find((label) => label.name === "VIP")!;
+    const put = await stage.t.app.inject({ method: "PUT", url: `/api/v1/workspace/conversations/${conversation.id}/labels/${vip.id}`, headers: auth });
+    expect(put.statusCode, put.body).toBe(200);
+    const group = page.getByRole("group", { name: "Labels of this conversation" });
+    await poll(() => group.getByRole("button", { name: "Remove label VIP" }).isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 120_000);

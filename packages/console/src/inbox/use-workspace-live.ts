@@ -44,6 +44,11 @@ export function useWorkspaceLive(): string {
       // Erased or purged (reason `erasure` | `retention`): the lists drop it.
       "conversation.deleted": refresh,
       "message.created": refresh,
+      // A label put on or taken off: the lists' chips, and the conversation if it is open.
+      "conversation.labels.changed": (event: { conversation_id: string }) => {
+        refresh();
+        void queryClient.invalidateQueries({ queryKey: ["conversation", event.conversation_id], exact: true });
+      },
       // Announced once for the workspace: this operator's own are picked by operator_id.
       "notification.created": (event: { notifications: { operator_id: string }[] }) => {
         if (event.notifications.some((notification) => notification.operator_id === operator.id)) {

@@ -35,17 +35,25 @@ export async function addConversationLabel(
   return row ? { agentId: row.agent_id, visitorId: row.visitor_id, addedAt: row.added_at ? iso(row.added_at) : null } : null;
 }
 
-/** Takes a label off the workspace's conversation (nothing when it had none); false when the conversation is not the workspace's. */
-export async function removeConversationLabel(db: Queryable, scope: { workspaceId: string; conversationId: string; labelId: string }): Promise<boolean> {
-  const { rows } = await db.query(
-    `WITH target AS (SELECT c.id FROM conversations c WHERE c.id = $1 AND c.workspace_id = $2),
+/**
+ * Takes a label off the workspace's conversation: its agent and visitor (for its event) and whether
+ * it carried the label; null when the conversation is not the workspace's.
+ */
+export async function removeConversationLabel(
+  db: Queryable,
+  scope: { workspaceId: string; conversationId: string; labelId: string },
+): Promise<{ agentId: string; visitorId: string; removed: boolean } | null> {
+  const { rows } = await db.query<{ agent_id: string; visitor_id: string; removed: boolean }>(
+    `WITH target AS (SELECT c.id, c.agent_id, c.visitor_id FROM conversations c WHERE c.id = $1 AND c.workspace_id = $2),
      removed AS (
        DELETE FROM conversation_labels cl USING target WHERE cl.conversation_id = target.id AND cl.label_id = $3 AND cl.workspace_id = $2
+       RETURNING cl.label_id
      )
-     SELECT 1 FROM target`,
+     SELECT target.agent_id, target.visitor_id, EXISTS (SELECT 1 FROM removed) AS removed FROM target`,
     [scope.conversationId, scope.workspaceId, scope.labelId],
   );
-  return rows.length > 0;
+  const row = rows[0];
+  return row ? { agentId: row.agent_id, visitorId: row.visitor_id, removed: row.removed } : null;
 }
 
 /** The label ids of each of the workspace's conversations, in the order they were put on (the primary key). */

@@ -62,9 +62,23 @@ export async function labelConversation(services: Services, scope: LabelScope, b
   });
 }
 
-/** Takes the workspace's label off its conversation (one it does not carry: nothing changes) and answers the labels it carries. */
+/**
+ * Takes the workspace's label off its conversation (one it does not carry: nothing changes) and
+ * answers the labels it carries; a label taken off raises `conversation.unlabelled` (the consoles' lists).
+ */
 export async function unlabelConversation(services: Services, scope: LabelScope) {
   if (!(await findWorkspaceLabel(services.db, scope.workspaceId, scope.labelId))) throw labelNotFound(scope.labelId);
-  if (!(await removeConversationLabel(services.db, scope))) throw conversationNotFound();
-  return labelsOf(services.db, scope);
+  return services.db.transaction(async (tx) => {
+    const unlabelled = await removeConversationLabel(tx, scope);
+    if (!unlabelled) throw conversationNotFound();
+    if (unlabelled.removed) {
+      await services.events.raise(tx, {
+        type: "conversation.unlabelled",
+        conversation: { workspaceId: scope.workspaceId, agentId: unlabelled.agentId, conversationId: scope.conversationId, visitorId: unlabelled.visitorId },
+        labelId: scope.labelId,
+        unlabelledAt: services.now().toISOString(),
+      });
+    }
+    return labelsOf(tx, scope);
+  });
 }

@@ -99,6 +99,8 @@ export type FrontdeskEvent =
       by: { kind: "operator" | "api_token"; id: string; name: string };
       labelledAt: string;
     }
+  /** A label was taken off a conversation (the consoles read its labels again; no webhook). */
+  | { type: "conversation.unlabelled"; conversation: ConversationOfEvent; labelId: string; unlabelledAt: string }
   /** A visitor rated their conversation. */
   | { type: "satisfaction.rated"; conversation: ConversationOfEvent; rating: "good" | "bad"; comment: string | null; ratedAt: string }
   /** A workspace's model provider, or agents' answer model or instructions, changed: these agents may answer differently now. */

@@ -74,6 +74,14 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           payload: { conversation_id: event.conversationId, agent_id: event.agentId, visitor_id: event.visitorId, created_at: event.at },
         },
       ];
+    case "conversation.labels.changed":
+      return [
+        {
+          channel: workspaceChannel(event.workspaceId),
+          event: "conversation.labels.changed",
+          payload: { conversation_id: event.conversationId, agent_id: event.agentId, changed_at: event.at },
+        },
+      ];
     case "visitor.typing":
       return [{ channel: conversationChannel(event.conversationId), event: "typing", payload: { role: "visitor", typing: event.typing, name: null } }];
     case "operator.typing":

@@ -40,6 +40,10 @@ function transitionBusEvents(
  */
 export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
   switch (event.type) {
+    case "conversation.labelled":
+      return [{ type: "conversation.labels.changed", ...aboutConversation(event.conversation), at: event.labelledAt }];
+    case "conversation.unlabelled":
+      return [{ type: "conversation.labels.changed", ...aboutConversation(event.conversation), at: event.unlabelledAt }];
     case "conversation.started":
       return [{ type: "conversation.started", ...aboutConversation(event.conversation), visitorId: event.conversation.visitorId, at: event.startedAt }];
     case "conversation.transitioned":

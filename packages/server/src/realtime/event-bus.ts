@@ -33,6 +33,8 @@ export type BusEvent =
       notifications: { id: string; operatorId: string }[];
     }
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
+  /** A label was put on or taken off a conversation: the consoles read its labels again. */
+  | { type: "conversation.labels.changed"; workspaceId: string; agentId: string; conversationId: string; at: string }
   | { type: "agent.updated"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
   /** The conversation and all it held were deleted (a visitor's erasure, or the retention purge): consoles drop it. */
   | { type: "conversation.deleted"; workspaceId: string; agentId: string; conversationId: string; reason: "erasure" | "retention"; at: string }

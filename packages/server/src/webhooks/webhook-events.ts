@@ -68,6 +68,8 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
       };
     case "visitor.message.received":
     case "operator.replied":
+    // Only putting a label on is announced (conversation.labelled).
+    case "conversation.unlabelled":
     // An internal fact (answer tests react to it), not announced to receivers.
     case "agent.answering.changed":
       return null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import type { ApiTokenAbility } from "../../src/tenants/authenticate-api-token.js";
+import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/console-session.js";
 import { adminOf, bearer, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -95,6 +96,7 @@ describeEachStore("labels on %s", (kind) => {
     const shipping = await createLabel(admin, "Shipping", "#0969da");
     const first = await conversationOf(tenant.agentId, "My parcel is late");
     const second = await conversationOf(tenant.agentId, "Do you ship abroad?");
+    const published = t.published.length;
 
     const put = await call(agentOperator, "PUT", `/conversations/${first.conversationId}/labels/${vip.id}`);
     expect(put.statusCode, put.body).toBe(200);
@@ -127,6 +129,17 @@ describeEachStore("labels on %s", (kind) => {
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().data.labels.map((label: { name: string }) => label.name)).toEqual(["Shipping"]);
     expect((await call(agentOperator, "DELETE", `/conversations/${first.conversationId}/labels/${vip.id}`)).statusCode).toBe(200);
+    // The consoles hear of each change on the workspace's channel (three put on, one taken off; repeats say nothing).
+    const changes = t.published.slice(published).filter((event) => event.type === "conversation.labels.changed");
+    expect(changes.map((event) => event.type === "conversation.labels.changed" && event.conversationId)).toEqual([
+      first.conversationId,
+      first.conversationId,
+      second.conversationId,
+      first.conversationId,
+    ]);
+    expect(broadcastsOf(changes[0]!)).toEqual([
+      { channel: `private-workspace.${tenant.workspaceId}`, event: "conversation.labels.changed", payload: { conversation_id: first.conversationId, agent_id: tenant.agentId, changed_at: expect.any(String) } },
+    ]);
     expect(await list(agentOperator, `?label_id=${vip.id}`)).toEqual([]);
   });
 
