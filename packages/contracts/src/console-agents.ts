@@ -3,6 +3,7 @@ import { answerInstructionsSchema, answerModelSchema } from "./answer-models.js"
 import { behaviorRuleSchema, behaviorRulesSchema } from "./behavior-rules.js";
 import { httpUrlSchema, isoTimestampSchema } from "./common.js";
 import { officeHoursSchema, replyTimes } from "./office-hours.js";
+import { agentRoutingSchema } from "./routing.js";
 import { brandingDisplayModes, brandingSchema } from "./widget.js";
 import { agentIdentitySchema, identityModeSchema } from "./visitor-identity.js";
 
@@ -36,6 +37,8 @@ export const agentSettingSchemas = {
   replyTime: z.enum(replyTimes),
   answerModel: answerModelSchema,
   instructions: answerInstructionsSchema.partial(),
+  /** How new human requests find an operator (contracts/routing.ts). */
+  routing: agentRoutingSchema,
 };
 
 export type BrandingOverrides = z.infer<typeof agentSettingSchemas.branding>;
@@ -61,6 +64,7 @@ export const consoleAgentSchema = z.object({
   answer_model: answerModelSchema,
   instructions: answerInstructionsSchema.describe("How the agent answers: extra rules, answer length, and what it does when unsure."),
   identity: agentIdentitySchema.describe("Verified visitor identity: the mode, and when the identity secret was created (the secret itself is never returned)."),
+  routing: agentRoutingSchema.describe("How the agent's new requests for a person find an operator."),
   created_at: isoTimestampSchema,
   updated_at: isoTimestampSchema,
 });
@@ -107,6 +111,7 @@ export const CONSOLE_AGENT_UPDATE_FIELDS = [
   "answer_model",
   "instructions",
   "identity_mode",
+  "routing",
 ] as const;
 
 export const updateConsoleAgentBodySchema = z
@@ -129,6 +134,7 @@ export const updateConsoleAgentBodySchema = z
     identity_mode: identityModeSchema
       .optional()
       .describe("`off`: init ignores identities; `optional`: anonymous visitors allowed, a claimed `user_id` must verify; `required`: init needs a verified `user_id`. The last two need an identity secret."),
+    routing: agentRoutingSchema.optional().describe("Replaces the routing (`team`: operators of the workspace; an unknown id is refused)."),
   })
   .refine((body) => CONSOLE_AGENT_UPDATE_FIELDS.some((field) => body[field] !== undefined), {
     message: "give at least one setting to change",

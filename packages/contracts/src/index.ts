@@ -30,3 +30,4 @@ export * from "./saved-replies.js";
 export * from "./conversation-notes.js";
 export * from "./labels.js";
 export * from "./visitor-profile.js";
+export * from "./routing.js";

@@ -9,7 +9,7 @@ const id = z.string().min(1).max(64);
 const agentField = agentSettingSchemas;
 
 /** The settings `agent.update` may change; absent: unchanged; null: back to the default. */
-const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime", "answerModel", "instructions", "identityMode"] as const;
+const AGENT_UPDATE_FIELDS = ["name", "origins", "vertical", "personaName", "tone", "primaryColor", "starterPrompts", "language", "behaviorRules", "branding", "officeHours", "awayMessage", "replyTime", "answerModel", "instructions", "identityMode", "routing"] as const;
 
 /** A visitor named by their id, or by an agent and the site's verified user id for them (`--agent A --user-id U`). */
 function visitorCommand<Name extends string>(name: Name) {
@@ -64,6 +64,7 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
       answerModel: agentField.answerModel.optional(),
       instructions: agentField.instructions.optional(),
       identityMode: identityModeSchema.optional(),
+      routing: agentField.routing.optional(),
     })
     .refine((update) => AGENT_UPDATE_FIELDS.some((field) => update[field] !== undefined), {
       message: "give at least one setting to change",

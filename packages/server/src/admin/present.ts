@@ -33,6 +33,7 @@ export const presentAdminAgent = (agent: Agent) => ({
   answer_model: agent.answerModel,
   instructions: agent.instructions,
   identity: { mode: agent.identityMode, secret_created_at: agent.identitySecretCreatedAt },
+  routing: agent.routing,
   created_at: agent.createdAt,
   updated_at: agent.updatedAt,
 });

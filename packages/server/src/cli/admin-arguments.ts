@@ -20,10 +20,12 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
                [--model default|extractive|NAME] [--instructions TEXT]
                [--answer-length short|medium|long] [--when-unsure offer_person|say_unknown]
                [--identity off|optional|required]   (verified visitors: optional and required need a secret first)
+               [--routing manual|round_robin [--team OPERATOR_ID,OPERATOR_ID…]]
                (--origin and --starter-prompt replace the whole list; --no-X puts X back to its default;
                FILE is a JSON array of proactive rules, replacing them all: see docs/widget.md;
                the office hours FILE is {"time_zone":"Europe/Paris","days":{"mon":[{"open":"09:00","close":"17:30"}],…}},
-               --no-office-hours: always open)
+               --no-office-hours: always open; --routing round_robin assigns each request for a person
+               to the next operator online, of --team only when given)
   agent list --workspace W
   agent identity-secret ID                    (creates or rotates the agent's identity secret; prints {"secret": "…"} once:
                hashes made with the previous secret stop verifying)
@@ -119,6 +121,17 @@ function behaviorRulesChange(values: { "behavior-rules-file"?: string; "no-behav
   return rules;
 }
 
+/** --routing manual|round_robin [--team ID,ID]: the whole routing (no --team: every operator; checked by the command's schema). */
+function routingChange(values: { routing?: string; team?: string }): { mode: "manual"; team: string[] } | undefined {
+  if (values.routing === undefined) {
+    if (values.team !== undefined) throw new UsageError("--team goes with --routing round_robin");
+    return undefined;
+  }
+  const team = values.team === undefined ? [] : values.team.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+  // The mode is checked by the command's schema, which names a bad one.
+  return { mode: values.routing as "manual", team };
+}
+
 /** --office-hours-file: the JSON object in FILE (validated by the command); --no-office-hours: always open (null). */
 function officeHoursChange(values: { "office-hours-file"?: string; "no-office-hours"?: boolean }): unknown {
   const file = values["office-hours-file"];
@@ -190,6 +203,8 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
       "no-away-message": { type: "boolean" },
       "reply-time": { type: "string" },
       "no-reply-time": { type: "boolean" },
+      routing: { type: "string" },
+      team: { type: "string" },
       email: { type: "string" },
       ability: { type: "string", multiple: true },
       agent: { type: "string" },
@@ -264,6 +279,7 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
         answerModel: optional(values, "model"),
         instructions: instructionsChange(values),
         identityMode: optional(values, "identity") as "off" | undefined,
+        routing: routingChange(values),
       };
     case "agent list":
       return { command: "agent.list", workspaceId: required(values, "workspace") };

@@ -22,6 +22,8 @@ export interface HumanRequest {
  * live; `human.requested` is raised with the change. While already awaiting a human, the first time is kept and a given reason replaces the
  * stored one; while an operator has the conversation (`human`), nothing changes. The answer says
  * whether any operator is online, so the widget can offer to leave an e-mail instead of waiting.
+ * An agent routing round robin assigns the request at once to the next operator online
+ * (hand-to-a-person.ts): the answer's status is then `human`.
  * Outside the agent's office hours the request goes through all the same (operators are alerted,
  * `human.requested` is raised with `outsideHours`, which the e-mail alerts read, and the inbox
  * notification says so), and the answer's `outside_hours` makes the widget offer the e-mail at once.

@@ -38,7 +38,9 @@ export type FrontdeskEvent =
    * A conversation started waiting for a person (`awaiting_human`, no assignee), its system message
    * stored and every operator of the workspace notified in the inbox (`notifications`, one each);
    * `outsideHours`: asked outside the agent's office hours (alert by e-mail, nobody is on duty);
-   * `seq`: the transition's place among the conversation's events.
+   * `seq`: the transition's place among the conversation's events; `routedTo`: the operator the
+   * agent's round robin gave it to (only they were notified; a `conversation.transitioned` to
+   * `human` with them follows in the same transaction), null when it waits for anyone.
    */
   | {
       type: "human.requested";
@@ -49,6 +51,7 @@ export type FrontdeskEvent =
       outsideHours: boolean;
       systemMessage: SystemMessageOfEvent;
       notifications: { id: string; operatorId: string }[];
+      routedTo: { id: string; name: string } | null;
     }
   /** A visitor's new conversation was stored (a resumed one is not new). */
   | { type: "conversation.started"; conversation: ConversationOfEvent; startedAt: string }

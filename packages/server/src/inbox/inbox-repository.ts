@@ -44,17 +44,17 @@ export interface CreatedNotification {
 
 /**
  * One notification in the inbox of every operator of the workspace (only its admins with
- * `onlyAdmins`); returns them. Ids come from newId like every other id (one per operator, sent as
+ * `onlyAdmins`, only one with `onlyOperatorId`); returns them. Ids come from newId like every other id (one per operator, sent as
  * a JSON array of recipients). `conversationId` is null for news about no conversation.
  */
 export async function notifyWorkspaceOperators(
   db: Queryable,
-  notification: { workspaceId: string; kind: string; conversationId: string | null; payload: Record<string, unknown>; onlyAdmins?: boolean },
+  notification: { workspaceId: string; kind: string; conversationId: string | null; payload: Record<string, unknown>; onlyAdmins?: boolean; onlyOperatorId?: string },
 ): Promise<CreatedNotification[]> {
-  const operators = await db.query<{ id: string }>(`SELECT id FROM operators WHERE workspace_id = $1 AND ($2::boolean IS NOT TRUE OR role = 'admin') ORDER BY id`, [
-    notification.workspaceId,
-    notification.onlyAdmins === true,
-  ]);
+  const operators = await db.query<{ id: string }>(
+    `SELECT id FROM operators WHERE workspace_id = $1 AND ($2::boolean IS NOT TRUE OR role = 'admin') AND ($3::text IS NULL OR id = $3::text) ORDER BY id`,
+    [notification.workspaceId, notification.onlyAdmins === true, notification.onlyOperatorId ?? null],
+  );
   if (operators.rows.length === 0) return [];
   const recipients = operators.rows.map((operator) => ({ id: newId("ntf"), operator_id: operator.id }));
   const { rows } = await db.query<{ id: string; operator_id: string; created_at: Date }>(

@@ -89,11 +89,13 @@ export async function deleteAllOperatorPushSubscriptions(db: Queryable, operator
   return rows.length;
 }
 
-/** The subscriptions of every operator of the workspace: who an alert goes to (the operators its inbox notifies; a removed operator's rows went with them, ON DELETE CASCADE). */
-export async function listWorkspacePushSubscriptionIds(db: Queryable, workspaceId: string): Promise<string[]> {
+/** The subscriptions of every operator of the workspace (or of one: a request routed to them): who an alert goes to (the operators its inbox notifies; a removed operator's rows went with them, ON DELETE CASCADE). */
+export async function listWorkspacePushSubscriptionIds(db: Queryable, workspaceId: string, onlyOperatorId?: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM push_subscriptions WHERE workspace_id = $1 ORDER BY id`,
-    [workspaceId],
+    onlyOperatorId === undefined
+      ? `SELECT id FROM push_subscriptions WHERE workspace_id = $1 ORDER BY id`
+      : `SELECT id FROM push_subscriptions WHERE workspace_id = $1 AND operator_id = $2 ORDER BY id`,
+    onlyOperatorId === undefined ? [workspaceId] : [workspaceId, onlyOperatorId],
   );
   return rows.map((row) => row.id);
 }

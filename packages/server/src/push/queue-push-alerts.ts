@@ -27,7 +27,8 @@ export const queuePushAlertsOf =
     }
     if (event.type !== "human.requested") return;
     const { workspaceId, conversationId } = event.conversation;
-    const subscriptionIds = await listWorkspacePushSubscriptionIds(tx, workspaceId);
+    // A request routed to an operator alerts their devices only (their inbox alone was notified).
+    const subscriptionIds = await listWorkspacePushSubscriptionIds(tx, workspaceId, event.routedTo?.id);
     if (subscriptionIds.length === 0) return;
     await jobs.sendMany(
       "send-push",

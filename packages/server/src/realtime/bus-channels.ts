@@ -94,7 +94,7 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
         {
           channel: workspaceChannel(event.workspaceId),
           event: "human.requested",
-          payload: { conversation_id: event.conversationId, agent_id: event.agentId, reason: event.reason, requested_at: event.requestedAt },
+          payload: { conversation_id: event.conversationId, agent_id: event.agentId, reason: event.reason, requested_at: event.requestedAt, assigned_to: event.assignedTo },
         },
       ];
     case "conversation.updated": {

@@ -52,7 +52,7 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
       const { conversation, requestedAt } = event;
       return [
         ...transitionBusEvents(conversation, { seq: event.seq, status: "awaiting_human", assignee: null, humanRequestedAt: requestedAt }, event.systemMessage),
-        { type: "human.requested", ...aboutConversation(conversation), seq: event.seq, reason: event.reason, requestedAt },
+        { type: "human.requested", ...aboutConversation(conversation), seq: event.seq, reason: event.reason, requestedAt, assignedTo: event.routedTo?.id ?? null },
         { type: "notification.created", workspaceId: conversation.workspaceId, conversationId: conversation.conversationId, kind: "human_requested", at: requestedAt, notifications: event.notifications },
       ];
     }

@@ -9,7 +9,8 @@ export interface OperatorAuthor {
 
 /** What the service tells operators in real time. One union, shared by every carrier. */
 export type BusEvent =
-  | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; seq: number; reason: string | null; requestedAt: string }
+  /** `assignedTo`: the operator the agent's round robin gave it to (their console alone alerts), null when it waits for anyone. */
+  | { type: "human.requested"; workspaceId: string; agentId: string; conversationId: string; seq: number; reason: string | null; requestedAt: string; assignedTo: string | null }
   | { type: "visitor.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; at: string }
   | { type: "operator.typing"; workspaceId: string; agentId: string; conversationId: string; typing: boolean; operator: OperatorAuthor }
   | {

@@ -1,4 +1,4 @@
-import { DEFAULT_ANSWER_INSTRUCTIONS, type AnswerInstructions, type BehaviorRule, type IdentityMode, type OfficeHours, type ReplyTime } from "@frontdesk/contracts";
+import { DEFAULT_ANSWER_INSTRUCTIONS, type AgentRouting, type AnswerInstructions, type BehaviorRule, type IdentityMode, type OfficeHours, type ReplyTime } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
 import { iso } from "../db/timestamps.js";
@@ -26,6 +26,8 @@ interface AgentRow {
   identity_mode: IdentityMode;
   identity_secret_sealed: string | null;
   identity_secret_created_at: Date | null;
+  routing: AgentRouting["mode"];
+  routing_team: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -53,6 +55,7 @@ function toAgent(row: AgentRow): Agent {
     identityMode: row.identity_mode,
     identitySecretSealed: row.identity_secret_sealed,
     identitySecretCreatedAt: row.identity_secret_created_at === null ? null : iso(row.identity_secret_created_at),
+    routing: { mode: row.routing, team: row.routing_team },
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -197,6 +200,15 @@ export async function setAgentIdentitySecret(db: Queryable, agentId: string, wor
     [agentId, workspaceId, sealed],
   );
   return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** How new human requests find an operator (the turn's pointer is left as it is). */
+export async function setAgentRouting(db: Queryable, agentId: string, routing: AgentRouting): Promise<Agent> {
+  const { rows } = await db.query<AgentRow>(
+    `UPDATE agents SET routing = $2, routing_team = $3::jsonb, updated_at = now() WHERE id = $1 RETURNING *`,
+    [agentId, routing.mode, JSON.stringify(routing.team)],
+  );
+  return toAgent(rows[0]!);
 }
 
 /** Writes every setting of an existing agent (other theme keys are kept). */

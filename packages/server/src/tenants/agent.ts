@@ -1,4 +1,4 @@
-import type { AnswerInstructions, BehaviorRule, Branding, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { AgentRouting, AnswerInstructions, BehaviorRule, Branding, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 
 export type Vertical = "general" | "ecommerce";
 
@@ -40,6 +40,8 @@ export interface Agent {
   /** The identity secret, sealed (identity-secret-box.ts); null: none created yet. Never presented. */
   identitySecretSealed: string | null;
   identitySecretCreatedAt: string | null;
+  /** How new human requests find an operator: `manual`, or `round_robin` among the operators online (of `team`, when it names any). */
+  routing: AgentRouting;
   createdAt: string;
   updatedAt: string;
 }

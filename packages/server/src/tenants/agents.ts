@@ -4,3 +4,4 @@
  */
 export { findAgent, findAgentWithQuota, findWorkspaceAgent, listWorkspaceAgents, promoteAgentToVectorIndex, setAgentPublished } from "./agent-repository.js";
 export { officeHoursStatus, type OfficeHoursStatus } from "./office-hours.js";
+export { findWorkspaceOperatorsAmong, lockRoundRobinTurn, moveRoundRobinTurn, type RoundRobinTurn } from "./agent-routing-repository.js";

@@ -1,4 +1,4 @@
-import type { AnswerInstructions, BehaviorRule, BrandingOverrides, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
+import type { AnswerInstructions, BehaviorRule, AgentRouting, BrandingOverrides, IdentityMode, OfficeHours, ReplyTime } from "@frontdesk/contracts";
 import type { FrontdeskEvents } from "../events/frontdesk-events.js";
 import type { Database, Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
@@ -10,8 +10,10 @@ import {
   setAgentBehaviorRules,
   setAgentBranding,
   setAgentIdentityMode,
+  setAgentRouting,
   updateAgentSettings,
 } from "./agent-repository.js";
+import { findWorkspaceOperatorsAmong } from "./agent-routing-repository.js";
 import { findWorkspaceModelProvider } from "./workspace-model-provider-repository.js";
 import { canonicalTimeZone } from "./office-hours.js";
 import { normalizeAllowedOrigins } from "./origin-policy.js";
@@ -50,6 +52,8 @@ export interface UpdateAgentInput {
   instructions?: Partial<AnswerInstructions>;
   /** How init treats visitors' identities; `optional` and `required` need an identity secret first. */
   identityMode?: IdentityMode;
+  /** Replaces the routing; the team's ids must be operators of the agent's workspace. */
+  routing?: AgentRouting;
 }
 
 /** Answer models every agent may use; any other name is a model of the workspace's provider. */
@@ -85,7 +89,8 @@ export async function updateAgent(db: Database, input: UpdateAgentInput, events?
     const withRules = input.behaviorRules === undefined ? updated : await setAgentBehaviorRules(tx, agent.id, input.behaviorRules);
     const withBranding = input.branding === undefined ? withRules : await setAgentBranding(tx, agent.id, input.branding ?? {});
     const withAnswering = await changeIdentityMode(tx, await changeAnswering(tx, agent, withBranding, input, events, now), input.identityMode);
-    if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withAnswering;
+    const withRouting = input.routing === undefined ? withAnswering : await changeRouting(tx, agent, input.routing);
+    if (input.officeHours === undefined && input.awayMessage === undefined && input.replyTime === undefined) return withRouting;
     const officeHours = input.officeHours === undefined ? agent.officeHours : input.officeHours;
     return setAgentAvailability(tx, agent.id, {
       officeHours: officeHours === null ? null : { ...officeHours, time_zone: canonicalTimeZone(officeHours.time_zone) },
@@ -130,6 +135,22 @@ async function changeIdentityMode(tx: Queryable, current: Agent, mode: IdentityM
     throw new AppError("validation_failed", `The agent's identity mode is invalid (identityMode: ${reason}).`, { identityMode: [reason] });
   }
   return setAgentIdentityMode(tx, current.id, mode);
+}
+
+/**
+ * The routing, once every operator of its team is known in the agent's workspace: an unknown id is
+ * refused, naming it, unless the team already had it (an operator removed since: dropped, so that
+ * a form sending the team back as it read it still saves).
+ */
+async function changeRouting(tx: Queryable, agent: Agent, routing: AgentRouting): Promise<Agent> {
+  const known = new Set((await findWorkspaceOperatorsAmong(tx, agent.workspaceId, routing.team)).map((operator) => operator.id));
+  const unknown = routing.team.filter((id) => !known.has(id) && !agent.routing.team.includes(id));
+  if (unknown.length > 0) {
+    throw new AppError("validation_failed", `The agent's routing is invalid (routing.team: no operator of the workspace has the id ${unknown.join(", ")}).`, {
+      "routing.team": [`no operator of the workspace has the id ${unknown.join(", ")}`],
+    });
+  }
+  return setAgentRouting(tx, agent.id, { mode: routing.mode, team: routing.team.filter((id) => known.has(id)) });
 }
 
 /** A rule's coupon is for e-commerce agents only (as /coupon/apply is): refused on the others, with each rule's field named. */

@@ -83,7 +83,7 @@ describe("FRONTDESK_REALTIME_DRIVER=pusher: the service publishes to a separate 
     expect(response.status).toBe(200);
     const requestedAt = ((await response.json()) as { data: { human_requested_at: string | null } }).data.human_requested_at;
     expect(await updated).toMatchObject({ seq: 1, human_requested_at: requestedAt });
-    expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
+    expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt, assigned_to: null });
   });
 
   it("happy: each channel's events reach the external server in the order they were published (requests in lanes, in batches)", async () => {

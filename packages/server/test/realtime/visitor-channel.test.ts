@@ -76,7 +76,7 @@ describeEachStore("the visitor's conversation channel, authorised by POST /broad
     expect(response.status).toBe(200);
     const requestedAt = ((await response.json()) as { data: { human_requested_at: string | null } }).data.human_requested_at;
     expect(await updated).toEqual({ seq: 1, status: "awaiting_human", assignee: null, human_requested_at: requestedAt });
-    expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt });
+    expect(await requested).toEqual({ conversation_id: session.conversationId, agent_id: tenant.agentId, reason: "refund", requested_at: requestedAt, assigned_to: null });
   });
 
   it("happy: operators' workspace channel hears conversation.started after init, and both channels message.created for the visitor's and the bot's messages", async () => {

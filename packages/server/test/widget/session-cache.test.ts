@@ -31,6 +31,7 @@ function agent(id: string): { agent: Agent; conversationQuota: number | null; mo
       identityMode: "off",
       identitySecretSealed: null,
       identitySecretCreatedAt: null,
+      routing: { mode: "manual", team: [] },
       createdAt: "2026-11-23T00:00:00.000Z",
       updatedAt: "2026-11-23T00:00:00.000Z",
     },

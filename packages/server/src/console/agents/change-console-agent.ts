@@ -93,6 +93,7 @@ export async function updateConsoleAgent(services: Services, operator: SignedInO
       ...(body.answer_model === undefined ? {} : { answerModel: body.answer_model }),
       ...(body.instructions === undefined ? {} : { instructions: body.instructions }),
       ...(body.identity_mode === undefined ? {} : { identityMode: body.identity_mode }),
+      ...(body.routing === undefined ? {} : { routing: body.routing }),
     }, services.events, services.now),
   );
   return announceAgentChange(services, agent);
