@@ -3,6 +3,7 @@ import { systemMessageCodeSchema } from "./system-messages.js";
 import { conversationNoteSchema } from "./conversation-notes.js";
 import { isoTimestampSchema } from "./common.js";
 import { conversationLabelSchema } from "./labels.js";
+import { conversationSnoozeSchema } from "./snooze.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
 import { visitorIdentitySchema } from "./visitor-identity.js";
 
@@ -66,6 +67,11 @@ export const conversationListQuerySchema = z.object({
         '`"a phrase"`, `or` and `-word` as in web search).',
     ),
   label_id: consoleIdSchema.optional().describe("Only the conversations carrying this label of the workspace (another id is 404 `label_not_found`)."),
+  snoozed: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional()
+    .describe("`true`: only snoozed conversations; `false`: only those not snoozed (the open view); both when omitted."),
   cursor: cursorSchema.optional().describe("`next_cursor` of the previous page."),
   limit: queryLimitSchema(CONVERSATION_PAGE_MAX).optional().describe(`1–${CONVERSATION_PAGE_MAX}, ${CONVERSATION_PAGE_DEFAULT} by default.`),
 });
@@ -90,6 +96,7 @@ export const conversationListItemSchema = z.object({
   unread_count: z.number().int().describe("Visitor messages the signed-in operator has not read (see POST /conversations/{id}/read)."),
   labels: z.array(conversationLabelSchema).describe("Its labels, in the order they were put on."),
   human_requested_at: isoTimestampSchema.nullable(),
+  snooze: conversationSnoozeSchema.nullable().describe("Snoozed until then (or the visitor's next message); null: not snoozed."),
   created_at: isoTimestampSchema,
   last_activity_at: isoTimestampSchema,
 });
@@ -125,6 +132,7 @@ export const conversationDetailSchema = z.object({
   assignee: consoleAssigneeSchema.nullable(),
   human_requested_at: isoTimestampSchema.nullable(),
   human_request_reason: z.string().nullable(),
+  snooze: conversationSnoozeSchema.nullable().describe("Snoozed until then (or the visitor's next message); null: not snoozed."),
   seq: z.number().int().describe("The conversation's latest event seq when read: resume with GET …/messages?after_seq=<seq>."),
   visitor: z.object({
     id: z.string(),

@@ -31,3 +31,4 @@ export * from "./conversation-notes.js";
 export * from "./labels.js";
 export * from "./visitor-profile.js";
 export * from "./routing.js";
+export * from "./snooze.js";

@@ -9,6 +9,7 @@ import { registerStorableInput } from "./http/storable-input.js";
 import { registerWidgetCors } from "./http/widget-cors.js";
 import { registerConsoleCors } from "./http/console-cors.js";
 import { conversationActionRoutes } from "./conversations/console-routes.js";
+import { conversationSnoozeRoutes } from "./conversations/snooze-routes.js";
 import { agentRoutes } from "./console/agents/agent-routes.js";
 import { analyticsRoutes } from "./console/analytics/routes.js";
 import { answerReviewRoutes } from "./console/review/routes.js";
@@ -144,6 +145,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         knowledgeRoutes,
         operatorBroadcastingAuthRoute,
         conversationActionRoutes,
+        conversationSnoozeRoutes,
         conversationReadRoutes,
         notificationRoutes,
         leadRoutes,

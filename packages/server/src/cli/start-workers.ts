@@ -13,6 +13,7 @@ import { registerMailWorkers } from "../mail/register-mail-workers.js";
 import { registerPushWorkers } from "../push/register-push-workers.js";
 import { wordpressSourceKind } from "../wordpress/wordpress-source-kind.js";
 import { registerAnswerTestWorkers } from "../answer-tests/register-answer-test-workers.js";
+import { registerSnoozeWorker } from "../conversations/register-snooze-worker.js";
 
 /** Starts this process's background workers; close() them on shutdown (before the store closes). */
 export async function startWorkers(services: Services, logger: Logger): Promise<{ close(): Promise<void> }> {
@@ -42,6 +43,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
   const mail = await registerMailWorkers(observed, logger.child({ component: "mail" }));
   const push = await registerPushWorkers(observed, logger.child({ component: "push" }));
   const answerTests = await registerAnswerTestWorkers(observed, logger.child({ component: "answer-tests" }));
+  const snoozes = await registerSnoozeWorker(observed, logger.child({ component: "snooze" }));
   logger.info({ concurrency: services.config.workers.concurrency, embedder: services.embedder.id }, "workers started");
   return {
     async close() {
@@ -51,6 +53,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       await mail.close();
       await push.close();
       await answerTests.close();
+      await snoozes.close();
     },
   };
 }

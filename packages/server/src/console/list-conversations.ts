@@ -26,6 +26,7 @@ export async function listConversations(
     if (!(await findWorkspaceLabel(services.db, operator.workspaceId, query.label_id))) throw new AppError("label_not_found", `No label ${query.label_id} in your workspace.`);
     filter.labelId = query.label_id;
   }
+  if (query.snoozed !== undefined) filter.snoozed = query.snoozed;
   if (query.cursor) {
     const [activityMicroseconds, id] = decodeCursor(query.cursor, ["us", "id"] as const);
     filter.after = { activityMicroseconds, id };

@@ -39,6 +39,7 @@ export async function showConversation(
     assignee: conversation.assignee,
     human_requested_at: conversation.humanRequestedAt,
     human_request_reason: conversation.humanRequestReason,
+    snooze: conversation.snooze,
     seq: conversation.seq,
     visitor: {
       id: conversation.visitorId,

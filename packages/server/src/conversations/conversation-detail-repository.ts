@@ -15,6 +15,8 @@ export interface ConsoleConversation {
   assignee: { id: string; name: string } | null;
   humanRequestedAt: string | null;
   humanRequestReason: string | null;
+  /** Snoozed until then (null: until the visitor writes); null when not snoozed. */
+  snooze: { until: string | null } | null;
   seq: number;
   updatedSeq: number | null;
   firstPageUrl: string | null;
@@ -38,6 +40,8 @@ interface ConversationRow extends VisitorIdentityColumns {
   assignee_name: string | null;
   human_requested_at: Date | null;
   human_request_reason: string | null;
+  snooze_id: string | null;
+  snoozed_until: Date | null;
   event_seq: number;
   updated_seq: number | null;
   page_url: string | null;
@@ -68,7 +72,7 @@ export async function findConsoleConversation(
 ): Promise<ConsoleConversation | null> {
   const { rows } = await db.query<ConversationRow>(
     `SELECT c.id, c.agent_id, c.visitor_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at, c.status, assignee.id AS assignee_id, assignee.name AS assignee_name,
-       c.human_requested_at, c.human_request_reason, c.event_seq, c.updated_seq, c.page_url, c.last_page_url, c.user_agent,
+       c.human_requested_at, c.human_request_reason, c.snooze_id, c.snoozed_until, c.event_seq, c.updated_seq, c.page_url, c.last_page_url, c.user_agent,
        c.satisfaction_rating, c.satisfaction_comment, c.satisfaction_at, c.coupon_code, c.coupon_applied_at,
        reads.last_read_seq, ${UNREAD_COUNT} AS unread_count, c.created_at, c.last_activity_at
      FROM conversations c
@@ -90,6 +94,7 @@ export async function findConsoleConversation(
     assignee: row.assignee_id && row.assignee_name !== null ? { id: row.assignee_id, name: row.assignee_name } : null,
     humanRequestedAt: isoOrNull(row.human_requested_at),
     humanRequestReason: row.human_request_reason,
+    snooze: row.snooze_id === null ? null : { until: isoOrNull(row.snoozed_until) },
     seq: row.event_seq,
     updatedSeq: row.updated_seq,
     firstPageUrl: row.page_url,

@@ -18,6 +18,8 @@ export interface ConversationListFilter {
   search?: string;
   /** Only the conversations carrying this label (of the workspace). */
   labelId?: string;
+  /** true: only snoozed conversations; false: only those not snoozed (the open view). */
+  snoozed?: boolean;
   /** The last row of the previous page: its last activity (microseconds) and id. */
   after?: { activityMicroseconds: string; id: string };
   limit: number;
@@ -38,6 +40,8 @@ interface Row extends VisitorIdentityColumns {
   visitor_id: string;
   anon_id: string;
   human_requested_at: Date | null;
+  snooze_id: string | null;
+  snoozed_until: Date | null;
   created_at: Date;
   last_activity_at: Date;
   activity_us: string;
@@ -66,6 +70,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
   if (filter.assignee) {
     conditions.push("none" in filter.assignee ? `c.assignee_operator_id IS NULL` : `c.assignee_operator_id = ${parameter(filter.assignee.operatorId)}`);
   }
+  if (filter.snoozed !== undefined) conditions.push(filter.snoozed ? `c.snooze_id IS NOT NULL` : `c.snooze_id IS NULL`);
   if (filter.search) {
     conditions.push(
       `c.id IN (SELECT m.conversation_id FROM messages m
@@ -83,7 +88,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
   const limit = parameter(filter.limit);
 
   const { rows } = await db.query<Row>(
-    `SELECT c.id, c.agent_id, c.status, c.human_requested_at, c.created_at, c.last_activity_at,
+    `SELECT c.id, c.agent_id, c.status, c.human_requested_at, c.snooze_id, c.snoozed_until, c.created_at, c.last_activity_at,
        ${microsecondsOf("c.last_activity_at")} AS activity_us,
        assignee.id AS assignee_id, assignee.name AS assignee_name,
        v.id AS visitor_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at,
@@ -119,6 +124,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
           : null,
       unread_count: Number(row.unread_count),
       human_requested_at: isoOrNull(row.human_requested_at),
+      snooze: row.snooze_id === null ? null : { until: isoOrNull(row.snoozed_until) },
       created_at: iso(row.created_at),
       last_activity_at: iso(row.last_activity_at),
     },

@@ -6,6 +6,7 @@ import { applyTransition, systemMessages, transitionedEvent } from "./apply-tran
 import { lockConversationState } from "./conversation-state-repository.js";
 import { handToAPerson } from "./hand-to-a-person.js";
 import { insertVisitorQuestion } from "./message-repository.js";
+import { wakeOnVisitorMessage } from "./wake-snoozed-conversation.js";
 
 /** A visitor's reply by e-mail, its text already extracted (plain text, quotes and signature gone). */
 export interface EmailReply {
@@ -49,6 +50,7 @@ export async function receiveVisitorEmailReply(services: Services, reply: EmailR
     }
     const message = await insertVisitorQuestion(tx, { conversationId: reply.conversationId, content: reply.content }, "always", 0);
     if (!message) throw new Error(`conversation ${reply.conversationId} does not exist`);
+    await wakeOnVisitorMessage(services, tx, state);
     await services.events.raise(tx, {
       type: "visitor.message.received",
       conversation: { workspaceId: state.workspaceId, agentId: state.agentId, conversationId: state.id, visitorId: state.visitorId },

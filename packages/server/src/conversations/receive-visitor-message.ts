@@ -6,6 +6,7 @@ import { retryOnConcurrencyFailure } from "../db/retry-on-concurrency-failure.js
 import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
+import { wakeOnVisitorMessage } from "./wake-snoozed-conversation.js";
 
 /**
  * Work in the transaction that stores the message: `before` it (false: the message is not stored,
@@ -51,6 +52,8 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
     // The usual case in one statement; a closed conversation takes the lock that reopens it.
     const stored = (await insertVisitorQuestion(tx, question, "open", historyTurns)) ?? (await storeLocked(tx));
     await claim?.after(tx, stored);
+    // Their message brings a snoozed conversation back to the inbox's open view.
+    await wakeOnVisitorMessage(services, tx, conversation);
     await services.events.raise(tx, {
       type: "visitor.message.received",
       conversation: { workspaceId: conversation.workspaceId, agentId: conversation.agentId, conversationId: conversation.id, visitorId: conversation.visitorId },

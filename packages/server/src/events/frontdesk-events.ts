@@ -66,6 +66,12 @@ export type FrontdeskEvent =
       humanRequestedAt: string | null;
       systemMessage: SystemMessageOfEvent;
     }
+  /**
+   * A conversation's snooze changed (console/conversations/{id}/snooze): `snoozed` until
+   * `snoozedUntil` (null: until the visitor writes), or back (`unsnoozed` by an operator, its
+   * `time` came, or the visitor wrote: `visitor_message`). Only the consoles are told.
+   */
+  | { type: "conversation.snoozed"; conversation: ConversationOfEvent; snoozed: boolean; snoozedUntil: string | null; cause: "snoozed" | "unsnoozed" | "time" | "visitor_message"; at: string }
   /** A visitor wrote in a conversation, in the state `status` (`human`: an operator has it). */
   | { type: "visitor.message.received"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; status: ConversationStatus; receivedAt: string }
   /** An operator's reply was stored in a conversation. */

@@ -116,6 +116,15 @@ export const jobCatalog = {
     payload: z.object({ workspaceId: z.string().min(1), agentId: z.string().min(1) }),
     retry: { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 30 * 60 },
   },
+  /**
+   * A snoozed conversation's time came (conversations/wake-snoozed-conversation.ts): sent with
+   * `startAfter` in the transaction that snoozes it, naming that snooze; one ended, replaced or
+   * woken by the visitor meanwhile is left alone, so a run twice or late does nothing.
+   */
+  "wake-snoozed-conversation": {
+    payload: z.object({ workspaceId: z.string().min(1), conversationId: z.string().min(1), snoozeId: z.string().min(1) }),
+    retry: { retryLimit: 3, retryDelaySeconds: 10, expireInSeconds: 60 },
+  },
 } as const satisfies Record<string, { payload: z.ZodType; retry: RetryPolicy }>;
 
 export type JobName = keyof typeof jobCatalog;

@@ -1,6 +1,6 @@
 import type { ApiTokenEvent, LeadEvent, OperatorEvent } from "@frontdesk/contracts";
 import type { CuratedAnswerEvent } from "@frontdesk/contracts";
-import type { ConversationDeletedEvent } from "@frontdesk/contracts";
+import type { ConversationDeletedEvent, ConversationSnoozedEvent } from "@frontdesk/contracts";
 import type { Revocation } from "./channels/channel-grants.js";
 import type { BusEvent } from "./event-bus.js";
 
@@ -82,6 +82,16 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
           payload: { conversation_id: event.conversationId, agent_id: event.agentId, changed_at: event.at },
         },
       ];
+    case "conversation.snoozed": {
+      // The workspace's operators only: a visitor never learns that their conversation was snoozed.
+      const payload: ConversationSnoozedEvent = {
+        conversation_id: event.conversationId,
+        agent_id: event.agentId,
+        snooze: event.snoozed ? { until: event.snoozedUntil } : null,
+        cause: event.cause,
+      };
+      return [{ channel: workspaceChannel(event.workspaceId), event: "conversation.snoozed", payload }];
+    }
     case "visitor.typing":
       return [{ channel: conversationChannel(event.conversationId), event: "typing", payload: { role: "visitor", typing: event.typing, name: null } }];
     case "operator.typing":

@@ -56,6 +56,8 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
         { type: "notification.created", workspaceId: conversation.workspaceId, conversationId: conversation.conversationId, kind: "human_requested", at: requestedAt, notifications: event.notifications },
       ];
     }
+    case "conversation.snoozed":
+      return [{ type: "conversation.snoozed", ...aboutConversation(event.conversation), snoozed: event.snoozed, snoozedUntil: event.snoozedUntil, cause: event.cause }];
     case "visitor.message.received":
       return [
         {

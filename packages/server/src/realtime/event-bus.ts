@@ -36,6 +36,16 @@ export type BusEvent =
   | { type: "conversation.started"; workspaceId: string; agentId: string; conversationId: string; visitorId: string; at: string }
   /** A label was put on or taken off a conversation: the consoles read its labels again. */
   | { type: "conversation.labels.changed"; workspaceId: string; agentId: string; conversationId: string; at: string }
+  /** A conversation was snoozed or came back (`snoozedUntil` null while snoozed: until the visitor writes): the inbox's lists read again. */
+  | {
+      type: "conversation.snoozed";
+      workspaceId: string;
+      agentId: string;
+      conversationId: string;
+      snoozed: boolean;
+      snoozedUntil: string | null;
+      cause: "snoozed" | "unsnoozed" | "time" | "visitor_message";
+    }
   | { type: "agent.updated"; workspaceId: string; agentId: string; published: boolean; updatedAt: string }
   /** The conversation and all it held were deleted (a visitor's erasure, or the retention purge): consoles drop it. */
   | { type: "conversation.deleted"; workspaceId: string; agentId: string; conversationId: string; reason: "erasure" | "retention"; at: string }

@@ -76,6 +76,7 @@ export function webhookEventOf(event: FrontdeskEvent): WebhookEventDraft | null 
     // What only the consoles are told live (the realtime bus, after the commit).
     case "conversation.started":
     case "conversation.transitioned":
+    case "conversation.snoozed":
     case "bot.replied":
     case "conversations.deleted":
     case "agent.changed":

@@ -76,6 +76,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `GET ${W}/conversation`,
         `GET ${W}/conversation/messages`,
         ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
+        ...["POST", "DELETE"].map((method) => `${method} /api/v1/console/conversations/{id}/snooze`),
         ...["POST /session", "DELETE /session", "GET /me", "POST /password", "POST /broadcasting/auth"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /conversations", "GET /conversations/{id}", "GET /conversations/{id}/messages", "POST /conversations/{id}/read", "GET /notifications", "POST /notifications/read"].map(
           (route) => route.replace(" ", " /api/v1/console"),
