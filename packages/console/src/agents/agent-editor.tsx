@@ -8,6 +8,7 @@ import { IdentityEditor, type IdentityMode } from "./identity-editor.js";
 import { InstallSnippet, snippetQueryKey } from "./install-snippet.js";
 import { ListEditor } from "./list-editor.js";
 import { OfficeHoursEditor, officeHoursBodyOf, officeHoursDraftOf, type OfficeHoursDraft } from "./office-hours-editor.js";
+import { RoutingEditor, routingBodyOf, routingDraftOf, type RoutingDraft } from "./routing-editor.js";
 import { SettingField } from "./setting-field.js";
 import { AGENTS_QUERY_KEY, agentQueryKey, type BehaviorRule, type ConsoleAgent } from "./use-agents.js";
 import { WidgetPreview } from "./widget-preview.js";
@@ -33,6 +34,7 @@ interface Draft {
   hours: OfficeHoursDraft;
   answering: AnsweringDraft;
   identityMode: IdentityMode;
+  routing: RoutingDraft;
 }
 
 function draftOf(agent: ConsoleAgent): Draft {
@@ -55,6 +57,7 @@ function draftOf(agent: ConsoleAgent): Draft {
     hours: officeHoursDraftOf(agent),
     answering: answeringDraftOf(agent),
     identityMode: agent.identity.mode,
+    routing: routingDraftOf(agent),
   };
 }
 
@@ -79,6 +82,7 @@ function bodyOf(draft: Draft): UpdateBody {
     ...officeHoursBodyOf(draft.hours),
     ...answeringBodyOf(draft.answering),
     identity_mode: draft.identityMode,
+    ...routingBodyOf(draft.routing),
   };
 }
 
@@ -214,6 +218,7 @@ export function AgentEditor({ agent }: { agent: ConsoleAgent }) {
           <AnsweringEditor draft={draft.answering} onChange={set("answering")} fields={fields} />
           <OfficeHoursEditor draft={draft.hours} onChange={set("hours")} fields={fields} />
           <IdentityEditor agent={agent} mode={draft.identityMode} onModeChange={set("identityMode")} fields={fields} />
+          <RoutingEditor draft={draft.routing} onChange={set("routing")} fields={fields} />
           <ListEditor
             id="agent-origins"
             legend="Allowed origins"

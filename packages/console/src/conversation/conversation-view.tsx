@@ -19,6 +19,7 @@ import { useKeyboardShortcuts } from "../shortcuts/keyboard-shortcuts.js";
 import "./workbench.css";
 import { ConversationLabels } from "../labels/conversation-labels.js";
 import { VisitorProfilePanel } from "./visitor-profile.js";
+import { SnoozeMenu } from "./snooze-menu.js";
 
 function VisitorDetails({ conversation }: { conversation: Conversation }) {
   const { satisfaction, coupon } = conversation;
@@ -142,6 +143,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
               Hand back to the assistant
             </button>
           )}
+          {conversation.status !== "closed" && <SnoozeMenu conversationId={id} snooze={conversation.snooze} onChange={(snooze) => update((current) => ({ ...current, snooze }))} />}
           {conversation.status !== "closed" && (
             <button type="button" disabled={busy} onClick={() => actions.close.mutate()}>
               Close

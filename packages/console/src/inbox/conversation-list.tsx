@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { describeError, type Schemas } from "../api/client.js";
 import { StatusBadge } from "../conversation/status-badge.js";
+import { snoozeTimeLabel } from "../conversation/snooze-times.js";
 import { VerifiedBadge, visitorName } from "../conversation/verified-visitor.js";
 import type { InboxFilter } from "./inbox-filters.js";
 import { LabelChips } from "../labels/label-chip.js";
@@ -39,6 +40,9 @@ function ConversationRow({ conversation, selected, query }: { conversation: Summ
           <StatusBadge status={conversation.status} />
           {conversation.assignee && conversation.status === "human" && <span className="muted">{conversation.assignee.name}</span>}
           <LabelChips labels={conversation.labels} />
+          {conversation.snooze && (
+            <span className="muted snoozed-until">{conversation.snooze.until ? `Snoozed until ${snoozeTimeLabel(new Date(conversation.snooze.until))}` : "Snoozed until the visitor replies"}</span>
+          )}
           {unread > 0 && (
             <span className="unread-count" aria-label={`${unread} unread`}>
               {unread}

@@ -1,10 +1,11 @@
-/** The inbox's filters, each a query of GET /api/v1/console/conversations. */
+/** The inbox's filters, each a query of GET /api/v1/console/conversations; snoozed conversations show only under "Snoozed". */
 export const inboxFilters = [
-  { id: "open", label: "All open", query: { status: "bot,awaiting_human,human" } },
-  { id: "awaiting", label: "Awaiting a human", query: { status: "awaiting_human" } },
-  { id: "mine", label: "Mine", query: { assignee: "me", status: "human" } },
-  { id: "unassigned", label: "Unassigned", query: { assignee: "none", status: "bot,awaiting_human" } },
-  { id: "bot", label: "Bot", query: { status: "bot" } },
+  { id: "open", label: "All open", query: { status: "bot,awaiting_human,human", snoozed: "false" } },
+  { id: "awaiting", label: "Awaiting a human", query: { status: "awaiting_human", snoozed: "false" } },
+  { id: "mine", label: "Mine", query: { assignee: "me", status: "human", snoozed: "false" } },
+  { id: "unassigned", label: "Unassigned", query: { assignee: "none", status: "bot,awaiting_human", snoozed: "false" } },
+  { id: "bot", label: "Bot", query: { status: "bot", snoozed: "false" } },
+  { id: "snoozed", label: "Snoozed", query: { status: "bot,awaiting_human,human", snoozed: "true" } },
   { id: "closed", label: "Closed", query: { status: "closed" } },
 ] as const;
 

@@ -35,12 +35,16 @@ export function useWorkspaceLive(): string {
     `private-workspace.${operator.workspace_id}`,
     {
       "conversation.started": refresh,
-      "human.requested": (request: { conversation_id: string; reason: string | null }) => {
+      "human.requested": (request: { conversation_id: string; reason: string | null; assigned_to?: string | null }) => {
         refresh();
+        // Routed round robin to a colleague: theirs to answer, this console only refreshes.
+        if (request.assigned_to && request.assigned_to !== operator.id) return;
         alertOperator(request, (conversationId) => navigate(`/inbox/${conversationId}`));
         setAnnouncement(`A visitor asks for a person (${new Date().toLocaleTimeString()}).`);
       },
       "conversation.updated": refresh,
+      // Snoozed, or back (its time came, the visitor wrote): the open and snoozed views change.
+      "conversation.snoozed": refresh,
       // Erased or purged (reason `erasure` | `retention`): the lists drop it.
       "conversation.deleted": refresh,
       "message.created": refresh,
