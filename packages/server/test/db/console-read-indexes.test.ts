@@ -56,6 +56,17 @@ describeEachStore("the console's reads use their indexes on %s", (kind) => {
     expect(bigScans(nodes)).toEqual([]);
   });
 
+  it("happy: the snoozed view reads its partial index, the open view the activity index", async () => {
+    await database.db.query(`UPDATE conversations SET snooze_id = 'snz-' || id WHERE id IN ('cnv_3', 'cnv_23', 'cnv_43')`);
+    await database.db.query(`ANALYZE conversations`);
+    const snoozed = await plans((tx) => listWorkspaceConversations(tx, { ...base, snoozed: true }));
+    expect(indexesOf(snoozed)).toContain("conversations_workspace_snoozed_idx");
+    expect(bigScans(snoozed)).toEqual([]);
+    const open = await plans((tx) => listWorkspaceConversations(tx, { ...base, snoozed: false }));
+    expect(indexesOf(open)).toContain("conversations_workspace_activity_idx");
+    expect(bigScans(open)).toEqual([]);
+  });
+
   it("happy: q finds messages through the GIN index on their words", async () => {
     const nodes = await plans((tx) => listWorkspaceConversations(tx, { ...base, search: "word123" }));
     expect(indexesOf(nodes)).toContain("messages_content_search_idx");
