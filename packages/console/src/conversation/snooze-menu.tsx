@@ -69,7 +69,7 @@ export function SnoozeMenu({ conversationId, snooze, onChange }: { conversationI
       <button type="button" ref={button} aria-expanded={open} aria-controls={menuId} onClick={() => setOpen(!open)} disabled={snoozeUntil.isPending || unsnooze.isPending}>
         {label} <span aria-hidden="true">▾</span>
       </button>
-      <span className="visually-hidden" role="status">
+      <span className="visually-hidden" aria-live="polite">
         {announcement}
       </span>
       {open && (
