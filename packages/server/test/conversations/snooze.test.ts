@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { receiveVisitorEmailReply } from "../../src/conversations/receive-visitor-email-reply.js";
 import { wakeSnoozedConversation } from "../../src/conversations/wake-snoozed-conversation.js";
 import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 import { CONSOLE, seedConsoleCast } from "../support/console-session.js";
@@ -116,6 +117,20 @@ describeEachStore("snoozing a conversation until a time or the visitor's next me
     } finally {
       t.clock.offsetMs -= 3 * HOUR + 1000;
     }
+  });
+
+  it("happy: a visitor's reply by e-mail ends the snooze as a message from the widget does", async () => {
+    const session = await conversation();
+    await snooze(session.conversationId, "visitor_reply");
+    expect(await inSnoozedView(session.conversationId)).toBe(true);
+    const received = await receiveVisitorEmailReply(
+      t.services,
+      { workspaceId: cast.tenant.workspaceId, conversationId: session.conversationId, visitorId: session.visitorId, content: "Replying by mail" },
+      async () => true,
+    );
+    expect(received.stored).toBe(true);
+    expect(await inSnoozedView(session.conversationId)).toBe(false);
+    expect(await inOpenView(session.conversationId)).toBe(true);
   });
 
   it("happy: unsnoozed early it is back at once and its job is ignored; snoozed again, only the new snooze's job wakes it", async () => {
