@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { pino } from "pino";
 import { receiveVisitorEmailReply } from "../../src/conversations/receive-visitor-email-reply.js";
+import { registerSnoozeWorker } from "../../src/conversations/register-snooze-worker.js";
 import { wakeSnoozedConversation } from "../../src/conversations/wake-snoozed-conversation.js";
 import { broadcastsOf } from "../../src/realtime/bus-channels.js";
 import { CONSOLE, seedConsoleCast } from "../support/console-session.js";
@@ -198,5 +200,17 @@ describeEachStore("snoozing a conversation until a time or the visitor's next me
     // The visitor's own view of the conversation says nothing of it.
     const state = await t.app.inject({ method: "GET", url: `${W}/conversation`, headers: bearer(session.jwt) });
     expect(JSON.stringify(state.json())).not.toContain("snooze");
+  });
+
+  it("happy: with the workers started, pg-boss runs the wake-up job at the snooze's time and the conversation comes back by itself", async () => {
+    await registerSnoozeWorker(t.services, pino({ level: "silent" }));
+    const session = await conversation();
+    const published = t.published.length;
+    const snoozed = await snooze(session.conversationId, new Date(Date.now() + 1500).toISOString());
+    expect(snoozed.statusCode).toBe(200);
+    // A bound for a stuck queue, not a speed requirement: pg-boss polls for jobs that became due.
+    const wokenByTime = () => snoozeEvents(published, session.conversationId).some((event) => event.type === "conversation.snoozed" && event.cause === "time");
+    await expect.poll(wokenByTime, { timeout: 60_000, interval: 250 }).toBe(true);
+    expect(await inOpenView(session.conversationId)).toBe(true);
   });
 });
