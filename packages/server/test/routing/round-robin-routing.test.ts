@@ -174,6 +174,18 @@ describeEachStore("routing an agent's human requests round robin among the opera
     expect(new Set(next)).toEqual(new Set(operators.map((session) => session.operator.id)));
   });
 
+  it("happy: the bot's handoff (a visitor asking for a person in a message) is routed the same way", async () => {
+    await setRouting({ mode: "round_robin", team: [] });
+    const [first] = operators as [ConsoleSession];
+    await goOnline(first);
+    const session = await startSession(t.app, cast.tenant.agentId);
+    const asked = await t.app.inject({ method: "POST", url: `${W}/messages`, headers: bearer(session.jwt), payload: { message: "Can I talk to a human?" } });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const detail = await t.app.inject({ method: "GET", url: `${CONSOLE}/conversations/${session.conversationId}`, headers: cast.admin.headers });
+    expect(detail.json().data).toMatchObject({ status: "human", assignee: { id: first.operator.id }, human_request_reason: "Can I talk to a human?" });
+    expect(await notifiedOperators(session.conversationId)).toEqual([first.operator.id]);
+  });
+
   it("happy: with a team, only its operators take turns; the others online are never given one", async () => {
     const [first, second, third] = operators as [ConsoleSession, ConsoleSession, ConsoleSession];
     await setRouting({ mode: "round_robin", team: [first.operator.id, third.operator.id] });
