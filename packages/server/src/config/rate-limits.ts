@@ -25,16 +25,15 @@ export interface RateLimits {
   transcripts: WindowLimit;
   /** The same per client IP, so that new conversations do not make new budgets for mail to any address. */
   transcriptsPerIp: WindowLimit;
-  /** Console sign-in and set-password attempts per client IP, and sign-in attempts per e-mail. */
+  /** Console sign-in and set-password attempts per client IP (wrong passwords also make attempts wait: console/sign-in-throttle.ts). */
   loginPerIp: WindowLimit;
-  loginPerEmail: WindowLimit;
   /** POST /inbound-mail/{provider}, per client IP (a provider's sending servers): counted before the post is read or its signature checked. */
   inboundMail: WindowLimit;
 }
 
 const minute = (points: number): WindowLimit => ({ points, windowSeconds: 60 });
-/** Guessing passwords stays slow whatever the profile: 20 attempts per IP per 5 minutes, 10 per e-mail per 15 minutes. */
-const LOGIN_LIMITS = { loginPerIp: { points: 20, windowSeconds: 300 }, loginPerEmail: { points: 10, windowSeconds: 900 } } as const;
+/** Guessing passwords stays slow whatever the profile: 20 attempts per IP per 5 minutes (and the back-off of console/sign-in-throttle.ts). */
+const LOGIN_LIMITS = { loginPerIp: { points: 20, windowSeconds: 300 } } as const;
 
 /** Set A of the spec (section 8) is `standard`, set B is `high`. */
 const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
@@ -97,7 +96,6 @@ export function rateLimitsFor(env: Env): RateLimits {
     transcripts: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR === undefined ? base.transcripts : { points: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 },
     transcriptsPerIp: base.transcriptsPerIp,
     loginPerIp: base.loginPerIp,
-    loginPerEmail: base.loginPerEmail,
     inboundMail: override(base.inboundMail, env.RATE_LIMIT_INBOUND_MAIL_PER_MINUTE),
   };
 }

@@ -10,6 +10,7 @@ import { presentSignedInOperator } from "./schemas.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions } from "./session-cookie.js";
 import { setPasswordWithToken } from "./set-password.js";
 import { signIn } from "./sign-in.js";
+import { requireSignInAllowed } from "./sign-in-throttle.js";
 import { findOperator } from "../tenants/operators.js";
 import { operatorEvent, signedOutEvent } from "../tenants/settings-events.js";
 
@@ -28,7 +29,9 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         "Checks the account's e-mail (one account per e-mail across the deployment, any case; an invitation not yet accepted is none) and password, and sets the session cookie " +
         "`frontdesk_console_session` (HttpOnly, SameSite=Lax, Path=/api/v1/console, Secure when FRONTDESK_PUBLIC_URL is https). " +
         "The session ends after 12 hours without a request, 30 days after sign-in, on sign-out, or when the password changes. " +
-        "Attempts are limited per client IP (20 per 5 minutes) and per e-mail (10 per 15 minutes). Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
+        "Attempts are limited per client IP (20 per 5 minutes). Wrong passwords make the next attempts wait, doubling from 1 second to at most 15 minutes: " +
+        "per e-mail and client IP after 5, per e-mail from every IP after 30 (except from an IP the account signed in from in the last 30 days), " +
+        "per client IP after 30; a waiting attempt is 429 with Retry-After, whether the e-mail has an account or not. Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
       body: signInBodySchema,
       response: {
         200: jsonResponse("Signed in: the session cookie is set.", meResponseSchema),
@@ -44,9 +47,11 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preValidation: async (request) => requireSameOrigin(services, request),
     handler: async (request, reply) => {
-      const email = request.body.email.toLowerCase();
-      await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip], ["loginPerEmail", email]);
-      const { operator, session } = await signIn(services, request.body);
+      const attempt = { email: request.body.email, address: request.ip };
+      // A waiting attempt is refused before it counts against the IP's window (or costs a hash).
+      await requireSignInAllowed(services, attempt);
+      await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip]);
+      const { operator, session } = await signIn(services, { ...request.body, address: request.ip });
       reply.setCookie(SESSION_COOKIE_NAME, session.secret, sessionCookieOptions(services.config, session.expiresAt));
       return { data: presentSignedInOperator(operator) };
     },
@@ -92,7 +97,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Choose a password with a set-password link",
       description:
         "`token` is what follows `#token=` in the link `admin operator create` (or `admin operator password-link`) printed: valid 24 hours, once. " +
-        "The password needs at least 10 characters and must not be one of the 1,000 most common passwords. Every session of the operator ends; " +
+        "The password needs at least 10 characters, must not be one of the 1,000 most common passwords, and must be hard to guess by zxcvbn's estimate (score 3 of 4). Every session of the operator ends; " +
         "sign in afterwards. Limited with sign-in's per-IP budget. Needs `Origin` equal to FRONTDESK_PUBLIC_URL's origin.",
       body: setPasswordBodySchema,
       response: {

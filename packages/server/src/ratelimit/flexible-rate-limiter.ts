@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { WindowLimit } from "../config/rate-limits.js";
 import type { LimitName, LimitTable, RateLimiter, RateLimitOutcome } from "./rate-limiter.js";
 import { watchRedisHealth, type RedisHealth } from "./redis-health.js";
+import { createMemoryFailureBackoff, createRedisFailureBackoff } from "./failure-backoff.js";
 
 /** A Redis that stalls must not stall visitors' requests: past this, the request is counted in memory. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -86,8 +87,15 @@ export async function createRateLimiter(limits: LimitTable, redisUrl?: string, o
     return entry.memory.consume(key);
   }
 
+  const memoryFailures = createMemoryFailureBackoff();
+  const failures =
+    redis && health
+      ? createRedisFailureBackoff(redis, `${options.redisPrefix ?? "frontdesk:"}rl:`, () => health?.usable() ?? false, memoryFailures)
+      : memoryFailures;
+
   return {
     backend: redis ? "redis" : "memory",
+    failures,
     status() {
       if (!health) return { backend: "memory", shared: false, degraded: false, fallbacks: 0 };
       const redisStatus = health.status();

@@ -1,4 +1,5 @@
 import type { RateLimits, WindowLimit } from "../config/rate-limits.js";
+import type { FailureBackoff } from "./failure-backoff.js";
 
 export type LimitName = keyof RateLimits;
 
@@ -30,6 +31,8 @@ export interface RateLimiter {
   readonly backend: "memory" | "redis";
   status(): RateLimiterStatus;
   consume(name: LimitName, key: string): Promise<RateLimitOutcome | null>;
+  /** Failures with exponential waits on the caller's clock (sign-in), in the same store as the windows. */
+  readonly failures: FailureBackoff;
   close(): Promise<void>;
 }
 

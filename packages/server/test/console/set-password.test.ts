@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { dictionary } from "@zxcvbn-ts/language-common";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { AppError } from "../../src/http/app-error.js";
+import { passwordProblems } from "../../src/console/password-policy.js";
 import { CONSOLE, createSignedInOperator } from "../support/console-session.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
@@ -120,6 +122,19 @@ describeEachStore("set-password links and password rules on %s", (kind) => {
       expect(response.json().error.fields.password.join(" ")).toMatch(problem);
     }
     expect((await setPassword({ token: operator.token, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it("error: guessable passwords of 10 characters or more (password12, the most common ones, keyboard rows, dates, repeats) are 422 with zxcvbn's reason", async () => {
+    const operator = await newOperator();
+    const mostCommon = dictionary["passwords-common"].filter((password) => [...password].length >= 10).slice(0, 20);
+    const guessable = ["password12", "Password12", "P@ssw0rd123", "qwertyuiop123", "1qaz2wsx3edc", "aaaaaaaaaaaa", "abcabcabcabc", "january2024!", ...mostCommon];
+    // The rule itself for each (the route's per-IP budget is 20 a window), then the route for password12.
+    for (const password of guessable) expect(passwordProblems(password).join(" "), password).toMatch(/1,000 most common|too easy to guess/);
+    const password12 = await setPassword({ token: operator.token, password: "password12" });
+    expect(password12.statusCode).toBe(422);
+    expect(password12.json().error.code).toBe("validation_failed");
+    expect(password12.json().error.fields.password).toEqual([expect.stringMatching(/^is too easy to guess: .+\. .+/)]);
+    expect((await setPassword({ token: operator.token, password: "handlebar tangerine 42" })).statusCode).toBe(200);
   });
 
   it("security: setting a password without the public URL's Origin is 403 csrf_origin_mismatch", async () => {

@@ -22,7 +22,6 @@ const limits: LimitTable = {
   transcripts: null,
   transcriptsPerIp: null,
   loginPerIp: null,
-  loginPerEmail: null,
   inboundMail: null,
 };
 
