@@ -29,6 +29,8 @@ import { notificationRoutes } from "./console/notification-routes.js";
 import { operatorRoutes } from "./console/operators/routes.js";
 import { registerConsoleSurface } from "./console/console-surface.js";
 import { sessionRoutes } from "./console/session-routes.js";
+import { secondStepRoutes } from "./console/two-factor/second-step-routes.js";
+import { twoFactorRoutes } from "./console/two-factor/two-factor-routes.js";
 import { setupRoutes } from "./console/setup/setup-routes.js";
 import { tokenRoutes } from "./console/tokens/routes.js";
 import { usageRoutes } from "./console/usage/routes.js";
@@ -140,6 +142,8 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
       await registerConsoleSurface(consoleApi);
       for (const routes of [
         sessionRoutes,
+        secondStepRoutes,
+        twoFactorRoutes,
         setupRoutes,
         agentRoutes,
         knowledgeRoutes,

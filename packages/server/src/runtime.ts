@@ -18,6 +18,7 @@ import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
 import { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
+import { secretBoxesOf } from "./auth/secret-box.js";
 import { createMetricsRegistry } from "./observability/metrics-registry.js";
 import { createInProcessEventBus } from "./realtime/event-bus.js";
 import { resolveRealtimeSecret } from "./config/realtime-secret.js";
@@ -106,6 +107,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     realtime: createRealtime(config, realtimeSecret, logger.child({ component: "realtime" })),
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     resumeTokens: new ResumeTokens(jwtSecret),
+    secretBoxes: secretBoxesOf(jwtSecret),
     jobs,
     events: subscribeDomainEvents(jobs, config, { db, bus, sessionCache, logger: logger.child({ component: "events" }) }),
     embedder,

@@ -5,6 +5,7 @@ import type { Realtime } from "./realtime/realtime.js";
 import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
 import type { ResumeTokens } from "./auth/resume-token.js";
+import type { SecretBoxes } from "./auth/secret-box.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
@@ -28,6 +29,8 @@ export interface Services {
   sessionTokens: SessionTokens;
   /** Seals and opens the e-mailed links that reopen a conversation in the widget (mail/, widget/). */
   resumeTokens: ResumeTokens;
+  /** Seals what must be read again (operators' authenticator secrets, sign-in's pending step), one key per purpose, from the service's secret. */
+  secretBoxes: SecretBoxes;
   jobs: JobQueue;
   /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
   events: FrontdeskEvents;

@@ -5,6 +5,7 @@ import { ApiTokensSection } from "./api-tokens-section.js";
 import { DeviceNotificationsSection } from "./device-notifications-section.js";
 import { EmbeddingsSection } from "./embeddings-section.js";
 import { OperatorsSection } from "./operators-section.js";
+import { TwoFactorSection } from "./two-factor-section.js";
 import { UsageSection } from "./usage-section.js";
 import { useSettingsLive } from "./use-settings-live.js";
 import { WebhooksSection } from "./webhooks-section.js";
@@ -29,6 +30,7 @@ export function SettingsScreen() {
         <ApiTokensSection />
         <OperatorsSection />
         <LabelsSection />
+        <TwoFactorSection />
         <AiModelSection />
         <WebhooksSection />
         <EmbeddingsSection />

@@ -90,6 +90,7 @@ export const adminCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("operator.list"), workspaceId: id }),
   z.object({ command: z.literal("operator.set-password"), operatorId: id, password: z.string().max(1024) }),
   z.object({ command: z.literal("operator.password-link"), operatorId: id }),
+  z.object({ command: z.literal("operator.reset-two-factor"), operatorId: id }),
   z.object({ command: z.literal("operator.remove"), operatorId: id }),
   z.object({ command: z.literal("token.revoke"), tokenId: id }),
   z.object({ command: z.literal("token.list"), workspaceId: id }),

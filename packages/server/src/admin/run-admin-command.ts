@@ -16,6 +16,7 @@ import { setOperatorPassword } from "../console/set-password.js";
 import { operatorEvent, signedOutEvent, tokenEvent } from "../tenants/settings-events.js";
 import { updateAgent } from "../tenants/update-agent.js";
 import { findWorkspace, insertWorkspace, listWorkspaces, setWorkspaceRetention } from "../tenants/workspaces.js";
+import { removeTotp } from "../tenants/operator-two-factor.js";
 import { findConversation } from "../conversations/conversations.js";
 import { listAgentLeads } from "../widget/leads.js";
 import { listRecentMessages } from "../conversations/messages.js";
@@ -148,6 +149,13 @@ export async function runAdminCommand(context: AdminContext, input: AdminCommand
       context.publish?.(operatorEvent("operator.updated", operator, now()));
       context.publish?.(signedOutEvent(operator.workspaceId, operator.id, endedSessionIds));
       return { ...presentOperator({ ...operator, hasPassword: true }), sessions_ended: true };
+    }
+    case "operator.reset-two-factor": {
+      // A lost phone without its recovery codes: the operator signs in with the password alone (or
+      // sets up a new authenticator at sign-in, when the workspace requires one).
+      if (!(await findOperator(db, command.operatorId))) throw notFound("operator", command.operatorId);
+      await db.transaction((tx) => removeTotp(tx, command.operatorId));
+      return { operator_id: command.operatorId, two_factor: "off" };
     }
     case "operator.remove": {
       const removed = await deleteOperator(db, command.operatorId);

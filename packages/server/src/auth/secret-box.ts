@@ -42,3 +42,18 @@ export class SecretBox {
     }
   }
 }
+
+/** The service's secret boxes by purpose (one key per purpose, made once): what a use case seals with. */
+export type SecretBoxes = (purpose: string) => SecretBox;
+
+export function secretBoxesOf(serviceSecret: string): SecretBoxes {
+  const boxes = new Map<string, SecretBox>();
+  return (purpose) => {
+    let box = boxes.get(purpose);
+    if (!box) {
+      box = new SecretBox(serviceSecret, purpose);
+      boxes.set(purpose, box);
+    }
+    return box;
+  };
+}

@@ -36,6 +36,7 @@ export const ADMIN_USAGE = `Usage: frontdesk admin <resource> <action> [options]
   operator list --workspace W
   operator set-password ID --password-stdin   (reads the password from standard input)
   operator password-link ID                   (a new set-password link; earlier ones stop working)
+  operator reset-two-factor ID                (removes the operator's authenticator and recovery codes: a lost phone)
   operator remove ID                          (ends every session of the operator)
   token create --workspace W --name N [--ability A …]
   token list --workspace W
@@ -303,6 +304,8 @@ export function parseAdminArguments(argv: string[], readStandardInput: () => str
     }
     case "operator password-link":
       return { command: "operator.password-link", operatorId: needId() };
+    case "operator reset-two-factor":
+      return { command: "operator.reset-two-factor", operatorId: needId() };
     case "operator remove":
       return { command: "operator.remove", operatorId: needId() };
     case "operator list":

@@ -1,4 +1,4 @@
-import { meResponseSchema, setPasswordBodySchema, signInBodySchema } from "@frontdesk/contracts";
+import { meResponseSchema, pendingSignInResponseSchema, setPasswordBodySchema, signInBodySchema } from "@frontdesk/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponse, errors, jsonResponse, noContentResponse } from "../openapi/route-responses.js";
 import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
@@ -10,6 +10,7 @@ import { presentSignedInOperator } from "./schemas.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME, sessionCookieOptions } from "./session-cookie.js";
 import { setPasswordWithToken } from "./set-password.js";
 import { signIn } from "./sign-in.js";
+import { issuePendingSignIn } from "./two-factor/pending-sign-in.js";
 import { requireSignInAllowed } from "./sign-in-throttle.js";
 import { findOperator } from "../tenants/operators.js";
 import { operatorEvent, signedOutEvent } from "../tenants/settings-events.js";
@@ -35,6 +36,11 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       body: signInBodySchema,
       response: {
         200: jsonResponse("Signed in: the session cookie is set.", meResponseSchema),
+        202: jsonResponse(
+          "The password is right and a second step is due (the operator's authenticator, or enrolling one the workspace requires): " +
+            "the cookie `frontdesk_console_pending` (HttpOnly, 5 minutes) is set, not a session. Continue with POST /session/second-factor or /session/totp-enrolment.",
+          pendingSignInResponseSchema,
+        ),
         400: errors.invalidJson,
         401: errorResponse("`invalid_credentials`: the e-mail or the password is wrong (the answer does not tell which)."),
         403: originError,
@@ -51,9 +57,13 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       // A waiting attempt is refused before it counts against the IP's window (or costs a hash).
       await requireSignInAllowed(services, attempt);
       await enforceRateLimit(services.limiter, reply, ["loginPerIp", request.ip]);
-      const { operator, session } = await signIn(services, { ...request.body, address: request.ip });
-      reply.setCookie(SESSION_COOKIE_NAME, session.secret, sessionCookieOptions(services.config, session.expiresAt));
-      return { data: presentSignedInOperator(operator) };
+      const outcome = await signIn(services, { ...request.body, address: request.ip });
+      if (outcome.kind === "second_step") {
+        const pending = issuePendingSignIn(services, reply, outcome.operator.id, outcome.step);
+        return reply.code(202).send({ data: { second_step: pending.step, expires_at: pending.expiresAt.toISOString() } });
+      }
+      reply.setCookie(SESSION_COOKIE_NAME, outcome.session.secret, sessionCookieOptions(services.config, outcome.session.expiresAt));
+      return { data: presentSignedInOperator(outcome.operator) };
     },
   });
 

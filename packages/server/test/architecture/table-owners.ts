@@ -13,6 +13,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   operators: "tenants",
   operator_sessions: "tenants",
   operator_password_tokens: "tenants",
+  operator_recovery_codes: "tenants",
   setup_tokens: "tenants",
   // conversations/: a visitor's conversations and everything said in them, and the quota they count against
   visitors: "conversations",

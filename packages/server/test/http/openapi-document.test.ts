@@ -47,6 +47,11 @@ function referencesIn(value: unknown, into = new Set<string>()): Set<string> {
 }
 
 /** The document is the same on every store: it is read from one app (PGlite). */
+/** Console routes called without a session (no `consoleSession` requirement). */
+const BEFORE_A_SESSION = ["session", "password", "setup", "setup/status", "session/second-factor", "session/totp-enrolment", "session/totp-enrolment/confirm"].map(
+  (path) => `/api/v1/console/${path}`,
+);
+
 describe("the OpenAPI document (GET /openapi.json)", () => {
   let t: TestApp;
   let document: JsonObject;
@@ -78,6 +83,18 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
         ...["POST", "DELETE"].map((method) => `${method} /api/v1/console/conversations/{id}/snooze`),
         ...["POST /session", "DELETE /session", "GET /me", "POST /password", "POST /broadcasting/auth"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...[
+          "POST /session/second-factor",
+          "POST /session/totp-enrolment",
+          "POST /session/totp-enrolment/confirm",
+          "GET /me/two-factor",
+          "POST /me/two-factor/enrolment",
+          "POST /me/two-factor/enrolment/confirm",
+          "POST /me/two-factor/recovery-codes",
+          "POST /me/two-factor/disable",
+          "GET /workspace/sign-in",
+          "PATCH /workspace/sign-in",
+        ].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /conversations", "GET /conversations/{id}", "GET /conversations/{id}/messages", "POST /conversations/{id}/read", "GET /notifications", "POST /notifications/read"].map(
           (route) => route.replace(" ", " /api/v1/console"),
         ),
@@ -209,7 +226,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       if (SESSION_ROUTES.includes(path)) expect(operation.security, path).toEqual([{ sessionToken: [] }]);
       else if (path.startsWith(S) || path.startsWith(WP) || path.startsWith(WL)) expect(operation.security, path).toEqual([{ apiToken: [] }]);
       // An admin-only route names the role (OpenAPI 3.1 allows roles for a scheme other than OAuth): test/console/admin-role-before-validation.test.ts.
-      else if (path.startsWith(C) && path !== `${C}/session` && path !== `${C}/password` && path !== `${C}/setup` && path !== `${C}/setup/status`) {
+      // Before a session: signing in (its second step), choosing a password, the first run.
+      else if (path.startsWith(C) && !BEFORE_A_SESSION.includes(path)) {
         expect([[{ consoleSession: [] }], [{ consoleSession: ["admin"] }]], path).toContainEqual(operation.security);
       }
     }

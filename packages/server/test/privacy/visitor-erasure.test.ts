@@ -36,6 +36,7 @@ const OTHER_TABLES = [
   "operators",
   "operator_password_tokens",
   "operator_sessions",
+  "operator_recovery_codes", // hashes of an operator's two-factor recovery codes (migration 0048)
   "api_tokens",
   "conversation_counters", // a count per month: nobody in it
   "sources",

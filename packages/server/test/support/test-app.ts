@@ -7,6 +7,7 @@ import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
 import { createRealtime } from "../../src/realtime/create-realtime.js";
 import { createRateLimiter } from "../../src/ratelimit/flexible-rate-limiter.js";
+import { secretBoxesOf } from "../../src/auth/secret-box.js";
 import type { Services } from "../../src/services.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { TEST_JOB_RETRY } from "./store-templates.js";
@@ -106,6 +107,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     realtime: createRealtime(config, config.realtime.appSecret ?? TEST_REALTIME_SECRET, logger),
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
     resumeTokens: new ResumeTokens(TEST_JWT_SECRET, () => now().getTime()),
+    secretBoxes: secretBoxesOf(TEST_JWT_SECRET),
     jobs,
     embedder,
     embedders,
