@@ -10,6 +10,8 @@ import { launchChromium } from "../../widget/test/support/browser.js";
 import { startWidgetStage, type WidgetStage } from "../../widget/test/support/widget-stage.js";
 import { ARTIFACTS } from "./support/artifacts.js";
 import { OPERATOR_PASSWORD, poll, seriousViolations, signedInOperator } from "./support/console-browser.js";
+import { ssoPostLogoutRedirectUri, ssoRedirectUri } from "../../server/src/console/sso/sso-settings.js";
+import { startOidcProvider, type LoopbackOpenIdProvider } from "../../server/test/support/openid-providers.js";
 
 /**
  * Sign-in that resists guessing, in Chromium: the set-password screen shows why a guessable
@@ -20,13 +22,16 @@ import { OPERATOR_PASSWORD, poll, seriousViolations, signedInOperator } from "./
 describeNeeding("chromium")("sign-in security screens, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
+  let provider: LoopbackOpenIdProvider;
 
   beforeAll(async () => {
-    [stage, browser] = await Promise.all([startWidgetStage(), launchChromium()]);
+    [stage, browser] = await Promise.all([startWidgetStage({ FRONTDESK_SSO_ALLOW_PRIVATE_NETWORKS: "true" }), launchChromium()]);
+    provider = await startOidcProvider({ redirectUri: ssoRedirectUri(stage.serviceUrl), postLogoutRedirectUri: ssoPostLogoutRedirectUri(stage.serviceUrl) });
   });
   afterAll(async () => {
     await browser?.close();
     await stage?.close();
+    await provider?.close();
   });
 
   const codeNow = (secret: string) => totpCodeAt(secret, stage.t.services.now());
@@ -132,5 +137,46 @@ describeNeeding("chromium")("sign-in security screens, in Chromium", () => {
     await next.context().close();
     // Later operators of the workspace are asked too; put it back for the stage's other tests.
     await stage.t.services.db.query(`UPDATE workspaces SET require_two_factor = false WHERE id = $1`, [stage.tenant.workspaceId]);
+  });
+
+  it("happy: an admin sets up single sign-on in Settings; the sign-in page offers \"Sign in with Acme ID\", which signs a new operator in through the provider and signs them out of it; no serious axe violation", async () => {
+    const { context, page, pageErrors } = await signedInOperator(browser, stage, { email: "gia@acme-bikes.test", name: "Gia", role: "admin" }, "/console/settings");
+    onTestFailed(async () => {
+      await page.screenshot({ path: join(ARTIFACTS, "console-sso-failure.png") });
+      console.error("page errors:", pageErrors, "at", page.url());
+    });
+    const form = page.getByRole("form", { name: "Single sign-on provider" });
+    await poll(() => form.isVisible()).toBe(true);
+    await form.getByLabel("Button name").fill("Acme ID");
+    await form.getByLabel("Issuer URL").fill(provider.issuer);
+    await form.getByLabel("Client ID").fill(provider.clientId);
+    await form.getByLabel("Client secret").fill(provider.clientSecret);
+    await form.getByLabel("Allowed e-mail domains").fill("sso.acme-bikes.test");
+    await form.getByRole("button", { name: "Save single sign-on" }).click();
+    await poll(() => form.getByRole("status").textContent()).toContain("can sign in with Acme ID");
+    await poll(() => page.getByLabel("Redirect URI to register at the provider").inputValue()).toBe(`${stage.serviceUrl}/api/v1/console/sso/callback`);
+    await page.getByRole("region", { name: "Single sign-on" }).screenshot({ path: join(ARTIFACTS, "console-sso-settings.png") });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const next = await visitor.newPage();
+    await next.goto(`${stage.serviceUrl}/console/inbox`);
+    await next.getByLabel("E-mail").fill("hana@sso.acme-bikes.test");
+    await next.getByLabel("Password").focus();
+    const button = next.getByRole("button", { name: "Sign in with Acme ID" });
+    await poll(() => button.isVisible()).toBe(true);
+    await next.screenshot({ path: join(ARTIFACTS, "console-sso-sign-in-button.png") });
+    expect(await seriousViolations(next)).toEqual([]);
+    await button.click();
+    await poll(() => next.getByRole("status").filter({ hasText: "Live" }).count()).toBe(1);
+    expect(next.url()).toBe(`${stage.serviceUrl}/console/inbox`);
+    // Signing out ends the console session and goes on to the provider's sign-out page.
+    await next.getByRole("button", { name: "Sign out" }).click();
+    await poll(() => next.url()).toContain(`${provider.issuer}/session/end`);
+    const me = await fetch(`${stage.serviceUrl}/api/v1/console/me`, { headers: { cookie: (await visitor.cookies(stage.serviceUrl)).map((cookie) => `${cookie.name}=${cookie.value}`).join("; ") } });
+    expect(me.status).toBe(401);
+    await visitor.close();
+    await stage.t.services.db.query(`DELETE FROM workspace_sso WHERE workspace_id = $1`, [stage.tenant.workspaceId]);
   });
 });

@@ -50,6 +50,7 @@ export const errorCodes = [
   "invalid_code",
   "sign_in_expired",
   "two_factor_required",
+  "sso_not_configured",
   "forbidden",
   "csrf_origin_mismatch",
   "password_token_invalid",

@@ -9,6 +9,7 @@ export * from "./messages.js";
 export * from "./storable-text.js";
 export * from "./console-session.js";
 export * from "./console-two-factor.js";
+export * from "./console-sso.js";
 export * from "./console-inbox.js";
 export * from "./console-conversation-actions.js";
 export * from "./console-setup.js";

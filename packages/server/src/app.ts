@@ -31,6 +31,7 @@ import { registerConsoleSurface } from "./console/console-surface.js";
 import { sessionRoutes } from "./console/session-routes.js";
 import { secondStepRoutes } from "./console/two-factor/second-step-routes.js";
 import { twoFactorRoutes } from "./console/two-factor/two-factor-routes.js";
+import { ssoRoutes } from "./console/sso/sso-routes.js";
 import { setupRoutes } from "./console/setup/setup-routes.js";
 import { tokenRoutes } from "./console/tokens/routes.js";
 import { usageRoutes } from "./console/usage/routes.js";
@@ -144,6 +145,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         sessionRoutes,
         secondStepRoutes,
         twoFactorRoutes,
+        ssoRoutes,
         setupRoutes,
         agentRoutes,
         knowledgeRoutes,

@@ -27,7 +27,11 @@ const CONNECTION_LABELS = { connected: "Live", connecting: "Connecting…", unav
 function SignOutButton() {
   const queryClient = useQueryClient();
   const signOut = useMutation({
-    mutationFn: () => dataOf(api.DELETE("/api/v1/console/session")),
+    // Ends the session; one the workspace's provider started goes on to the provider's sign-out page.
+    mutationFn: async () => (await dataOf(api.POST("/api/v1/console/session/sign-out"))).data,
+    onSuccess: ({ end_session_url }) => {
+      if (end_session_url) window.location.assign(end_session_url);
+    },
     onSettled: () => switchSession(queryClient, null),
   });
   return (

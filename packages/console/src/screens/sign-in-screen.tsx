@@ -6,6 +6,12 @@ import { RecoveryCodes, TotpEnrolment, type TotpSecret } from "../two-factor/tot
 
 type SecondStep = "totp" | "enrol_totp";
 
+/** What the provider's callback sent back (`/console/?sso_error=…`), in words; the reason itself is in the service's log. */
+const SSO_ERRORS: Record<string, string> = {
+  sso_failed: "Single sign-on failed: the identity provider's answer was refused. Try again; if it goes on, an admin can read why in the service's log.",
+  sso_expired: "The single sign-on took more than 10 minutes, or was started in another browser. Try again.",
+  sso_domain_not_allowed: "Your e-mail's domain may not sign in to this workspace with single sign-on.",
+};
 
 /**
  * E-mail and password → the session cookie (HttpOnly: the page never holds the secret). When the
@@ -35,6 +41,15 @@ export function SignInScreen() {
     event.preventDefault();
     signIn.mutate();
   };
+  // The provider's name when the e-mail's domain signs in with single sign-on (asked when the e-mail is left).
+  const discover = useMutation({
+    mutationFn: async (address: string) => (await dataOf(api.GET("/api/v1/console/sso/discover", { params: { query: { email: address } } }))).data.provider,
+  });
+  const startSso = useMutation({
+    mutationFn: async () => (await dataOf(api.POST("/api/v1/console/sso/start", { body: { email } }))).data.authorization_url,
+    onSuccess: (url) => window.location.assign(url),
+  });
+  const ssoError = new URLSearchParams(window.location.search).get("sso_error");
   if (secondStep === "totp") return <CodeStep onRestart={() => setSecondStep(null)} />;
   if (secondStep === "enrol_totp") return <EnrolStep onRestart={() => setSecondStep(null)} />;
   return (
@@ -46,8 +61,36 @@ export function SignInScreen() {
         <h1 id="sign-in-title">Sign in to the console</h1>
         <label>
           E-mail
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            onBlur={() => {
+              if (email.includes("@")) discover.mutate(email);
+            }}
+          />
         </label>
+        {ssoError && (
+          <p role="alert" className="error">
+            {SSO_ERRORS[ssoError] ?? SSO_ERRORS.sso_failed}
+          </p>
+        )}
+        {discover.data && (
+          <>
+            <button type="button" className="primary" disabled={startSso.isPending} onClick={() => startSso.mutate()}>
+              Sign in with {discover.data}
+            </button>
+            {startSso.isError && (
+              <p role="alert" className="error">
+                {describeError(startSso.error)}
+              </p>
+            )}
+            <p className="muted auth-or">or with your password</p>
+          </>
+        )}
         <label>
           Password
           <input

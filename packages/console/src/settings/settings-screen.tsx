@@ -6,6 +6,7 @@ import { DeviceNotificationsSection } from "./device-notifications-section.js";
 import { EmbeddingsSection } from "./embeddings-section.js";
 import { OperatorsSection } from "./operators-section.js";
 import { TwoFactorSection } from "./two-factor-section.js";
+import { SingleSignOnSection } from "./single-sign-on-section.js";
 import { UsageSection } from "./usage-section.js";
 import { useSettingsLive } from "./use-settings-live.js";
 import { WebhooksSection } from "./webhooks-section.js";
@@ -31,6 +32,7 @@ export function SettingsScreen() {
         <OperatorsSection />
         <LabelsSection />
         <TwoFactorSection />
+        <SingleSignOnSection />
         <AiModelSection />
         <WebhooksSection />
         <EmbeddingsSection />

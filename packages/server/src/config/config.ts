@@ -52,6 +52,8 @@ export interface Config {
    * own FRONTDESK_LLM_* and FRONTDESK_EMBEDDINGS_* stay trusted.
    */
   models: { allowPrivateNetworks: boolean };
+  /** Workspaces' OpenID providers for the console's single sign-on: whether their issuer may be on loopback or a private network (and http). */
+  sso: { allowPrivateNetworks: boolean };
   /** Overrides of the calibrated low-confidence thresholds. */
   retrieval: RetrievalThresholdOverrides;
   /** Memory for in-memory lexical indexes of agents' knowledge (0: always search in SQL). */
@@ -152,6 +154,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       timeoutSeconds: env.LLM_TIMEOUT_S,
     },
     models: { allowPrivateNetworks: env.MODEL_ALLOW_PRIVATE_NETWORKS },
+    sso: { allowPrivateNetworks: env.SSO_ALLOW_PRIVATE_NETWORKS },
     retrieval: {
       ...(env.RETRIEVAL_MIN_SIMILARITY === undefined ? {} : { minSimilarity: env.RETRIEVAL_MIN_SIMILARITY }),
       ...(env.RETRIEVAL_MIN_COVERAGE === undefined ? {} : { minCoverage: env.RETRIEVAL_MIN_COVERAGE }),

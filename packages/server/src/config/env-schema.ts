@@ -102,6 +102,8 @@ export const envSchema = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   MODEL_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+  /** Workspaces' OpenID providers (console single sign-on) on loopback or a private network, over http too. */
+  SSO_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   SSE_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(10),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),

@@ -3,6 +3,7 @@ import type { Services } from "../services.js";
 import type { SignedInOperator } from "./authenticate-operator.js";
 import { findOperatorCredentials } from "../tenants/operators.js";
 import { findOperatorTwoFactor } from "../tenants/operator-two-factor.js";
+import { passwordSignInAllowed } from "../tenants/workspace-sso.js";
 import type { PendingStep } from "./two-factor/pending-sign-in.js";
 import { verifyAgainstDummy, verifyPassword } from "./password-hash.js";
 import { startOperatorSession, type StartedOperatorSession } from "./start-operator-session.js";
@@ -24,7 +25,8 @@ export async function signIn(services: Services, input: { email: string; passwor
   const attempt = { email: input.email, address: input.address };
   const found = await findOperatorCredentials(services.db, input.email);
   const matches = found?.passwordHash ? await verifyPassword(input.password, found.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!found || !matches) {
+  // A workspace that signs in only through its provider refuses passwords with the same answer as a wrong one (no oracle of a right password).
+  if (!found || !matches || !(await passwordSignInAllowed(services.db, found.operator.workspaceId))) {
     await recordSignInFailure(services, attempt);
     throw new AppError("invalid_credentials", "The e-mail or the password is wrong.");
   }

@@ -8,9 +8,9 @@ export interface StartedOperatorSession {
   expiresAt: Date;
 }
 
-/** A new server-side session of the operator (after a correct password). */
-export async function startOperatorSession(services: Services, operatorId: string): Promise<StartedOperatorSession> {
+/** A new server-side session of the operator (after a correct password, or the workspace's OpenID provider: its ID token sealed). */
+export async function startOperatorSession(services: Services, operatorId: string, ssoIdTokenSealed: string | null = null): Promise<StartedOperatorSession> {
   const secret = generateConsoleSecret();
-  const { expiresAt } = await insertOperatorSession(services.db, operatorId, hashConsoleSecret(secret), services.now());
+  const { expiresAt } = await insertOperatorSession(services.db, operatorId, hashConsoleSecret(secret), services.now(), ssoIdTokenSealed);
   return { secret, expiresAt };
 }

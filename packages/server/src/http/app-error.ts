@@ -50,6 +50,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   invalid_code: 401,
   sign_in_expired: 401,
   two_factor_required: 409,
+  sso_not_configured: 404,
   forbidden: 403,
   csrf_origin_mismatch: 403,
   password_token_invalid: 400,

@@ -22,3 +22,9 @@ export async function updateOperatorRole(tx: Queryable, workspaceId: string, ope
   const { rows } = await tx.query<OperatorRow>(`UPDATE operators SET role = $3 WHERE id = $1 AND workspace_id = $2 RETURNING *`, [operatorId, workspaceId, role]);
   return rows[0] ? toOperator(rows[0]) : null;
 }
+
+/** The workspace's operator of this e-mail (any case; the unique index on workspace and lower(email)). */
+export async function findWorkspaceOperatorByEmail(db: Queryable, workspaceId: string, email: string): Promise<Operator | null> {
+  const { rows } = await db.query<OperatorRow>(`SELECT * FROM operators WHERE workspace_id = $1 AND lower(email) = lower($2)`, [workspaceId, email]);
+  return rows[0] ? toOperator(rows[0]) : null;
+}

@@ -26,12 +26,13 @@ interface ActiveSessionRow {
   email: string;
 }
 
-export async function insertOperatorSession(db: Queryable, operatorId: string, tokenHash: string, now: Date): Promise<{ id: string; expiresAt: Date }> {
+/** `ssoIdTokenSealed`: a session started by the workspace's OpenID provider keeps its ID token (sealed) for the provider's sign-out. */
+export async function insertOperatorSession(db: Queryable, operatorId: string, tokenHash: string, now: Date, ssoIdTokenSealed: string | null = null): Promise<{ id: string; expiresAt: Date }> {
   const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS);
   const id = newId("osn");
   await db.query(
-    `INSERT INTO operator_sessions (id, operator_id, token_hash, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5)`,
-    [id, operatorId, tokenHash, now, expiresAt],
+    `INSERT INTO operator_sessions (id, operator_id, token_hash, created_at, last_seen_at, expires_at, sso_id_token_sealed) VALUES ($1, $2, $3, $4, $4, $5, $6)`,
+    [id, operatorId, tokenHash, now, expiresAt, ssoIdTokenSealed],
   );
   return { id, expiresAt };
 }
@@ -60,13 +61,16 @@ export async function touchOperatorSession(db: Queryable, sessionId: string, now
 }
 
 /** Ends one session (sign-out); returns which it was (null when there was none), for what it was granted. */
-export async function deleteOperatorSession(db: Queryable, tokenHash: string): Promise<{ id: string; operatorId: string; workspaceId: string } | null> {
-  const { rows } = await db.query<{ id: string; operator_id: string; workspace_id: string }>(
-    `DELETE FROM operator_sessions s USING operators o WHERE s.token_hash = $1 AND o.id = s.operator_id RETURNING s.id, s.operator_id, o.workspace_id`,
+export async function deleteOperatorSession(
+  db: Queryable,
+  tokenHash: string,
+): Promise<{ id: string; operatorId: string; workspaceId: string; ssoIdTokenSealed: string | null } | null> {
+  const { rows } = await db.query<{ id: string; operator_id: string; workspace_id: string; sso_id_token_sealed: string | null }>(
+    `DELETE FROM operator_sessions s USING operators o WHERE s.token_hash = $1 AND o.id = s.operator_id RETURNING s.id, s.operator_id, o.workspace_id, s.sso_id_token_sealed`,
     [tokenHash],
   );
   const row = rows[0];
-  return row ? { id: row.id, operatorId: row.operator_id, workspaceId: row.workspace_id } : null;
+  return row ? { id: row.id, operatorId: row.operator_id, workspaceId: row.workspace_id, ssoIdTokenSealed: row.sso_id_token_sealed } : null;
 }
 
 /** Ends every session of the operator (password changed, sign out everywhere); returns the ids of those that ended. */

@@ -5,7 +5,7 @@
  */
 export { OPERATOR_ROLES, deleteOperator, findOperator, insertOperator, listWorkspaceOperators, toOperator } from "./operator-repository.js";
 export type { Operator, OperatorRole, OperatorRow } from "./operator-repository.js";
-export { findWorkspaceOperator, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
+export { findWorkspaceOperator, findWorkspaceOperatorByEmail, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
 export {
   consumePasswordToken,
   findOperatorCredentials,

@@ -14,6 +14,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   operator_sessions: "tenants",
   operator_password_tokens: "tenants",
   operator_recovery_codes: "tenants",
+  workspace_sso: "tenants",
   setup_tokens: "tenants",
   // conversations/: a visitor's conversations and everything said in them, and the quota they count against
   visitors: "conversations",

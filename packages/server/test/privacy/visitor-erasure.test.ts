@@ -57,6 +57,7 @@ const OTHER_TABLES = [
   "answer_test_runs", // counts of a run of an agent's tests
   "answer_test_results", // the agent's answers to its tests' questions; deleted with their test
   "workspace_model_providers", // a workspace's answer model and its sealed key (migration 0036)
+  "workspace_sso", // a workspace's OpenID provider for operators' sign-in, its client secret sealed (migration 0049)
   "embedding_generations", // a workspace's embeddings choices and re-embedding progress (migration 0039)
   "source_files", // an owner's uploaded files, the knowledge of a file source (migration 0042)
   "saved_replies", // operators' reply templates, the workspace's and their own (migration 0043)

@@ -67,6 +67,8 @@ export interface TestAppOptions {
   progress?: IngestWorkersOptions["progress"];
   /** False: the workers leave workspaces' re-embedding jobs queued (a process that has not started them yet). */
   reembedding?: boolean;
+  /** Where the app's request logs go (the routes' `request.log`); silent by default. */
+  requestLogger?: Logger;
   /** The file extraction threads' limits (time, heap), shortened by the hostile-file tests. */
   files?: IngestPipelineOptions["files"];
 }
@@ -121,7 +123,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     metrics: createMetricsRegistry(),
     now,
   };
-  const app = await buildApp(services);
+  const app = await buildApp(services, options.requestLogger ? { loggerInstance: options.requestLogger } : {});
   let pipeline: IngestPipeline | null = null;
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
