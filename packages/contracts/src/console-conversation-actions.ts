@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestampSchema } from "./common.js";
 import { MAX_MESSAGE_LENGTH } from "./messages.js";
 import { citationSchema, conversationStatuses } from "./widget.js";
+import { attachmentIdsSchema, attachmentSchema } from "./attachments.js";
 
 /**
  * What the console changes in a conversation: POST /api/v1/console/conversations/{id}/assign,
@@ -20,13 +21,12 @@ export const assignConversationBodySchema = z.object({
     .describe("Admins only: the operator of the workspace to assign; the signed-in operator when omitted."),
 });
 
-export const operatorMessageBodySchema = z.object({
-  content: z
-    .string()
-    .min(1)
-    .max(MAX_MESSAGE_LENGTH)
-    .refine((value) => value.trim().length > 0, "must not be blank"),
-});
+export const operatorMessageBodySchema = z
+  .object({
+    content: z.string().max(MAX_MESSAGE_LENGTH).describe("The text; it may be empty when `attachment_ids` sends files."),
+    attachment_ids: attachmentIdsSchema.optional(),
+  })
+  .refine((body) => body.content.trim().length > 0 || (body.attachment_ids?.length ?? 0) > 0, { message: "must not be blank", path: ["content"] });
 
 export const operatorTypingBodySchema = z.object({
   typing: z.boolean().optional().describe("`false` when the operator stopped typing; an empty body means `true`."),
@@ -50,5 +50,6 @@ export const operatorMessageSchema = z.object({
   citations: z.array(citationSchema),
   author: z.object({ id: z.string(), name: z.string() }),
   created_at: isoTimestampSchema,
+  attachments: z.array(attachmentSchema).optional().describe("The files sent with it; absent when none."),
 });
 export const operatorMessageResponseSchema = z.object({ data: operatorMessageSchema });

@@ -4,6 +4,7 @@ import { conversationNoteSchema } from "./conversation-notes.js";
 import { isoTimestampSchema } from "./common.js";
 import { conversationLabelSchema } from "./labels.js";
 import { conversationSnoozeSchema } from "./snooze.js";
+import { attachmentSchema } from "./attachments.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings, type ConversationStatus } from "./widget.js";
 import { visitorIdentitySchema } from "./visitor-identity.js";
 
@@ -122,6 +123,8 @@ export const consoleMessageSchema = z.object({
   created_at: isoTimestampSchema,
   /** The curated answer a bot reply was served from ("Fix this answer"); null otherwise (absent from older clients' events). */
   curated_answer_id: z.string().nullable().optional(),
+  /** The files sent with it, served by the console's route; absent when none. */
+  attachments: z.array(attachmentSchema).optional(),
 });
 export type ConsoleMessage = z.infer<typeof consoleMessageSchema>;
 

@@ -31,6 +31,7 @@ export const errorCodes = [
   "channel_forbidden",
   "coupon_not_available",
   "conversation_not_found",
+  "attachment_not_found",
   "message_not_found",
   "operator_not_found",
   "visitor_not_found",

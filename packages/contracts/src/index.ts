@@ -34,3 +34,4 @@ export * from "./labels.js";
 export * from "./visitor-profile.js";
 export * from "./routing.js";
 export * from "./snooze.js";
+export * from "./attachments.js";

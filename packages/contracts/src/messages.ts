@@ -1,19 +1,19 @@
 import { z } from "zod";
 import { boundedObjectSchema, httpUrlSchema } from "./common.js";
 import { citationSchema } from "./widget.js";
+import { attachmentIdsSchema } from "./attachments.js";
 
 export const MAX_MESSAGE_LENGTH = 4000;
 
 /** POST /messages and /messages/stream. */
-export const messageBodySchema = z.object({
-  message: z
-    .string()
-    .min(1)
-    .max(MAX_MESSAGE_LENGTH)
-    .refine((value) => value.trim().length > 0, "must not be blank"),
-  page_url: httpUrlSchema.optional(),
-  page_context: boundedObjectSchema(16 * 1024).optional(),
-});
+export const messageBodySchema = z
+  .object({
+    message: z.string().max(MAX_MESSAGE_LENGTH).describe("The visitor's text; it may be empty when `attachment_ids` sends files (the bot then says nothing)."),
+    page_url: httpUrlSchema.optional(),
+    page_context: boundedObjectSchema(16 * 1024).optional(),
+    attachment_ids: attachmentIdsSchema.optional(),
+  })
+  .refine((body) => body.message.trim().length > 0 || (body.attachment_ids?.length ?? 0) > 0, { message: "must not be blank", path: ["message"] });
 export type MessageBody = z.infer<typeof messageBodySchema>;
 
 /** An `Idempotency-Key`: 1–255 printable ASCII characters (the widget sends a random UUID per message). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestampSchema } from "./common.js";
 import { answerRatings } from "./answer-feedback.js";
 import { consoleIdSchema } from "./console-inbox.js";
+import { exportedAttachmentSchema } from "./attachments.js";
 import { citationSchema, conversationStatuses, leadSchema, messageRoles, satisfactionRatings } from "./widget.js";
 import { userIdSchema, visitorIdentitySchema } from "./visitor-identity.js";
 
@@ -71,6 +72,9 @@ export const visitorExportSchema = z.object({
   conversations: z.array(exportedConversationSchema).describe("The visitor's conversations with the agent, oldest first."),
   leads: z.array(leadSchema).describe("The leads the visitor submitted (one per e-mail; a lead points at the last visitor who submitted it)."),
   events: z.array(exportedEventSchema).describe("The widget's telemetry events of the visitor, oldest first."),
+  attachments: z
+    .array(exportedAttachmentSchema)
+    .describe("The files of the visitor's conversations (theirs and operators'), oldest first: metadata, and a link to the bytes valid for an hour."),
 });
 export type VisitorExport = z.infer<typeof visitorExportSchema>;
 export const visitorExportResponseSchema = z.object({ data: visitorExportSchema });

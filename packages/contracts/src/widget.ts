@@ -4,6 +4,7 @@ import { boundedObjectSchema, httpUrlSchema, isoTimestampSchema } from "./common
 import { availabilitySchema } from "./office-hours.js";
 import { systemMessageCodeSchema } from "./system-messages.js";
 import { initIdentityFields } from "./visitor-identity.js";
+import { attachmentSchema } from "./attachments.js";
 
 export const agentIdSchema = z.string().min(1).max(64);
 
@@ -55,6 +56,8 @@ export const conversationMessageSchema = z.object({
   created_at: isoTimestampSchema,
   /** A bot reply that is an operator's curated answer ("Fix this answer"); absent otherwise. */
   curated: z.boolean().optional(),
+  /** The files sent with it (images, PDFs); absent when none. */
+  attachments: z.array(attachmentSchema).optional(),
 });
 export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
 

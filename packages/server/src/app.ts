@@ -10,6 +10,8 @@ import { registerWidgetCors } from "./http/widget-cors.js";
 import { registerConsoleCors } from "./http/console-cors.js";
 import { conversationActionRoutes } from "./conversations/console-routes.js";
 import { conversationSnoozeRoutes } from "./conversations/snooze-routes.js";
+import { visitorAttachmentRoutes } from "./attachments/widget-routes.js";
+import { consoleAttachmentRoutes } from "./attachments/console-routes.js";
 import { agentRoutes } from "./console/agents/agent-routes.js";
 import { analyticsRoutes } from "./console/analytics/routes.js";
 import { answerReviewRoutes } from "./console/review/routes.js";
@@ -130,6 +132,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
   await app.register(messageRoutes, { prefix: WIDGET_PREFIX });
   await app.register(visitorConversationRoutes, { prefix: WIDGET_PREFIX });
   await app.register(visitorErasureRoutes, { prefix: WIDGET_PREFIX });
+  await app.register(visitorAttachmentRoutes, { prefix: WIDGET_PREFIX });
   await app.register(mailWidgetRoutes, { prefix: WIDGET_PREFIX });
   await app.register(broadcastingAuthRoute, { prefix: WIDGET_PREFIX });
   await app.register(sourcesRoutes, { prefix: SOURCES_PREFIX });
@@ -152,6 +155,7 @@ export async function buildApp(services: Services, options: BuildAppOptions = {}
         operatorBroadcastingAuthRoute,
         conversationActionRoutes,
         conversationSnoozeRoutes,
+        consoleAttachmentRoutes,
         conversationReadRoutes,
         notificationRoutes,
         leadRoutes,

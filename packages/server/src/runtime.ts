@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { SessionTokens } from "./auth/session-token.js";
 import { ResumeTokens } from "./auth/resume-token.js";
+import { AttachmentLinks } from "./auth/attachment-links.js";
 import type { Config } from "./config/config.js";
 import { resolveJwtSecret } from "./config/jwt-secret.js";
 import type { Database } from "./db/database.js";
@@ -108,6 +109,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     sessionTokens: new SessionTokens(jwtSecret, config.auth.jwtIssuer),
     resumeTokens: new ResumeTokens(jwtSecret),
     secretBoxes: secretBoxesOf(jwtSecret),
+    attachmentLinks: new AttachmentLinks(jwtSecret),
     jobs,
     events: subscribeDomainEvents(jobs, config, { db, bus, sessionCache, logger: logger.child({ component: "events" }) }),
     embedder,

@@ -6,6 +6,7 @@ import type { RateLimiter } from "./ratelimit/rate-limiter.js";
 import type { SessionTokens } from "./auth/session-token.js";
 import type { ResumeTokens } from "./auth/resume-token.js";
 import type { SecretBoxes } from "./auth/secret-box.js";
+import type { AttachmentLinks } from "./auth/attachment-links.js";
 import type { Embedder } from "./embeddings/embedder.js";
 import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
@@ -31,6 +32,8 @@ export interface Services {
   resumeTokens: ResumeTokens;
   /** Seals what must be read again (operators' authenticator secrets, sign-in's pending step), one key per purpose, from the service's secret. */
   secretBoxes: SecretBoxes;
+  /** Signs and checks the short-lived links to attachments that a visitor's browser loads (attachments/). */
+  attachmentLinks: AttachmentLinks;
   jobs: JobQueue;
   /** Raises a change's domain event inside its transaction; the webhooks subscribe (subscribe-domain-events.ts). */
   events: FrontdeskEvents;

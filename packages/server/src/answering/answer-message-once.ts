@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
-import { answerMessage, answerStoredQuestion, type ConversationEvent } from "./answer-message.js";
+import { answerStoredQuestion, type ConversationEvent } from "./answer-message.js";
 import { HISTORY_TURNS } from "./answer-turn.js";
 import { DEFAULT_ANSWER_TIMEOUT_SECONDS } from "./generate/model-generator-settings.js";
 import {
@@ -20,13 +20,17 @@ import {
 import { readVisitorQuestion } from "../conversations/messages.js";
 
 /** The same body, byte for byte once parsed: the message, the page and its context. */
-const requestHashOf = (body: MessageBody) => createHash("sha256").update(JSON.stringify([body.message, body.page_url ?? null, body.page_context ?? null])).digest("hex");
+const requestHashOf = (body: MessageBody) =>
+  createHash("sha256")
+    .update(JSON.stringify([body.message, body.page_url ?? null, body.page_context ?? null, ...(body.attachment_ids?.length ? [body.attachment_ids] : [])]))
+    .digest("hex");
 
 const inProgress = () =>
   new AppError("idempotency_request_in_progress", "A request with this Idempotency-Key is still being answered; retry in a moment.", undefined, { "retry-after": "1" });
 
 /**
- * POST /messages(/stream) with an `Idempotency-Key` (without one: answerMessage). The key is
+ * POST /messages(/stream); without an `Idempotency-Key`, the message is stored at once and answered
+ * (before the first event, so that a refusal is still a JSON answer). With one, the key is
  * claimed in the transaction that stores the visitor's message, so a message is stored once per
  * key whatever the concurrency; the final answer is kept with it. A repeat in the conversation within
  * 24 hours gets, before any answer starts (so the stream route can still answer in JSON):
@@ -37,15 +41,20 @@ const inProgress = () =>
  *   the answer to the message it stored, which is not stored again.
  */
 export async function openAnswer(services: Services, session: WidgetSession, body: MessageBody, key: string | undefined, signal: AbortSignal): Promise<AsyncGenerator<ConversationEvent>> {
-  if (key === undefined) return answerMessage(services, session, body, signal);
   const started = Date.now();
+  if (key === undefined) {
+    // Stored before the answer starts, so that a refusal (an attachment that is not this
+    // conversation's unsent upload) is a JSON answer, even on the stream route.
+    const question = await receiveVisitorMessage(services, session, { content: body.message, attachmentIds: body.attachment_ids }, HISTORY_TURNS);
+    return answerStoredQuestion(services, session, body, question, signal, started);
+  }
   const { conversation } = session;
   const ref: IdempotencyKeyRef = { conversationId: conversation.id, key };
   const requestHash = requestHashOf(body);
   // Long enough for any answer: the model's timeout, and a minute for retrieval and the rest.
   const leaseSeconds = (services.config.answers.timeoutSeconds ?? DEFAULT_ANSWER_TIMEOUT_SECONDS) + 60;
   const found: { claim: ClaimedKey | null } = { claim: null };
-  const question = await receiveVisitorMessage(services, session, body.message, HISTORY_TURNS, {
+  const question = await receiveVisitorMessage(services, session, { content: body.message, attachmentIds: body.attachment_ids }, HISTORY_TURNS, {
     before: async (tx) => {
       found.claim = await claimIdempotencyKey(tx, { ...ref, workspaceId: conversation.workspaceId, agentId: conversation.agentId, visitorId: conversation.visitorId, requestHash, leaseSeconds });
       return found.claim === null;

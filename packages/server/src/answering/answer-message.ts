@@ -4,13 +4,12 @@ import type { WidgetSession } from "../widget/authenticate-session.js";
 import { recordVisitorPage } from "../conversations/visitor-sessions.js";
 import { readCachedAgent } from "../widget/read-cached-agent.js";
 import type { AnswerErrorCode } from "./generate/answer-generator.js";
-import { receiveVisitorMessage } from "../conversations/receive-visitor-message.js";
 import { insertBotReply, type StoredQuestion } from "../conversations/messages.js";
 import { findCuratedAnswer } from "../console/curated/find-curated-answer.js";
 import { requestHuman } from "../conversations/request-human.js";
 import { compactAnswerTrace } from "./answer-trace.js";
 import type { TurnTrace } from "./turn-trace.js";
-import { answerTurn, HISTORY_TURNS, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
+import { answerTurn, turnKnowledgeOf, type CuratedMatch, type TurnDecision } from "./answer-turn.js";
 
 /** What the visitor sees of an answer, as it happens: shared by the JSON and the SSE endpoints. */
 export type ConversationEvent =
@@ -20,27 +19,16 @@ export type ConversationEvent =
   | { type: "done"; messageId: string; lowConfidence: boolean; awaitingHuman: boolean; discarded?: boolean; curated?: boolean };
 
 /**
- * POST /messages(/stream): stores the visitor's message (reopening a closed conversation); only in
- * the `bot` state, answers the turn (`answerTurn`: a curated answer, a request for a person, small
- * talk, or retrieval and generation, streamed) and applies its decision: the handoff is requested,
- * or the bot's reply is stored with its citations, confidence, generator and latency, on condition
- * that the state is still `bot` and unchanged since the question: a reply written while an
- * operator took over is discarded (not stored, not published) and the answer ends with `done`
- * `discarded`. When `signal` aborts (the client left), writing stops and what was written is stored.
+ * POST /messages(/stream), once the visitor's message is stored (`visitorMessage`, by
+ * receiveVisitorMessage in answer-message-once.ts; reopening a closed conversation): only in the
+ * `bot` state and for a message with words, answers the turn (`answerTurn`: a curated answer, a
+ * request for a person, small talk, or retrieval and generation, streamed) and applies its
+ * decision: the handoff is requested, or the bot's reply is stored with its citations, confidence,
+ * generator and latency, on condition that the state is still `bot` and unchanged since the
+ * question: a reply written while an operator took over is discarded (not stored, not published)
+ * and the answer ends with `done` `discarded`. When `signal` aborts (the client left), writing
+ * stops and what was written is stored.
  */
-export async function* answerMessage(
-  services: Services,
-  session: WidgetSession,
-  body: MessageBody,
-  signal: AbortSignal,
-): AsyncGenerator<ConversationEvent> {
-  const started = Date.now();
-  // The statement that stores the message reads the state, the history and whether curated answers exist: outside `bot` nothing more is read.
-  const visitorMessage = await receiveVisitorMessage(services, session, body.message, HISTORY_TURNS);
-  yield* answerStoredQuestion(services, session, body, visitorMessage, signal, started);
-}
-
-/** answerMessage once the visitor's message is stored (`visitorMessage`): the turn, its decision applied. */
 export async function* answerStoredQuestion(
   services: Services,
   session: WidgetSession,
@@ -54,6 +42,13 @@ export async function* answerStoredQuestion(
   if (visitorMessage.status !== "bot") {
     await pageRecorded;
     yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: true };
+    return;
+  }
+  if (body.message.trim() === "") {
+    // Files without a word: nothing to answer. Attachments never reach the model (only the text
+    // and the history's texts do): the providers' path has no notion of images yet.
+    await pageRecorded;
+    yield { type: "done", messageId: visitorMessage.id, lowConfidence: false, awaitingHuman: false };
     return;
   }
   // Independent reads, at once: the visitor waits for the longest, not for their sum.

@@ -19,7 +19,17 @@ const answerDescription =
   "a stream: the whole content as one `token` frame, then `citations` and `done`; the two routes share keys). A repeat " +
   "with another body is 422 `idempotency_key_reused`; one while the first is still being answered is 409 " +
   "`idempotency_request_in_progress` with `Retry-After: 1`. When the first request ended without an answer (the " +
-  "service stopped), the repeat answers the message it stored, without storing it again.";
+  "service stopped), the repeat answers the message it stored, without storing it again.\n\n" +
+  "**Attachments**: `attachment_ids` sends uploads of this conversation (POST /widget/attachments) with the message; " +
+  "`message` may then be empty, and the bot says nothing to files alone. Files never reach the answer model: only the " +
+  "text is answered. An id that is not an unsent upload of this conversation (unknown, another conversation's, or sent " +
+  "already) is 404 `attachment_not_found`, and nothing is stored.";
+
+const attachmentErrors = {
+  404: errorResponse(
+    "`agent_not_found`: the session's agent has been unpublished since init; `attachment_not_found`: an id of `attachment_ids` is not an unsent upload of this conversation.",
+  ),
+};
 
 const idempotencyErrors = {
   409: errorResponse("`idempotency_request_in_progress`: a request with this `Idempotency-Key` is still being answered (`Retry-After: 1`)."),
@@ -41,6 +51,7 @@ export const messagesRouteSchema = {
     200: jsonResponse("The bot's answer, with its citations.", answerResponseSchema),
     ...sessionErrors,
     ...idempotencyErrors,
+    ...attachmentErrors,
   },
 };
 
@@ -73,5 +84,6 @@ export const messagesStreamRouteSchema = {
     200: { description: streamDescription, content: { "text/event-stream": { schema: streamFrameSchema } } },
     ...sessionErrors,
     ...idempotencyErrors,
+    ...attachmentErrors,
   },
 };

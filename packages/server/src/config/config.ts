@@ -45,6 +45,8 @@ export interface Config {
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
   /** `vectorIndexMinChunks`: an agent's vectors enter the HNSW index once it has this many chunks (0: at once; migration 0022). */
   ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number; uploadMaxBytes: number };
+  /** Files sent in conversations (attachments/): the largest accepted, in bytes. */
+  attachments: { maxBytes: number };
   answers: AnswerGeneratorConfig;
   /**
    * Workspaces' own model and embeddings providers (set in the console or the CLI): whether their
@@ -146,6 +148,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
     ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndexMinChunks: env.VECTOR_INDEX_MIN_CHUNKS, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
+    attachments: { maxBytes: env.ATTACHMENT_MAX_BYTES },
     answers: {
       provider: env.LLM_PROVIDER,
       baseUrl: env.LLM_BASE_URL,

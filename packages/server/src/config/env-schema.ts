@@ -116,6 +116,8 @@ export const envSchema = z.object({
   CRAWLER_USER_AGENT: z.string().min(1).optional(),
   /** The largest file uploaded as a source (issue 32), in bytes: 25 MB by default. */
   UPLOAD_MAX_BYTES: positiveInt.max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
+  /** The largest attachment a visitor or an operator may send (attachments/). */
+  ATTACHMENT_MAX_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),
   VECTOR_INDEX_MIN_CHUNKS: z.coerce.number().int().min(0).max(10_000_000).default(1000),
   ADMIN_SOCKET: booleanFromEnv.default(true),

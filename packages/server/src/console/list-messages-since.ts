@@ -5,6 +5,7 @@ import type { SignedInOperator } from "./authenticate-operator.js";
 import { listMessagesAfterSeq } from "../conversations/message-listing.js";
 import { findConsoleConversation } from "../conversations/conversations.js";
 import { conversationNotFound } from "./show-conversation.js";
+import { withAttachments } from "../attachments/attachments.js";
 
 /**
  * GET /console/conversations/{id}/messages?after_seq=N: the messages above seq N, gapless and in
@@ -26,7 +27,7 @@ export async function listMessagesSince(
     limit: query.limit ?? MESSAGES_PAGE_DEFAULT,
   });
   return {
-    messages: messages.map((message) => ({
+    messages: await withAttachments(services, conversation.id, messages.map((message) => ({
       id: message.id,
       seq: message.seq,
       role: message.role,
@@ -37,7 +38,7 @@ export async function listMessagesSince(
       author: message.author,
       created_at: message.createdAt,
       curated_answer_id: message.curatedAnswerId,
-    })),
+    })), "console"),
     has_more: hasMore,
     conversation: {
       status: conversation.status,

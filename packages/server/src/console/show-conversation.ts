@@ -8,6 +8,7 @@ import { findConsoleConversation, listLatestConsoleMessages } from "../conversat
 import { listConversationNotes } from "../notes/notes.js";
 import { CONVERSATION_NOTES_MAX } from "@frontdesk/contracts";
 import { labelsOfConversations } from "../conversations/conversation-labels.js";
+import { withAttachments } from "../attachments/attachments.js";
 
 /** The detail's messages: the latest ones; earlier ones are read forwards with GET …/messages?after_seq. */
 export const DETAIL_MESSAGE_COUNT = 100;
@@ -55,7 +56,7 @@ export async function showConversation(
     labels: labels.get(conversation.id) ?? [],
     unread_count: conversation.unreadCount,
     last_read_seq: conversation.lastReadSeq,
-    messages,
+    messages: await withAttachments(services, conversation.id, messages, "console"),
     has_earlier_messages: hasEarlier,
     notes,
     created_at: conversation.createdAt,

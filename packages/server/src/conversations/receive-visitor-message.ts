@@ -7,6 +7,13 @@ import { sessionEnded } from "./visitor-lock.js";
 import { applyTransition, systemMessages, transitionedEvent } from "./apply-transition.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 import { wakeOnVisitorMessage } from "./wake-snoozed-conversation.js";
+import { sendAttachments } from "../attachments/attachments.js";
+
+/** A visitor's message: its text, and the ids of uploads of the conversation it sends (attachments/). */
+export interface VisitorMessageInput {
+  content: string;
+  attachmentIds?: readonly string[] | undefined;
+}
 
 /**
  * Work in the transaction that stores the message: `before` it (false: the message is not stored,
@@ -24,12 +31,14 @@ export interface MessageClaim {
  * it and whether the agent has curated answers (see insertVisitorQuestion). One transaction, with
  * the claim's work when there is one (null when the claim refused: nothing stored), raising
  * `visitor.message.received` with the message: mail/'s check commits with it, and the consoles
- * hear of it once committed.
+ * hear of it once committed. Uploads it sends are given to it in the same transaction (an id that
+ * is not an unsent upload of the conversation: 404 `attachment_not_found`, nothing stored).
  */
-export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string, historyTurns: number): Promise<StoredQuestion>;
-export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string, historyTurns: number, claim: MessageClaim): Promise<StoredQuestion | null>;
-export async function receiveVisitorMessage(services: Services, session: WidgetSession, content: string, historyTurns: number, claim?: MessageClaim): Promise<StoredQuestion | null> {
+export async function receiveVisitorMessage(services: Services, session: WidgetSession, input: VisitorMessageInput, historyTurns: number): Promise<StoredQuestion>;
+export async function receiveVisitorMessage(services: Services, session: WidgetSession, input: VisitorMessageInput, historyTurns: number, claim: MessageClaim): Promise<StoredQuestion | null>;
+export async function receiveVisitorMessage(services: Services, session: WidgetSession, input: VisitorMessageInput, historyTurns: number, claim?: MessageClaim): Promise<StoredQuestion | null> {
   const { conversation } = session;
+  const { content } = input;
   const question = { conversationId: conversation.id, content };
   /** A closed conversation reopens first; the conversation's row lock orders it. */
   const storeLocked = async (tx: Queryable): Promise<StoredQuestion> => {
@@ -54,6 +63,13 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
     await claim?.after(tx, stored);
     // Their message brings a snoozed conversation back to the inbox's open view.
     await wakeOnVisitorMessage(services, tx, conversation);
+    const attachments = await sendAttachments(services, tx, {
+      workspaceId: conversation.workspaceId,
+      conversationId: conversation.id,
+      messageId: stored.id,
+      uploader: { kind: "visitor" },
+      ids: input.attachmentIds,
+    });
     await services.events.raise(tx, {
       type: "visitor.message.received",
       conversation: { workspaceId: conversation.workspaceId, agentId: conversation.agentId, conversationId: conversation.id, visitorId: conversation.visitorId },
@@ -62,6 +78,7 @@ export async function receiveVisitorMessage(services: Services, session: WidgetS
       content,
       status: stored.status,
       receivedAt: stored.createdAt,
+      ...(attachments ? { attachments } : {}),
     });
     return stored;
   }));

@@ -1,4 +1,5 @@
-import type { Citation } from "@frontdesk/contracts";
+import type { Attachment, Citation } from "@frontdesk/contracts";
+import { sendAttachments } from "../attachments/attachments.js";
 import { insertMessage } from "./message-repository.js";
 import { markConversationRead } from "./conversation-detail-repository.js";
 import { AppError } from "../http/app-error.js";
@@ -14,6 +15,7 @@ export interface OperatorMessage {
   citations: Citation[];
   author: { id: string; name: string };
   created_at: string;
+  attachments?: Attachment[];
 }
 
 /**
@@ -21,8 +23,16 @@ export interface OperatorMessage {
  * visitor. Anyone else (and anyone before a takeover) gets 409 `not_assignee`; a closed
  * conversation 409 `conversation_closed`. Checked under the row lock, so a reply cannot slip in
  * after a release or a hand-over commits. The reply moves its author's read marker to itself.
+ * Files the operator uploaded to the conversation (`attachmentIds`) are sent with it, in its
+ * transaction (one that is not their unsent upload here: 404 `attachment_not_found`, nothing stored).
  */
-export async function replyAsOperator(services: Services, actor: OperatorActor, conversationId: string, content: string): Promise<OperatorMessage> {
+export async function replyAsOperator(
+  services: Services,
+  actor: OperatorActor,
+  conversationId: string,
+  content: string,
+  attachmentIds: readonly string[] = [],
+): Promise<OperatorMessage> {
   const author = { id: actor.id, name: actor.name };
   const stored = await services.db.transaction(async (tx) => {
     const before = await lockConversationState(tx, actor.workspaceId, conversationId);
@@ -39,6 +49,13 @@ export async function replyAsOperator(services: Services, actor: OperatorActor, 
     const stored = await insertMessage(tx, { conversationId, role: "operator", content, author });
     // Replying answers what the visitor wrote before: the author's unread count drops to zero.
     await markConversationRead(tx, actor.workspaceId, actor.id, conversationId, stored.seq);
+    const attachments = await sendAttachments(services, tx, {
+      workspaceId: actor.workspaceId,
+      conversationId,
+      messageId: stored.id,
+      uploader: { kind: "operator", operatorId: actor.id },
+      ids: attachmentIds,
+    });
     await services.events.raise(tx, {
       type: "operator.replied",
       conversation: { workspaceId: before.workspaceId, agentId: before.agentId, conversationId, visitorId: before.visitorId },
@@ -47,8 +64,10 @@ export async function replyAsOperator(services: Services, actor: OperatorActor, 
       content,
       author,
       repliedAt: stored.createdAt,
+      ...(attachments ? { attachments } : {}),
     });
-    return stored;
+    return { ...stored, attachments };
   });
-  return { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };
+  const { attachments } = stored;
+  return { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt, ...(attachments ? { attachments } : {}) };
 }

@@ -7,6 +7,7 @@ import { findConversationState, type ConversationState } from "./conversation-st
 import { listMessagesAfterSeq } from "./message-listing-repository.js";
 import { operatorsOnline } from "./operators-online.js";
 import { raiseVisitorSeenSeq } from "./visitor-seen-repository.js";
+import { withAttachments } from "../attachments/attachments.js";
 
 export interface VisitorConversation {
   status: ConversationState["status"];
@@ -55,7 +56,7 @@ export async function listVisitorMessages(
   const lastSeq = messages.reduce((highest, message) => Math.max(highest, message.seq ?? 0), 0);
   if (lastSeq > 0) await raiseVisitorSeenSeq(services.db, session.conversation.id, lastSeq);
   return {
-    messages: messages.map(
+    messages: await withAttachments(services, session.conversation.id, messages.map(
       (message): ConversationMessage => ({
         id: message.id,
         seq: message.seq,
@@ -67,7 +68,7 @@ export async function listVisitorMessages(
         created_at: message.createdAt,
         ...(message.curatedAnswerId !== null ? { curated: true } : {}),
       }),
-    ),
+    ), "visitor"),
     has_more: hasMore,
   };
 }

@@ -27,7 +27,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = "ws" | "agt" | "op" | "vis" | "cnv" | "msg" | "lead" | "ntf" | "tok" | "src" | "anon" | "osn" | "pwt" | "stp" | "cur" | "era" | "whk" | "whd" | "evt" | "mail" | "mdi" | "mck" | "psh" | "ant" | "anr" | "emb" | "note" | "svr" | "lbl" | "orc";
+export type IdPrefix = "ws" | "agt" | "op" | "vis" | "cnv" | "msg" | "lead" | "ntf" | "tok" | "src" | "anon" | "osn" | "pwt" | "stp" | "cur" | "era" | "whk" | "whd" | "evt" | "mail" | "mdi" | "mck" | "psh" | "ant" | "anr" | "emb" | "note" | "svr" | "lbl" | "orc" | "att";
 
 const TIME_DIGITS = 8;
 

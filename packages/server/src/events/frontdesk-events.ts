@@ -1,4 +1,4 @@
-import type { AnswerRating, Citation, ConversationStatus, Lead, SystemMessageCode } from "@frontdesk/contracts";
+import type { AnswerRating, Attachment, Citation, ConversationStatus, Lead, SystemMessageCode } from "@frontdesk/contracts";
 import type { DomainEvents } from "./domain-events.js";
 
 /** The conversation a conversation event is about. */
@@ -73,9 +73,9 @@ export type FrontdeskEvent =
    */
   | { type: "conversation.snoozed"; conversation: ConversationOfEvent; snoozed: boolean; snoozedUntil: string | null; cause: "snoozed" | "unsnoozed" | "time" | "visitor_message"; at: string }
   /** A visitor wrote in a conversation, in the state `status` (`human`: an operator has it). */
-  | { type: "visitor.message.received"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; status: ConversationStatus; receivedAt: string }
+  | { type: "visitor.message.received"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; status: ConversationStatus; receivedAt: string; attachments?: Attachment[] }
   /** An operator's reply was stored in a conversation. */
-  | { type: "operator.replied"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; author: { id: string; name: string }; repliedAt: string }
+  | { type: "operator.replied"; conversation: ConversationOfEvent; messageId: string; seq: number; content: string; author: { id: string; name: string }; repliedAt: string; attachments?: Attachment[] }
   /** The bot's reply was stored (`curatedAnswerId`: served from that curated answer). */
   | {
       type: "bot.replied";

@@ -31,6 +31,7 @@ export const statusOfCode: Record<ErrorCode, number> = {
   channel_forbidden: 403,
   coupon_not_available: 403,
   conversation_not_found: 404,
+  attachment_not_found: 404,
   message_not_found: 404,
   operator_not_found: 404,
   visitor_not_found: 404,

@@ -1,5 +1,6 @@
 import {
   answerSchema,
+  attachmentSchema,
   availabilitySchema,
   behaviorRuleSchema,
   brandingSchema,
@@ -64,6 +65,7 @@ const components: [z.ZodType, ComponentMeta & { id: string }][] = [
       "and `action` (`open`, `message` bubble `text`, `cta` with `label`, `url`, optional `text` and, on e-commerce agents, `coupon`). `id` is the `rule_id` of its /events telemetry.",
   }],
   [conversationMessageSchema, { id: "Message", description: "A stored message of a conversation, as init returns it (oldest first)." }],
+  [attachmentSchema, { id: "Attachment", description: "A file sent in a conversation (an image or a PDF): where to fetch it, its type read from its content, its size and name." }],
   [widgetAgentSchema, { id: "Agent", description: "What the widget needs of the agent: name, persona, theme colour, starter prompts, default language." }],
   [brandingSchema, { id: "Branding", description: "The branding line the widget shows." }],
   [availabilitySchema, {

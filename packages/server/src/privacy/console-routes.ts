@@ -6,6 +6,7 @@ import { eraseVisitor } from "./erase-visitor.js";
 import { exportVisitorData } from "./export-visitor-data.js";
 import { findUserVisitor } from "./find-user-visitor.js";
 import { eraseUserVisitorRouteSchema, eraseVisitorRouteSchema, exportUserVisitorRouteSchema, exportVisitorRouteSchema } from "./schemas.js";
+import { linkContext } from "../attachments/attachments.js";
 
 const visitorNotFound = (id: string) => new AppError("visitor_not_found", `No visitor ${id} in this workspace.`);
 const userNotFound = () => new AppError("visitor_not_found", "No visitor with this user id for this agent of your workspace.");
@@ -42,14 +43,14 @@ export const visitorPrivacyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/visitors/by-user/export", { schema: exportUserVisitorRouteSchema, preValidation: admin }, async (request) => {
     const operator = operatorOf(request);
     const visitorId = await findUserVisitor(services.db, { workspaceId: operator.workspaceId, agentId: request.query.agent_id, userId: request.query.user_id });
-    const exported = visitorId === null ? null : await exportVisitorData(services.db, { workspaceId: operator.workspaceId, visitorId, now: services.now() });
+    const exported = visitorId === null ? null : await exportVisitorData(services.db, { workspaceId: operator.workspaceId, visitorId, now: services.now(), links: linkContext(services) });
     if (!exported) throw userNotFound();
     return { data: exported };
   });
 
   app.get("/visitors/:id/export", { schema: exportVisitorRouteSchema, preValidation: admin }, async (request) => {
     const operator = operatorOf(request);
-    const exported = await exportVisitorData(services.db, { workspaceId: operator.workspaceId, visitorId: request.params.id, now: services.now() });
+    const exported = await exportVisitorData(services.db, { workspaceId: operator.workspaceId, visitorId: request.params.id, now: services.now(), links: linkContext(services) });
     if (!exported) throw visitorNotFound(request.params.id);
     return { data: exported };
   });

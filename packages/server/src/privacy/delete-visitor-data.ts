@@ -19,14 +19,15 @@ import { forgetVisitorMails } from "../mail/mails.js";
 import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/events.js";
 import { deleteLeadsOfConversations, deleteLeadsOfVisitors } from "../widget/leads.js";
 import type { DeletedConversation } from "./announce-deleted-conversations.js";
+import { deleteAttachmentsOfConversations } from "../attachments/attachments.js";
 
 /**
  * Deletes everything of one visitor with one agent, each table through its owner: their
  * conversations with all they hold (messages, inbox notifications, operators' read marks,
  * satisfaction, coupon, pages, browser, the ratings of the bot's answers, operators' notes), their widget events, their leads, the visitor, the webhook
  * events about them (and what receivers answered to them), and curated questions that are still
- * their words, answer tests whose question is their message, the mails to or about them, and the
- * keys their messages were sent with. Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
+ * their words, answer tests whose question is their message, the mails to or about them, the
+ * keys their messages were sent with, and the attachments of their conversations (bytes and all). Runs in the caller's transaction, after lockVisitorOfWorkspace, and locks the
  * visitor's conversations before anything under them (conversations/visitor-lock.ts). Each statement
  * reaches its rows through an index (migration 0015 adds the missing ones).
  * `webhookAttemptsUnderWay`: to wait for after the commit (waitForAttemptsToStop).
@@ -42,6 +43,8 @@ export async function deleteVisitorData(
   await forgetVisitorQuestions(tx, { workspaceId, agentId: visitor.agentId, questions: await listVisitorQuestions(tx, visitor) });
   await forgetVisitorIdempotencyKeys(tx, workspaceId, visitor.id);
   await deleteVisitorAnswerTests(tx, workspaceId, visitor.id);
+  // Their files (and the operators' files sent to them) before the messages they were sent with.
+  await deleteAttachmentsOfConversations(tx, workspaceId, locked);
   const messages = await deleteVisitorMessages(tx, visitor);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, locked);
   await deleteNotesOfConversations(tx, workspaceId, locked);

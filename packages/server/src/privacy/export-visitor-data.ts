@@ -5,6 +5,7 @@ import { findVisitorToExport, listConversationsToExport, listMessagesToExport, v
 import { labelsOfConversations } from "../conversations/conversation-labels.js";
 import { listEventsToExport } from "../widget/events.js";
 import { listLeadsToExport } from "../widget/leads.js";
+import { listAttachmentsOfConversations, presentAttachment, type AttachmentLinkContext } from "../attachments/attachments.js";
 
 type ExportedMessage = VisitorExport["conversations"][number]["messages"][number];
 
@@ -12,11 +13,13 @@ type ExportedMessage = VisitorExport["conversations"][number]["messages"][number
  * Everything the service holds about one visitor of the workspace (an access request): their
  * conversations with every message, satisfaction and coupon, their leads and their widget events.
  * Null when the workspace has no such visitor. Read in one transaction through each table's owner;
- * the leads and events are those of the conversations read first.
+ * the leads, events and attachments are those of the conversations read first. An attachment's
+ * `url` is a link signed for an hour when `links` signs them (the console's export, handed to the
+ * visitor), else the console's route (the CLI: an operator opens it signed in).
  */
 export async function exportVisitorData(
   db: { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
-  request: { workspaceId: string; visitorId: string; now: Date },
+  request: { workspaceId: string; visitorId: string; now: Date; links?: AttachmentLinkContext },
 ): Promise<VisitorExport | null> {
   return db.transaction(async (tx) => {
     const visitor = await findVisitorToExport(tx, request.workspaceId, request.visitorId);
@@ -28,6 +31,8 @@ export async function exportVisitorData(
     const leads = await listLeadsToExport(tx, { ...scope, conversationIds });
     const events = await listEventsToExport(tx, { ...scope, conversationIds });
     const labels = await labelsOfConversations(tx, request.workspaceId, conversationIds);
+    const attachments = await listAttachmentsOfConversations(tx, request.workspaceId, conversationIds);
+    const links = request.links ?? { publicUrl: "" };
     const messagesOf = new Map<string, ExportedMessage[]>();
     for (const row of messages) {
       const list = messagesOf.get(row.conversation_id) ?? [];
@@ -73,6 +78,13 @@ export async function exportVisitorData(
         rule_id: row.rule_id,
         metadata: row.metadata,
         created_at: iso(row.created_at),
+      })),
+      attachments: attachments.map((attachment) => ({
+        ...presentAttachment(links, attachment, "visitor"),
+        conversation_id: attachment.conversationId,
+        message_id: attachment.messageId,
+        uploaded_by: attachment.uploadedBy,
+        created_at: attachment.createdAt,
       })),
     };
   });

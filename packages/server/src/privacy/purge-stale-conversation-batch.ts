@@ -16,11 +16,12 @@ import { deleteEventsOfConversations, deleteEventsOfVisitors } from "../widget/e
 import { deleteLeadsOfConversations, deleteLeadsOfVisitors } from "../widget/leads.js";
 import type { DeletedConversation } from "./announce-deleted-conversations.js";
 import { NO_ERASURE } from "./erasure-counts.js";
+import { deleteAttachmentsOfConversations } from "../attachments/attachments.js";
 
 /**
  * One batch of the retention purge in the caller's transaction, each table through its owner: up
  * to `limit` conversations of the workspace with no activity since `before` (oldest first, rows
- * another transaction holds are skipped), with their messages, notifications, read marks and
+ * another transaction holds are skipped), with their attachments, messages, notifications, read marks and
  * events; their leads too when `includeLeads` (otherwise the leads stay, pointing at no
  * conversation); then the visitors left with no conversation (never waited for), with their
  * remaining events (and, when not kept, leads).
@@ -33,6 +34,7 @@ export async function purgeStaleConversationBatch(
   const stale = await lockStaleConversations(tx, options);
   if (stale.length === 0) return { counts: NO_ERASURE, conversations: [] };
   const ids = stale.map((row) => row.id);
+  await deleteAttachmentsOfConversations(tx, workspaceId, ids);
   const messages = await deleteMessagesOfConversations(tx, workspaceId, ids);
   const notifications = await deleteNotificationsOfConversations(tx, workspaceId, ids);
   await deleteNotesOfConversations(tx, workspaceId, ids);

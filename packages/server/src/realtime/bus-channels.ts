@@ -208,6 +208,7 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
     case "message.created": {
       // `author`: the operator who wrote it, or who joined (system `operator_joined`) ({id, name}); else null.
       // `code`: a system message's stable code, else null. `curated_answer_id`: the curated answer a bot reply was served from, else null.
+      // `attachments`: the files sent with it (links signed for the visitor); absent when none.
       const { id, seq, role, content, citations, created_at } = event.message;
       const message = {
         id,
@@ -219,6 +220,7 @@ export function broadcastsOf(event: BusEvent): Broadcast[] {
         created_at,
         author: event.author ?? null,
         curated_answer_id: event.message.curated_answer_id ?? null,
+        ...(event.message.attachments?.length ? { attachments: event.message.attachments } : {}),
       };
       return [
         { channel: conversationChannel(event.conversationId), event: "message.created", payload: message },

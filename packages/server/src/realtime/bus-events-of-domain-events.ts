@@ -63,7 +63,7 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
         {
           type: "message.created",
           ...aboutConversation(event.conversation),
-          message: { id: event.messageId, seq: event.seq, role: "visitor", content: event.content, citations: [], created_at: event.receivedAt },
+          message: { id: event.messageId, seq: event.seq, role: "visitor", content: event.content, citations: [], created_at: event.receivedAt, ...(event.attachments ? { attachments: event.attachments } : {}) },
           author: null,
         },
       ];
@@ -72,7 +72,7 @@ export function busEventsOf(event: FrontdeskEvent): BusEvent[] {
         {
           type: "message.created",
           ...aboutConversation(event.conversation),
-          message: { id: event.messageId, seq: event.seq, role: "operator", content: event.content, citations: [], created_at: event.repliedAt },
+          message: { id: event.messageId, seq: event.seq, role: "operator", content: event.content, citations: [], created_at: event.repliedAt, ...(event.attachments ? { attachments: event.attachments } : {}) },
           author: event.author,
         },
       ];

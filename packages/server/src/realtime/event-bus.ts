@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
+import type { Attachment, Citation, ConversationStatus, SystemMessageCode } from "@frontdesk/contracts";
 
 /** An operator as the visitor and the other operators see them. */
 export interface OperatorAuthor {
@@ -113,6 +113,8 @@ export type BusEvent =
         created_at: string;
         /** The curated answer a bot reply was served from ("Fix this answer"). */
         curated_answer_id?: string | null;
+        /** The files sent with it, with links signed for the visitor (the operators may open them too). */
+        attachments?: Attachment[];
       };
       /** The operator who wrote it (role `operator`) or who joined (system `operator_joined`). */
       author?: OperatorAuthor | null;

@@ -1,6 +1,7 @@
 import type { InitResponse } from "@frontdesk/contracts";
 import { raiseVisitorSeenSeq } from "../conversations/visitor-seen.js";
 import type { Services } from "../services.js";
+import { withAttachments } from "../attachments/attachments.js";
 import type { Agent } from "../tenants/agent.js";
 import { listRecentMessages } from "../conversations/messages.js";
 import { findResumableConversation } from "../conversations/visitor-sessions.js";
@@ -19,7 +20,7 @@ export async function resumeSession(services: Services, agent: Agent, resumeToke
   const claims = services.resumeTokens.open(resumeToken);
   const found = claims && claims.agentId === agent.id ? await findResumableConversation(services.db, claims) : null;
   if (!found) return null;
-  const messages = await listRecentMessages(services.db, found.conversationId, messageCount);
+  const messages = await withAttachments(services, found.conversationId, await listRecentMessages(services.db, found.conversationId, messageCount), "visitor");
   const lastSeq = messages.reduce((highest, message) => Math.max(highest, message.seq ?? 0), 0);
   if (lastSeq > 0) await raiseVisitorSeenSeq(services.db, found.conversationId, lastSeq);
   const token = await services.sessionTokens.issue({ agentId: agent.id, visitorId: found.visitorId, conversationId: found.conversationId });

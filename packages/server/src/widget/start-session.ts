@@ -2,6 +2,7 @@ import { isKnownTimeZone, type InitBody, type InitResponse } from "@frontdesk/co
 import { randomBase62 } from "../db/ids.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
+import { withAttachments } from "../attachments/attachments.js";
 import { admitAgent } from "./admit-agent.js";
 import { presentAgent, presentAvailability, presentBranding } from "./present-agent.js";
 import { listRecentMessages } from "../conversations/messages.js";
@@ -86,7 +87,7 @@ export async function startSession(
   );
   if (session.conversationId === null) throw new AppError("plan_limit_reached", "This workspace has reached its monthly conversation limit.");
 
-  const messages = session.resumed ? await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT) : [];
+  const messages = session.resumed ? await withAttachments(services, session.conversationId, await listRecentMessages(db, session.conversationId, INIT_MESSAGE_COUNT), "visitor") : [];
   const token = await sessionTokens.issue({ agentId: agent.id, visitorId: session.visitor.id, conversationId: session.conversationId });
   if (!session.resumed) {
     // The batch's statement is committed by now (its transaction is shared by the agent's inits):

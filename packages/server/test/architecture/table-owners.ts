@@ -58,6 +58,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   webhook_endpoints: "webhooks",
   webhook_events: "webhooks",
   webhook_deliveries: "webhooks",
+  // attachments/: the files sent in conversations (issue 33)
+  attachments: "attachments",
   // answer-tests/: an agent's test questions, their runs and results
   answer_tests: "answer-tests",
   answer_test_runs: "answer-tests",

@@ -7,7 +7,7 @@ import { z } from "zod";
 const lockfileSchema = z.object({
   packages: z.record(
     z.string(),
-    z.object({ version: z.string().optional(), engines: z.unknown().optional(), optional: z.boolean().optional() }),
+    z.object({ version: z.string().optional(), engines: z.unknown().optional(), optional: z.boolean().optional(), hasInstallScript: z.boolean().optional() }),
   ),
 });
 const engineSchema = z.object({ node: z.string() });
@@ -41,13 +41,20 @@ describe("installed packages (happy)", () => {
     }
   });
 
-  test("the local embedder installs only what a server runs: no browser ONNX runtime, no image library, and its runtime is optional", async () => {
+  test("the local embedder installs only what a server runs: no browser ONNX runtime, and its runtime is optional", async () => {
     const lockfile = await readLockfile();
     const installed = Object.keys(lockfile.packages);
-    const unwanted = ["onnxruntime-web", "sharp", "@huggingface/transformers", "@img/sharp-linux-x64"];
+    const unwanted = ["onnxruntime-web", "@huggingface/transformers"];
     expect(installed.filter((location) => unwanted.some((name) => location.endsWith(`node_modules/${name}`)))).toEqual([]);
     for (const name of ["onnxruntime-node", "@huggingface/tokenizers"]) {
       expect({ name, optional: lockfile.packages[`node_modules/${name}`]?.optional }).toEqual({ name, optional: true });
     }
+  });
+
+  test("sharp (attachments' image re-encoding) installs its prebuilt libvips from the registry, with no install script", async () => {
+    const lockfile = await readLockfile();
+    const sharpEntries = Object.entries(lockfile.packages).filter(([location]) => /node_modules\/(sharp|@img\/sharp-[^/]+)$/.test(location));
+    expect(sharpEntries.map(([location]) => location)).toEqual(expect.arrayContaining(["node_modules/sharp", "node_modules/@img/sharp-linux-x64", "node_modules/@img/sharp-libvips-linux-x64"]));
+    expect(sharpEntries.filter(([, entry]) => entry.hasInstallScript === true).map(([location]) => location)).toEqual([]);
   });
 });

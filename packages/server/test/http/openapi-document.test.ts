@@ -80,6 +80,10 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["/init", "/rules", "/leads", "/events", "/request-human", "/typing", "/satisfaction", "/coupon/apply", "/messages", "/messages/stream", "/messages/{message_id}/feedback", "/broadcasting/auth", "/conversation/close", "/conversation/seen", "/conversation/transcript"].map((path) => `POST ${W}${path}`),
         `GET ${W}/conversation`,
         `GET ${W}/conversation/messages`,
+        `POST ${W}/attachments`,
+        `GET ${W}/attachments/{id}/{filename}`,
+        "POST /api/v1/console/conversations/{id}/attachments",
+        "GET /api/v1/console/attachments/{id}/{filename}",
         ...["assign", "messages", "release", "close", "typing"].map((action) => `POST /api/v1/console/conversations/{id}/${action}`),
         ...["POST", "DELETE"].map((method) => `${method} /api/v1/console/conversations/{id}/snooze`),
         ...["POST /session", "DELETE /session", "GET /me", "POST /password", "POST /broadcasting/auth"].map((route) => route.replace(" ", " /api/v1/console")),
@@ -252,6 +256,8 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       if (path === "/api/v1/console/session" && method === "delete") continue;
       // A file source's stored file: a public download found by its unguessable id, like a static asset.
       if (path.startsWith("/api/v1/files/")) continue;
+      // An attachment's file: opened by its link's signature (checked before the store is read) or by the session token, like a file source's.
+      if (path === `${W}/attachments/{id}/{filename}`) continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
       for (const status of Object.keys(responses).filter((code) => code.startsWith("2"))) {

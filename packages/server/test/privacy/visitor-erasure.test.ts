@@ -15,6 +15,10 @@ import { CONSOLE, type ConsoleSession, seedConsoleCast } from "../support/consol
 import { adminOf, bearer, seedTenant, startSession, type StartedSession, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
+import { formData } from "../support/generated-files.js";
+
+/** A 1×1 PNG: the photo each visitor sends with their first message (attachments are theirs too). */
+const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 const W = "/api/v1/widget";
 
@@ -23,7 +27,7 @@ const W = "/api/v1/widget";
  * them of the visitor) and those that cannot. A new table fails this test until it is sorted here,
  * and, when it holds visitor data, until erasure (src/privacy/erasure-repository.ts) deletes it.
  */
-const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks", "conversation_notes", "conversation_labels"];
+const VISITOR_DATA_TABLES = ["visitors", "conversations", "messages", "leads", "events", "inbox_notifications", "conversation_reads", "webhook_events", "message_idempotency_keys", "mail_messages", "mail_checks", "conversation_notes", "conversation_labels", "attachments"];
 /**
  * Tables of visitor data that only the mail workers fill (attempts of a sent mail, an operator's
  * digest items, the replies received by e-mail): sorted here, and shown emptied by erasure in
@@ -117,8 +121,16 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     const second = await startSession(t.app, agentId, { anon_id: first.anonymousId, new_conversation: true });
     expect(second.visitorId).toBe(first.visitorId);
     for (const session of [first, second]) {
+      // A photo, sent with the question: the attachment (its bytes and all) is the visitor's too.
+      const photo = await t.app.inject({ method: "POST", url: `${W}/attachments`, headers: bearer(session.jwt), payload: formData({}, { name: `parcel-${marker}.png`, bytes: PIXEL_PNG }) });
+      expect(photo.statusCode, photo.body).toBe(201);
       // With an Idempotency-Key, as the widget sends them: the key's row (and its kept answer) is the visitor's too.
-      const asked = await post(session, "/messages", { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}` }, { "idempotency-key": `key-${marker}` });
+      const asked = await post(
+        session,
+        "/messages",
+        { message: `Where is my parcel ${marker}?`, page_url: `https://shop.example.com/orders/${marker}`, attachment_ids: [photo.json().data.id] },
+        { "idempotency-key": `key-${marker}` },
+      );
       // The visitor rates the bot's answer, with words of their own.
       await post(session, `/messages/${asked.json().data.message_id}/feedback`, { rating: "down", comment: `Not my parcel ${marker}` });
       await post(session, "/events", { event: "launcher.open", metadata: { note: marker } });
@@ -308,6 +320,12 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
       ["launcher.open", { note: visitor.marker }],
     ]);
     expect(JSON.stringify(data)).not.toContain(kept.marker);
+    // Their attachments: metadata, and a link to the bytes (signed for an hour) that opens without a session.
+    expect(data.attachments.map((attachment) => [attachment.conversation_id, attachment.uploaded_by, attachment.media_type, attachment.filename])).toEqual(
+      visitor.sessions.map((session) => [session.conversationId, "visitor", "image/png", `parcel-${visitor.marker}.png`]),
+    );
+    const link = new URL(data.attachments[0]!.url);
+    expect((await t.app.inject({ method: "GET", url: `${link.pathname}${link.search}` })).statusCode).toBe(200);
 
     const tables = await everyTable();
     const keptBefore = await traces(kept, tables);
@@ -449,6 +467,10 @@ describeEachStore("visitor erasure, export and retention on %s", (kind) => {
     expect(await visitorExists(mixed.sessions[0]!.visitorId)).toBe(true);
     const { rows: mixedMessages } = await t.services.db.query(`SELECT 1 FROM messages WHERE conversation_id = $1`, [mixed.sessions[0]!.conversationId]);
     expect(mixedMessages).toEqual([]);
+    // Attachments go with their conversation, bytes and all; the live conversation keeps its own.
+    const attachmentsOf = async (conversationId: string) =>
+      (await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM attachments WHERE conversation_id = $1`, [conversationId])).rows[0]!.n;
+    expect([await attachmentsOf(mixed.sessions[0]!.conversationId), await attachmentsOf(mixed.sessions[1]!.conversationId)]).toEqual([0, 1]);
 
     const audits = await erasureRows(purged.workspaceId);
     expect(audits.map((audit) => [audit.scope, audit.requested_by, audit.counts.conversations])).toEqual([

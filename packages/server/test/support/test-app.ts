@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { SessionTokens } from "../../src/auth/session-token.js";
 import { ResumeTokens } from "../../src/auth/resume-token.js";
+import { AttachmentLinks } from "../../src/auth/attachment-links.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { createInProcessEventBus, type BusEvent, type EventBus } from "../../src/realtime/event-bus.js";
 import { createRealtime } from "../../src/realtime/create-realtime.js";
@@ -110,6 +111,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     sessionTokens: new SessionTokens(TEST_JWT_SECRET, config.auth.jwtIssuer, () => now().getTime()),
     resumeTokens: new ResumeTokens(TEST_JWT_SECRET, () => now().getTime()),
     secretBoxes: secretBoxesOf(TEST_JWT_SECRET),
+    attachmentLinks: new AttachmentLinks(TEST_JWT_SECRET, () => now().getTime()),
     jobs,
     embedder,
     embedders,

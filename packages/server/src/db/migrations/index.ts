@@ -36,6 +36,7 @@ import { documentVisibility } from "./0041-document-visibility.js";
 import { fileSources } from "./0042-file-sources.js";
 import { notesAndSavedReplies } from "./0043-notes-and-saved-replies.js";
 import { labelsAndVisitorProfile } from "./0044-labels-and-visitor-profile.js";
+import { attachments } from "./0045-attachments.js";
 import { routingAndSnooze } from "./0046-routing-and-snooze.js";
 import { visitorIdentity } from "./0047-visitor-identity.js";
 import { operatorTwoFactor } from "./0048-operator-two-factor.js";
@@ -43,4 +44,4 @@ import { workspaceSingleSignOn } from "./0049-workspace-single-sign-on.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration, in the order they apply. Never edit one that has shipped: add the next. */
-export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours, mail, visitorSeenSeq, pushSubscriptions, inboundMail, answerModels, answerRatings, answerTests, embeddingGenerations, documentVisibility, fileSources, notesAndSavedReplies, labelsAndVisitorProfile, routingAndSnooze, visitorIdentity, operatorTwoFactor, workspaceSingleSignOn];
+export const migrations: Migration[] = [foundation, sources, knowledgeRevisions, adminListIndexes, conversationEventSeq, operatorAccounts, conversationStates, consoleInbox, visitorPageContext, firstRunSetup, consoleReports, messageCatchUpIndex, curatedAnswers, curatedQuestionStems, visitorErasure, systemMessageCodes, wordpressPosts, webhooks, sourceSchedules, conversationCounterGrants, vectorIndexThreshold, pendingDocuments, webhookEvents, invitedOperatorEmails, messageIdempotencyKeys, agentOfficeHours, mail, visitorSeenSeq, pushSubscriptions, inboundMail, answerModels, answerRatings, answerTests, embeddingGenerations, documentVisibility, fileSources, notesAndSavedReplies, labelsAndVisitorProfile, attachments, routingAndSnooze, visitorIdentity, operatorTwoFactor, workspaceSingleSignOn];
