@@ -51,6 +51,20 @@ const pusherFromSource = {
       contents: 'export default class { constructor() { throw new Error("encrypted channels are not built into the widget"); } }',
       loader: "ts",
     }));
+    // The widget subscribes to its private conversation channel only, never to a presence channel
+    // (the operators' presence is the console's): the class and its member list go.
+    builder.onLoad({ filter: /[\\/]core[\\/]channels[\\/]presence_channel\.ts$/ }, () => ({
+      contents: 'export default class { constructor() { throw new Error("presence channels are not built into the widget"); } }',
+      loader: "ts",
+    }));
+    // Its transports are WebSocket only (enabledTransports: ["ws", "wss"], realtime-connection.ts): the
+    // HTTP streaming and polling fallbacks, their sockets and XHR requests are never built.
+    builder.onLoad({ filter: /[\\/]runtimes[\\/]isomorphic[\\/]http[\\/]http\.ts$/ }, () => ({
+      contents:
+        'const unused = () => { throw new Error("HTTP fallback transports are not built into the widget"); };\n' +
+        "export default { createStreamingSocket: unused, createPollingSocket: unused, createSocket: unused, createXHR: unused, createRequest: unused };",
+      loader: "ts",
+    }));
     builder.onLoad({ filter: /[\\/]core[\\/]user\.ts$/ }, () => ({
       contents: 'export default class { signinDonePromise = null; user_data = null; signin() { throw new Error("user sign-in is not built into the widget"); } }',
       loader: "ts",

@@ -1,4 +1,4 @@
-import type { ConversationMessage, SystemMessageCode } from "@frontdesk/contracts";
+import type { Attachment, ConversationMessage, SystemMessageCode } from "@frontdesk/contracts";
 import type { CitationChip, Outgoing } from "./widget-api-client.js";
 
 export type ChatRole = "visitor" | "bot" | "operator" | "system";
@@ -16,6 +16,8 @@ export interface ChatMessage {
   /** A system message's stable code (system-messages.ts shows it in the visitor's language). */
   code?: SystemMessageCode | null;
   citations: CitationChip[];
+  /** The files sent with it (images, PDFs). */
+  files?: Attachment[] | undefined;
   /** The answer is still arriving. */
   streaming: boolean;
   lowConfidence: boolean;
@@ -36,6 +38,7 @@ export const chatMessageOf = (message: ConversationMessage, key: string): ChatMe
   content: message.content,
   code: message.code,
   citations: message.citations,
+  files: message.attachments,
   author: message.author?.name ?? null,
   streaming: false,
   lowConfidence: false,

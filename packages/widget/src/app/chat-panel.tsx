@@ -9,6 +9,9 @@ import { systemText } from "./system-messages.js";
 import type { UiStrings } from "./ui-strings.js";
 import { AwayNotice, HandoffFooter, HeaderMenu } from "./handoff/handoff-views.js";
 import type { CitationChip } from "./widget-api-client.js";
+import { ACCEPTED_FILES, Files, PendingFiles, type PendingFile } from "./attachments.js";
+
+let fileCount = 0;
 
 function useChatState(session: ChatSession): ChatState {
   const [state, setState] = useState(session.state);
@@ -60,9 +63,12 @@ export function Message({
       aria-busy={message.streaming ? "true" : undefined}
     >
       {message.author && message.role != "system" && <span class="author">{message.author}</span>}
-      <div class="bubble" dir="auto">
-        {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message, strings)}</p> : <MarkdownView source={message.content} />}
-      </div>
+      {(message.content || message.role === "system" || message.streaming) && (
+        <div class="bubble" dir="auto">
+          {message.role === "visitor" ? <p>{message.content}</p> : message.role === "system" ? <p>{systemText(message, strings)}</p> : <MarkdownView source={message.content} />}
+        </div>
+      )}
+      <Files files={message.files} />
       {!message.streaming && <Citations citations={message.citations} strings={strings} />}
       {message.role === "bot" && message.id && !message.streaming && onRate && (
         <RatingButtons ratings={["up", "down"]} labels={[strings.helpful, strings.notHelpful]} value={message.rating} onRate={(rating) => onRate(message.key, rating)} />
@@ -94,7 +100,9 @@ export interface ChatPanelProps {
 export function ChatPanel({ session, strings, language, onOpened, footer }: ChatPanelProps): JSX.Element | null {
   const state = useChatState(session);
   const [draft, setDraft] = useState("");
+  const [files, setFiles] = useState<PendingFile[]>([]);
   const input = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const log = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -108,11 +116,26 @@ export function ChatPanel({ session, strings, language, onOpened, footer }: Chat
   if (!state.open) return null;
   const persona = state.agent?.persona.name || state.agent?.name || "";
   const hasVisitorMessage = state.messages.some((message) => message.role === "visitor");
+  // Files are uploaded as soon as they are added (picked, pasted or dropped), and sent with the next message.
+  const sent = files.flatMap((file) => (file.sent ? [file.sent] : []));
+  const blocked = (!draft.trim() && !sent.length) || files.some((file) => !file.sent && !file.failed) || state.answering;
+  const add = (list: FileList | null | undefined) => {
+    for (const file of Array.from(list ?? [])) {
+      const key = `f${++fileCount}`;
+      const change = (patch: Partial<PendingFile>) => setFiles((all) => all.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+      setFiles((all) => [...all, { key, name: file.name, preview: file.type[0] == "i" ? URL.createObjectURL(file) : undefined, progress: 0 }]);
+      session.upload(file, (progress) => change({ progress })).then(
+        (attachment) => change({ sent: attachment }),
+        () => change({ failed: true }),
+      );
+    }
+  };
   const submit = (event: Event) => {
     event.preventDefault();
-    if (!draft.trim() || state.answering) return;
-    void session.send(draft);
+    if (blocked) return;
+    void session.send(draft, sent);
     setDraft("");
+    setFiles([]);
   };
   const brandUrl = state.branding?.show ? safeHref(state.branding.url) : null;
   const brandLogo = state.branding ? safeHref(state.branding.logo_url) : null;
@@ -176,7 +199,32 @@ export function ChatPanel({ session, strings, language, onOpened, footer }: Chat
           )}
         </div>
       )}
-      <form class="composer" onSubmit={submit}>
+      <PendingFiles files={files} strings={strings} remove={(key) => setFiles((all) => all.filter((file) => file.key !== key))} />
+      <form
+        class="composer"
+        onSubmit={submit}
+        onDragOver={(event) => event.preventDefault()}
+        onDrop={(event) => {
+          event.preventDefault();
+          add(event.dataTransfer?.files);
+        }}
+      >
+        <input
+          ref={picker}
+          type="file"
+          accept={ACCEPTED_FILES}
+          multiple
+          hidden
+          onChange={(event) => {
+            add(event.currentTarget.files);
+            event.currentTarget.value = "";
+          }}
+        />
+        <button type="button" class="attach" aria-label={strings.attach} disabled={state.phase !== "ready"} onClick={() => picker.current?.click()}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z" />
+          </svg>
+        </button>
         <textarea
           ref={input}
           rows={1}
@@ -191,8 +239,14 @@ export function ChatPanel({ session, strings, language, onOpened, footer }: Chat
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey && !event.isComposing) submit(event);
           }}
+          onPaste={(event) => {
+            if (event.clipboardData?.files.length) {
+              event.preventDefault();
+              add(event.clipboardData.files);
+            }
+          }}
         />
-        <button type="submit" class="send" aria-label={strings.send} disabled={!draft.trim() || state.answering || state.phase !== "ready"}>
+        <button type="submit" class="send" aria-label={strings.send} disabled={blocked || state.phase !== "ready"}>
           <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
             <path d="M3 20.5 21 12 3 3.5 3 10l12 2-12 2z" />
           </svg>

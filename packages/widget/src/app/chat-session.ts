@@ -1,4 +1,5 @@
-import type { Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
+import type { Attachment, Availability, Branding, WidgetAgent } from "@frontdesk/contracts";
+import { uploadFile } from "./attachments.js";
 import type { Identity, MountContext } from "../shared/embed-context.js";
 import { takeResumeToken } from "./resume-link.js";
 import { WidgetApiClient, type InitData, type Outgoing } from "./widget-api-client.js";
@@ -83,7 +84,7 @@ export class ChatSession {
   }
 
   #visitorMessage(out: Outgoing, unsent?: boolean): ChatMessage {
-    return { key: this.#nextKey(), role: "visitor", content: out.body.message, citations: [], streaming: false, lowConfidence: false, out, unsent };
+    return { key: this.#nextKey(), role: "visitor", content: out.body.message, files: out.files, citations: [], streaming: false, lowConfidence: false, out, unsent };
   }
 
   /** Writes the messages not yet delivered to the outbox. */
@@ -290,15 +291,22 @@ export class ChatSession {
     }
   }
 
-  /** Sends the visitor's message, kept in the outbox with its own Idempotency-Key until it is delivered. */
-  async send(text: string): Promise<void> {
+  /** Uploads a file for the next message (POST /attachments), telling `onProgress` the share sent. */
+  async upload(file: File, onProgress: (share: number) => void): Promise<Attachment> {
+    const session = await this.start();
+    if (!session) throw 0;
+    return uploadFile(this.#context.options.serviceUrl, session.jwt, file, onProgress);
+  }
+
+  /** Sends the visitor's message (and its uploaded `files`), kept in the outbox with its own Idempotency-Key until it is delivered. */
+  async send(text: string, files?: Attachment[]): Promise<void> {
     const message = text.trim();
-    if (!message || this.state.answering) return;
+    if ((!message && !files?.length) || this.state.answering) return;
     if (!this.state.open) this.setOpen(true);
     const pageContext = this.pageContext();
-    const body = { message, page_url: location.href, ...(pageContext ? { page_context: pageContext } : {}) };
+    const body = { message, page_url: location.href, ...(pageContext ? { page_context: pageContext } : {}), ...(files?.length ? { attachment_ids: files.map((file) => file.id) } : {}) };
     const key = crypto.getRandomValues(new Uint32Array(4)).join("-");
-    await this.#deliver(this.#visitorMessage({ body, key }));
+    await this.#deliver(this.#visitorMessage({ body, key, ...(files?.length ? { files } : {}) }));
   }
 
   /** Sends (again) a message of the outbox and streams the answer into a new bot message. */

@@ -21,7 +21,7 @@ export const PANEL_ADAPTIVE_CSS = `
 .starter:hover{background:#374151}
 .status,.brand{color:#9ca3af}
 .notice{background:#451a03;color:#fde68a}
-.composer,.brand{background:#111827}
+.composer,.brand,.pending{background:#111827}
 .composer{border-top-color:#374151}
 .composer textarea{background:#1f2937;border-color:#4b5563}
 .fd .menu,.fd .lead,.fd .fd-bubble{background:#1f2937;color:#f3f4f6}

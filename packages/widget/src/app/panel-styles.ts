@@ -8,9 +8,9 @@ export const PANEL_CSS = `
 .head h2{margin:0;font-size:16px;font-weight:600;line-height:1.3;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .subtitle{margin:0;font-size:12px;opacity:.85}
 button{font:inherit;color:inherit}
-.close{flex:none;width:34px;height:34px;border:0;border-radius:8px;background:transparent;cursor:pointer;display:flex;align-items:center;justify-content:center;padding:0}
+.close,.attach{flex:none;width:34px;height:34px;border:0;border-radius:8px;background:transparent;cursor:pointer;display:flex;align-items:center;justify-content:center;padding:0}
 .close:hover{background:rgba(127,127,127,.2)}
-.close svg,.send svg{width:20px;height:20px;fill:currentColor}
+.close svg,.send svg,.attach svg{width:20px;height:20px;fill:currentColor}
 .log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;background:#f9fafb;overscroll-behavior:contain}
 .msg{display:flex;flex-direction:column;max-width:85%}
 .from-visitor{align-self:flex-end;align-items:flex-end}
@@ -27,6 +27,11 @@ button{font:inherit;color:inherit}
 .chips{list-style:none;margin:6px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:6px}
 .chip{display:inline-block;max-width:220px;padding:3px 10px;border-radius:999px;background:#fff;box-shadow:0 0 0 1px #d1d5db;color:#374151;font-size:12px;text-decoration:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .chip:hover{box-shadow:0 0 0 1px var(--fd-primary)}
+.file img{display:block;max-width:200px;max-height:150px;border-radius:10px}
+.pending{margin:0;padding:8px 12px 0;background:#fff}
+.pending .chip{display:flex;align-items:center;gap:6px;max-width:100%;white-space:normal}
+.pending img{width:32px;height:32px;object-fit:cover;border-radius:4px}
+.pending progress{width:40px}
 .starters{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;margin-top:4px}
 .starter{border:1px solid var(--fd-primary);background:#fff;color:#111827;border-radius:999px;padding:6px 12px;cursor:pointer;font-size:14px;text-align:start}
 .starter:hover{background:#f3f4f6}

@@ -20,6 +20,10 @@ export const en = {
   networkProblem: "We couldn't reach the assistant. Check your connection and try again.",
   tooMany: (seconds: number | null) => `Too many messages at once. Please wait ${seconds ? `${seconds} seconds` : "a moment"} and try again.`,
   notSent: "Not sent",
+  // Attachments (attachments.tsx).
+  attach: "Attach a file",
+  removeFile: (name: string) => `Remove ${name}`,
+  fileRefused: "Can't send: images and PDFs only, within the size limit",
   // The human handoff (handoff/handoff-views.tsx).
   menu: "More options",
   talkToPerson: "Talk to a person",

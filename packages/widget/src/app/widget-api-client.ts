@@ -1,4 +1,4 @@
-import type { Citation, InitResponse } from "@frontdesk/contracts";
+import type { Attachment, Citation, InitResponse } from "@frontdesk/contracts";
 import type { Identity } from "../shared/embed-context.js";
 import { readEventStream } from "./read-event-stream.js";
 import { openWidgetRequest, widgetRequest } from "./widget-request.js";
@@ -7,8 +7,10 @@ export type InitData = InitResponse["data"];
 
 /** A visitor's message as sent: its body, and its Idempotency-Key (the same each time it is sent again). */
 export interface Outgoing {
-  body: { message: string; page_url: string; page_context?: Record<string, unknown> };
+  body: { message: string; page_url: string; page_context?: Record<string, unknown>; attachment_ids?: string[] };
   key: string;
+  /** The files it sends, as shown. */
+  files?: Attachment[] | undefined;
 }
 
 /** A citation as the stream sends it; `title` is shown when the service sends one. */
