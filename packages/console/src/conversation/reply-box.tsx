@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { describeError } from "../api/client.js";
 import { useSavedReplyPicker } from "./saved-reply-picker.js";
+import { ReplyAttachments, useReplyAttachments } from "./attachments.js";
 
 interface ReplyBoxProps {
-  onSend(content: string): Promise<unknown>;
+  onSend(content: string, attachmentIds?: string[]): Promise<unknown>;
   onKeystroke(): void;
   onStopTyping(): void;
   sending: boolean;
@@ -11,7 +12,7 @@ interface ReplyBoxProps {
   focusOnShow: boolean;
   /** Why this operator cannot reply now (another operator has the conversation): the box is disabled and says so. */
   disabledReason?: string | null;
-  /** The conversation: typing `/` and a shortcut inserts a saved reply filled for it. */
+  /** The conversation: typing `/` and a shortcut inserts a saved reply filled for it; files are uploaded to it (sent with the reply: `attachmentIds`). */
   conversationId?: string | null;
   /** Take the focus each time this changes (the `r` shortcut). */
   focusRequest?: number;
@@ -24,6 +25,7 @@ interface ReplyBoxProps {
  */
 export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow, disabledReason = null, conversationId = null, focusRequest = 0 }: ReplyBoxProps) {
   const [content, setContent] = useState("");
+  const files = useReplyAttachments(conversationId);
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
   const reasonId = useId();
@@ -47,12 +49,13 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     const text = content.trim();
-    if (!text || sending || disabled) return;
+    if ((!text && files.ready.length === 0) || files.uploading || sending || disabled) return;
     setError(null);
     onStopTyping();
     try {
-      await onSend(text);
+      await onSend(text, files.ready.length > 0 ? files.ready.map((file) => file.id) : undefined);
       setContent("");
+      files.clear();
     } catch (failure) {
       setError(describeError(failure));
     }
@@ -91,12 +94,13 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
       />
       {picker.popup}
       <div className="reply-actions">
+        <ReplyAttachments state={files} disabled={disabled} />
         {error && (
           <p role="alert" className="error">
             {error}
           </p>
         )}
-        <button type="submit" className="primary" disabled={disabled || sending || content.trim() === ""}>
+        <button type="submit" className="primary" disabled={disabled || sending || files.uploading || (content.trim() === "" && files.ready.length === 0)}>
           Send
         </button>
       </div>

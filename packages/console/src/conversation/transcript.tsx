@@ -3,6 +3,7 @@ import { CuratedBadge, FixAnswerButton, questionAnsweredBy } from "../curated/fi
 import type { ConsoleMessage } from "./merge-messages.js";
 import type { ConversationNote } from "./use-notes.js";
 import { systemEventText } from "./system-event-text.js";
+import { AttachmentList } from "./attachments.js";
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 
@@ -92,7 +93,8 @@ export function Transcript({ messages, lastReadSeq, notes = [] }: { messages: re
                 {message.role === "bot" && <FixAnswerButton reply={message} question={questionAnsweredBy(messages, message)} />}
                 {lastReadSeq !== null && message.role === "visitor" && message.seq !== null && message.seq > lastReadSeq && <span className="badge">New</span>}
               </div>
-              <div className="message-body">{message.content}</div>
+              {message.content && <div className="message-body">{message.content}</div>}
+              <AttachmentList attachments={message.attachments} />
               <Citations message={message} />
             </li>
           )}

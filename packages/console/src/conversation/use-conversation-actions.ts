@@ -33,7 +33,8 @@ export function useConversationActions(id: string, update: (change: (conversatio
     onSuccess: settle,
   });
   const reply = useMutation({
-    mutationFn: async (content: string) => (await dataOf(api.POST("/api/v1/console/conversations/{id}/messages", { ...path, body: { content } }))).data,
+    mutationFn: async ({ content, attachment_ids }: { content: string; attachment_ids?: string[] | undefined }) =>
+      (await dataOf(api.POST("/api/v1/console/conversations/{id}/messages", { ...path, body: { content, ...(attachment_ids ? { attachment_ids } : {}) } }))).data,
     onSuccess: (message) => {
       update((conversation) => ({ ...conversation, messages: mergeMessages(conversation.messages, [{ ...message, low_confidence: false }]) }));
       void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY });
