@@ -19,7 +19,8 @@ export const uploadVisitorAttachmentRouteSchema = {
   summary: "Upload a file to send in the conversation",
   description:
     `${uploadDescription} Send it with POST /messages or /messages/stream (\`attachment_ids\`). The answer's \`url\` is a link signed ` +
-    "for an hour, which the visitor's browser can load in an `<img>` (see GET /api/v1/widget/attachments/{id}/{filename}). Counts against the session token's budget.",
+    "for an hour, which the visitor's browser can load in an `<img>` (see GET /api/v1/widget/attachments/{id}/{filename}). Counts against the session token's budget, " +
+    "and against the conversation's uploads an hour (FRONTDESK_RATE_LIMIT_ATTACHMENTS_PER_HOUR, 20 by default).",
   security: sessionSecurity,
   consumes: ["multipart/form-data"],
   body: attachmentUploadBodySchema,

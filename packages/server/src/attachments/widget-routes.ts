@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { bearerToken } from "../auth/session-token.js";
 import { AppError } from "../http/app-error.js";
 import { authenticateSession } from "../widget/authenticate-session.js";
-import { sessionGuard, sessionOf } from "../widget/route-guards.js";
+import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
+import { sessionOf, sessionOnly } from "../widget/route-guards.js";
 import { findAttachmentContent } from "./attachment-repository.js";
 import { linkContext } from "./attachments.js";
 import { presentAttachment } from "./present-attachment.js";
@@ -17,13 +18,16 @@ const notFound = () => new AppError("attachment_not_found", "No attachment with 
 export const visitorAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
   await registerAttachmentUploads(app);
-  const guard = sessionGuard(services, "session");
+  const authenticate = sessionOnly(services);
 
   app.post("/attachments", {
     schema: uploadVisitorAttachmentRouteSchema,
-    // The file is read (up to the limit) only once the session token passed and was counted.
+    // The file is read (up to the limit) only once the session token passed and was counted: against
+    // the token's budget, and the conversation's uploads an hour (each is kept in the store).
     preValidation: async (request, reply) => {
-      await guard(request, reply);
+      await authenticate(request, reply);
+      const session = sessionOf(request);
+      await enforceRateLimit(services.limiter, reply, ["session", session.tokenKey], ["attachments", session.conversation.id]);
       await readAttachmentUpload(request, services.config.attachments.maxBytes);
     },
     handler: async (request, reply) => {

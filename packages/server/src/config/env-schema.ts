@@ -153,6 +153,7 @@ export const envSchema = z.object({
   MAIL_CONCURRENCY: nonNegativeInt.max(100).default(2),
   EMAIL_UNSEEN_DELAY_SECONDS: nonNegativeInt.max(86_400).default(120),
   RATE_LIMIT_TRANSCRIPTS_PER_HOUR: positiveInt.optional(),
+  RATE_LIMIT_ATTACHMENTS_PER_HOUR: positiveInt.optional(),
   MAIL_REPLY_TO: z.string().min(3).max(254).optional(),
   IMAP_URL: urlWithProtocols(["imap:", "imaps:"]).optional(),
   IMAP_MAILBOX: z.string().min(1).max(200).default("INBOX"),

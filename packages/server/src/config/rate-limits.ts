@@ -25,6 +25,8 @@ export interface RateLimits {
   transcripts: WindowLimit;
   /** The same per client IP, so that new conversations do not make new budgets for mail to any address. */
   transcriptsPerIp: WindowLimit;
+  /** POST /widget/attachments, per conversation: each upload is up to FRONTDESK_ATTACHMENT_MAX_BYTES kept in the store. */
+  attachments: WindowLimit;
   /** Console sign-in and set-password attempts per client IP (wrong passwords also make attempts wait: console/sign-in-throttle.ts). */
   loginPerIp: WindowLimit;
   /** POST /inbound-mail/{provider}, per client IP (a provider's sending servers): counted before the post is read or its signature checked. */
@@ -51,6 +53,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
     transcriptsPerIp: { points: 20, windowSeconds: 3600 },
+    attachments: { points: 20, windowSeconds: 3600 },
     inboundMail: minute(600),
     ...LOGIN_LIMITS,
   },
@@ -68,6 +71,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
     transcriptsPerIp: { points: 20, windowSeconds: 3600 },
+    attachments: { points: 60, windowSeconds: 3600 },
     inboundMail: minute(600),
     ...LOGIN_LIMITS,
   },
@@ -95,6 +99,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     webhookTests: override(base.webhookTests, env.RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE),
     transcripts: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR === undefined ? base.transcripts : { points: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 },
     transcriptsPerIp: base.transcriptsPerIp,
+    attachments: env.RATE_LIMIT_ATTACHMENTS_PER_HOUR === undefined ? base.attachments : { points: env.RATE_LIMIT_ATTACHMENTS_PER_HOUR, windowSeconds: 3600 },
     loginPerIp: base.loginPerIp,
     inboundMail: override(base.inboundMail, env.RATE_LIMIT_INBOUND_MAIL_PER_MINUTE),
   };

@@ -8,6 +8,7 @@ import { describeEachStore } from "../support/test-database.js";
 
 const W = "/api/v1/widget";
 const MAX_BYTES = 400_000;
+const UPLOADS_PER_HOUR = 6;
 
 /** A photo as a phone takes it: a JPEG whose EXIF names the camera's owner and where it was taken (GPS). */
 async function photoWithGps(): Promise<Buffer> {
@@ -28,7 +29,11 @@ describeEachStore("attachments on %s", (kind) => {
   let outsider: ConsoleSession;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { FRONTDESK_ATTACHMENT_MAX_BYTES: String(MAX_BYTES), FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000" });
+    t = await createTestApp(kind, {
+      FRONTDESK_ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
+      FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000",
+      FRONTDESK_RATE_LIMIT_ATTACHMENTS_PER_HOUR: String(UPLOADS_PER_HOUR),
+    });
     ({ tenant, admin, agentOperator, outsider } = await seedConsoleCast(t));
   }, 120_000);
   afterAll(() => t.close());
@@ -260,5 +265,18 @@ describeEachStore("attachments on %s", (kind) => {
     } finally {
       t.clock.offsetMs -= 3601_000;
     }
+  });
+
+  it("security: a conversation's uploads are limited per hour (each is kept in the store): the next is 429 with Retry-After, and nothing of it is read or stored", async () => {
+    const session = await startSession(t.app, tenant.agentId);
+    const pixel = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } }).png().toBuffer();
+    for (let index = 0; index < UPLOADS_PER_HOUR; index += 1) await uploaded(session, `p${index}.png`, pixel);
+    const refused = await upload(session, "one-more.png", pixel);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe("rate_limited");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(await count(session.conversationId)).toBe(UPLOADS_PER_HOUR);
+    // Another conversation has its own budget.
+    await uploaded(await startSession(t.app, tenant.agentId), "elsewhere.png", pixel);
   });
 });

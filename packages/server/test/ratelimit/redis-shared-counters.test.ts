@@ -21,6 +21,7 @@ const limits: LimitTable = {
   webhookTests: null,
   transcripts: null,
   transcriptsPerIp: null,
+  attachments: null,
   loginPerIp: null,
   inboundMail: null,
 };
