@@ -55,6 +55,8 @@ export const visitorAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
     const session = await authenticateSession(services, request.headers.authorization);
     const file = await findAttachmentContent(services.db, id);
     if (!file || file.conversationId !== session.conversation.id || file.workspaceId !== session.conversation.workspaceId) throw notFound();
+    // An operator's upload is the visitor's once it is sent, not before.
+    if (file.uploadedBy === "operator" && file.messageId === null) throw notFound();
     return sendAttachmentFile(reply, file);
   });
 };

@@ -137,6 +137,9 @@ describeEachStore("attachments on %s", (kind) => {
     const pdf = up.json().data;
     expect(pdf).toMatchObject({ media_type: "application/pdf", bytes: pdfBytes.byteLength, filename: "repair guide.pdf" });
     expect(pdf.url).toContain(`/api/v1/console/attachments/${pdf.id}/`);
+    // Not the visitor's before it is sent, even with the conversation's session token.
+    const early = await t.app.inject({ method: "GET", url: `${W}/attachments/${pdf.id}/x.pdf`, headers: bearer(session.jwt) });
+    expect(early.statusCode).toBe(404);
 
     expect((await t.app.inject({ method: "POST", url: `${CONSOLE}/conversations/${session.conversationId}/assign`, headers: agentOperator.headers, payload: {} })).statusCode).toBe(200);
     const reply = await t.app.inject({
