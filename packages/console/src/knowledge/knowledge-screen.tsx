@@ -2,10 +2,12 @@ import { useLocation, useSearch } from "wouter";
 import { describeError } from "../api/client.js";
 import { AddSourceForm } from "./add-source-form.js";
 import { AgentPicker } from "./agent-picker.js";
+import { FileUploads } from "./file-uploads.js";
 import { SourceList } from "./source-list.js";
 import { TryQuestionPane } from "./try-question-pane.js";
 import { useAgentList } from "../agents/use-agents.js";
 import { useSources, useSourcesLive } from "./use-sources.js";
+import { useOperator } from "../session.js";
 import "./knowledge.css";
 
 /** The Knowledge screen: an agent's sources, live; add one; try a question. The agent is in the URL (`?agent=`). */
@@ -16,6 +18,7 @@ export function KnowledgeScreen() {
   const agent = agents.data?.find((candidate) => candidate.id === chosen) ?? agents.data?.[0] ?? null;
   const sources = useSources(agent?.id ?? null);
   useSourcesLive();
+  const admin = useOperator().role === "admin";
 
   return (
     <div className="knowledge">
@@ -48,6 +51,11 @@ export function KnowledgeScreen() {
             <div className="knowledge-panel">
               <AddSourceForm key={agent.id} agentId={agent.id} />
             </div>
+            {admin && (
+              <div className="knowledge-panel">
+                <FileUploads key={agent.id} agentId={agent.id} />
+              </div>
+            )}
           </div>
           <div className="knowledge-panel knowledge-side">
             <TryQuestionPane key={agent.id} agentId={agent.id} />

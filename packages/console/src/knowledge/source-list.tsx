@@ -13,6 +13,8 @@ const KIND_LABELS: Record<Source["kind"], string> = { url: "Page", sitemap: "Sit
 /** What the source is called on screen: a text's title, else its address. */
 export function sourceName(source: Source): string {
   if (source.kind === "text") return source.title?.trim() || source.url || "Untitled text";
+  // A file is named by its owner's title, else its file name (its address is the stored file's).
+  if (source.kind === "file") return source.title?.trim() || source.url || "Untitled file";
   return source.url ?? "(no address)";
 }
 
@@ -25,12 +27,16 @@ function StatusLabel({ source }: { source: Source }) {
 function Progress({ source }: { source: Source }) {
   const { pages_found: found, pages_indexed: indexed, pages_failed: failed, pages_pending: pending } = source.progress;
   const syncing = source.syncing || source.status === "pending";
+  // A file is one document (a PDF's pages are its sections, not pages of a site).
+  const [one, many] = source.kind === "file" ? ["document", "documents"] : ["page", "pages"];
   const words =
     found === 0
       ? syncing
-        ? "Looking for pages…"
-        : "No pages found"
-      : `${indexed} of ${found} ${found === 1 ? "page" : "pages"} indexed${failed > 0 ? `, ${failed} failed` : ""}${syncing && pending > 0 ? `, ${pending} to go` : ""}`;
+        ? source.kind === "file"
+          ? "Reading the file…"
+          : "Looking for pages…"
+        : `No ${many} found`
+      : `${indexed} of ${found} ${found === 1 ? one : many} indexed${failed > 0 ? `, ${failed} failed` : ""}${syncing && pending > 0 ? `, ${pending} to go` : ""}`;
   return (
     <div className="knowledge-progress">
       {syncing && found > 0 && <progress value={indexed + failed} max={found} aria-label={`Progress of ${sourceName(source)}`} />}
@@ -195,7 +201,7 @@ function SourceRow({ source }: { source: Source }) {
 
 /** An agent's sources with their live status and progress. */
 export function SourceList({ sources }: { sources: Source[] }) {
-  if (sources.length === 0) return <p className="muted">No sources yet: add the site's sitemap, a page or a text.</p>;
+  if (sources.length === 0) return <p className="muted">No sources yet: add the site's sitemap, a page, a text or files.</p>;
   return (
     <ul className="knowledge-sources" aria-label="Sources">
       {sources.map((source) => (

@@ -35,7 +35,14 @@ function PageContent({ source, document }: { source: Source; document: SourceDoc
   return (
     <div className="page-content">
       <h4>Extracted text</h4>
-      {text ? <pre className="page-text">{text}</pre> : <p className="muted">Nothing was extracted yet.</p>}
+      {text ? (
+        // Scrolls when long: focusable so that a keyboard can scroll it too.
+        <pre className="page-text" tabIndex={0} aria-label={`Extracted text of ${pageName(document)}`}>
+          {text}
+        </pre>
+      ) : (
+        <p className="muted">Nothing was extracted yet.</p>
+      )}
       <h4>{chunks.length === 1 ? "1 passage in the index" : `${chunks.length} passages in the index`}</h4>
       {chunks.length === 0 ? (
         <p className="muted">{document.status === "excluded" ? "Excluded: none of it answers." : "None yet."}</p>
@@ -140,14 +147,15 @@ export function SourcePages({ source }: { source: Source }) {
   });
   const documents = pages.data?.pages.flatMap((page) => page.data) ?? [];
   const found = source.progress.pages_found;
+  const noun = source.kind === "file" ? "document" : "page";
   return (
     <details className="source-pages" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>What was indexed{found > 0 ? ` (${found === 1 ? "1 page" : `${found} pages`})` : ""}</summary>
+      <summary>What was indexed{found > 0 ? ` (${found === 1 ? `1 ${noun}` : `${found} ${noun}s`})` : ""}</summary>
       {pages.isPending && open && <p className="muted">Loading…</p>}
       {pages.isError && <p className="error">{describeError(pages.error)}</p>}
       {pages.data && documents.length === 0 && <p className="muted">No pages yet.</p>}
       {documents.length > 0 && (
-        <ul className="source-page-list" aria-label={`Pages of ${source.url ?? source.title ?? source.id}`}>
+        <ul className="source-page-list" aria-label={`Pages of ${(source.kind === "file" ? source.title : null) ?? source.url ?? source.title ?? source.id}`}>
           {documents.map((document) => (
             <PageRow key={document.id} source={source} document={document} />
           ))}

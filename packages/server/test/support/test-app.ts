@@ -92,7 +92,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   const logger = options.logger ?? pino({ level: "silent" });
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger, redisPrefix: config.redisPrefix });
   const jobs = await startJobQueue(database.db, { retry: { ...TEST_JOB_RETRY, ...config.jobs } });
-  const embedder = options.embedder ?? new HashingEmbedder();
+  // Large calls go to its worker thread, which runs compiled JavaScript.
+  const embedder = options.embedder ?? new HashingEmbedder({ workerUrl: compiledWorkerUrl("embeddings/hashing-embedding-worker.js") });
   const sessionCache = new SessionCache(() => now().getTime());
   const registry = new EmbedderRegistry({
     instance: embedder,

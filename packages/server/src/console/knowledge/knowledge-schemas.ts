@@ -58,11 +58,15 @@ export const getSourceRouteSchema = {
 export const createSourceRouteSchema = {
   tags,
   operationId: "createConsoleSource",
-  summary: "Add a URL, a sitemap or a text",
+  summary: "Add a URL, a sitemap, a text or a file",
   description:
-    "Admins only; the Sources API's use case without an API token. Queues the source for indexing: a text the agent already has " +
-    "returns the existing source (200) unless it had failed; a URL or sitemap pushed again returns the existing source (200) and re-syncs it.",
+    "Admins only; the Sources API's use case without an API token. Queues the source for indexing: a text or a file the agent " +
+    "already has (same SHA-256) returns the existing source (200) unless it had failed; a URL or sitemap pushed again returns the " +
+    "existing source (200) and re-syncs it. A file is sent as multipart/form-data (`agent_id`, `kind=file`, the file in the part " +
+    "`file`, optional `title`, `source_url`, `csv_mode`: `curated` or `chunks` for a CSV of question,answer rows), read only once the " +
+    "operator is known to be an admin, and refused past FRONTDESK_UPLOAD_MAX_BYTES or when its bytes are not a kind a file source takes.",
   security: consoleAdminSecurity,
+  consumes: ["application/json", "multipart/form-data"],
   body: createConsoleSourceBodySchema,
   response: {
     200: jsonResponse("The existing source (a duplicate), re-synced when it is a URL or a sitemap.", consoleSourceResponseSchema),
@@ -70,6 +74,10 @@ export const createSourceRouteSchema = {
     ...consoleWriteErrors,
     403: adminOnly,
     404: agentNotFound,
+    413: errorResponse("`file_too_large`: the file is larger than FRONTDESK_UPLOAD_MAX_BYTES (25 MB by default); reading stopped there."),
+    415: errorResponse(
+      "`unsupported_media_type`: the file's content (read from its bytes, not its name) is not PDF, DOCX, Markdown, plain text, HTML or CSV; or the body is neither JSON nor multipart/form-data.",
+    ),
     503: errorResponse("`service_unavailable`: the source changed while it was being created (a concurrent delete); retry."),
   },
 };
