@@ -57,6 +57,7 @@ export const envSchema = z.object({
   RATE_LIMIT_COUPON_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_SOURCES_PER_MINUTE: positiveInt.optional(),
   RATE_LIMIT_WP_PER_MINUTE: positiveInt.optional(),
+  RATE_LIMIT_FILES_PER_MINUTE: positiveInt.optional(),
   REALTIME_HOST: z.string().min(1).optional(),
   REALTIME_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   REALTIME_SCHEME: z.enum(["ws", "wss", "http", "https"]).optional(),

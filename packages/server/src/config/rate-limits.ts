@@ -17,6 +17,8 @@ export interface RateLimits {
   satisfaction: WindowLimit;
   coupon: WindowLimit;
   sources: WindowLimit;
+  /** GET /api/v1/files/{id}/{filename}, per client IP: each answer may be a file of up to FRONTDESK_UPLOAD_MAX_BYTES. */
+  files: WindowLimit;
   /** The WordPress bulk sync (/api/v1/wp/*), per API token: 60 a minute in both sets of the spec. */
   wordpress: WindowLimit;
   /** POST /console/webhooks/{id}/test, per workspace: a test is a real request to a receiver that may hang. */
@@ -49,6 +51,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    files: minute(60),
     wordpress: minute(60),
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
@@ -67,6 +70,7 @@ const profiles: Record<Env["RATE_LIMIT_PROFILE"], RateLimits> = {
     satisfaction: minute(60),
     coupon: minute(120),
     sources: minute(120),
+    files: minute(300),
     wordpress: minute(60),
     webhookTests: minute(10),
     transcripts: { points: 3, windowSeconds: 3600 },
@@ -95,6 +99,7 @@ export function rateLimitsFor(env: Env): RateLimits {
     satisfaction: override(base.satisfaction, env.RATE_LIMIT_SATISFACTION_PER_MINUTE),
     coupon: override(base.coupon, env.RATE_LIMIT_COUPON_PER_MINUTE),
     sources: override(base.sources, env.RATE_LIMIT_SOURCES_PER_MINUTE),
+    files: override(base.files, env.RATE_LIMIT_FILES_PER_MINUTE),
     wordpress: override(base.wordpress, env.RATE_LIMIT_WP_PER_MINUTE),
     webhookTests: override(base.webhookTests, env.RATE_LIMIT_WEBHOOK_TESTS_PER_MINUTE),
     transcripts: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR === undefined ? base.transcripts : { points: env.RATE_LIMIT_TRANSCRIPTS_PER_HOUR, windowSeconds: 3600 },

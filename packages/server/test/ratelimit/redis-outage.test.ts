@@ -143,7 +143,7 @@ describeNeeding("redis")("a Redis that stalls", () => {
     const { logger, lines } = capturedLogger();
     const minute = (points: number) => ({ points, windowSeconds: 60 });
     const limiter = await createRateLimiter(
-      { initPerIpAndAgent: null, initPerIp: null, session: null, leads: null, typing: minute(3), satisfaction: null, coupon: null, sources: null, rulesPerIpAndAgent: null, wordpress: null, webhookTests: null, transcripts: null, transcriptsPerIp: null, attachments: null, loginPerIp: null, inboundMail: null },
+      { initPerIpAndAgent: null, initPerIp: null, session: null, leads: null, typing: minute(3), satisfaction: null, coupon: null, sources: null, rulesPerIpAndAgent: null, wordpress: null, webhookTests: null, transcripts: null, transcriptsPerIp: null, attachments: null, loginPerIp: null, inboundMail: null, files: null },
       redis.url,
       { logger },
     );

@@ -24,6 +24,7 @@ const limits: LimitTable = {
   attachments: null,
   loginPerIp: null,
   inboundMail: null,
+  files: null,
 };
 
 describeNeeding("redis")("Redis counters", () => {
