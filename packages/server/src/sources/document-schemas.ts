@@ -1,5 +1,14 @@
-import { sourceDocumentListQuerySchema, sourceDocumentListResponseSchema, sourceDocumentParamsSchema, sourceDocumentResponseSchema, sourceDocumentSchema, sourceDocumentDetailSchema, sourceIdParamsSchema } from "@frontdesk/contracts";
-import { apiTokenSecurity, errorResponse, errors, jsonResponse } from "../openapi/route-responses.js";
+import {
+  sourceDocumentListQuerySchema,
+  sourceDocumentListResponseSchema,
+  sourceDocumentParamsSchema,
+  sourceDocumentResponseSchema,
+  sourceDocumentSchema,
+  sourceDocumentDetailSchema,
+  sourceIdParamsSchema,
+  updateSourceDocumentBodySchema,
+} from "@frontdesk/contracts";
+import { apiTokenSecurity, bodyErrors, errorResponse, errors, jsonResponse } from "../openapi/route-responses.js";
 import { componentSchemas } from "../openapi/component-schemas.js";
 
 componentSchemas.add(sourceDocumentSchema, { id: "SourceDocument", description: "A document of a source (a page of a sitemap, a post, a URL's page, a text) with what indexing made of it." });
@@ -46,5 +55,28 @@ export const getSourceDocumentRouteSchema = {
     ...readErrors,
     404: errorResponse("`source_not_found`: no source with this id in the token's workspace; `document_not_found`: the source has no such document."),
     422: errorResponse("`validation_failed`: an id that cannot be one (`fields` names it)."),
+  },
+};
+
+/** PATCH /api/v1/workspace/sources/{id}/documents/{document_id} (beyond the spec): the console's Exclude switch. */
+export const updateSourceDocumentRouteSchema = {
+  tags,
+  operationId: "updateSourceDocument",
+  summary: "Exclude a document from the knowledge, or include it again",
+  description:
+    "Beyond the spec; the console's Exclude switch. `excluded: true` deletes the document's chunks in the same transaction that marks " +
+    "it excluded and moves the agent's knowledge revision: the next answer cannot cite it, and re-syncs (scheduled or pushed) skip it. " +
+    "`excluded: false` makes it pending and queues its indexing. Excluding an excluded document, or including an included one, changes nothing.",
+  security: apiTokenSecurity,
+  params: sourceDocumentParamsSchema,
+  body: updateSourceDocumentBodySchema,
+  response: {
+    200: jsonResponse("The document as it is now.", sourceDocumentResponseSchema),
+    ...bodyErrors,
+    401: errors.apiToken,
+    403: errorResponse("`missing_ability`: the token lacks `sources:write`."),
+    404: errorResponse("`source_not_found`: no source with this id in the token's workspace; `document_not_found`: the source has no such document."),
+    422: errorResponse("`validation_failed`: an id that cannot be one, or `excluded` missing or not a boolean (`fields` names it)."),
+    429: errors.rateLimited,
   },
 };

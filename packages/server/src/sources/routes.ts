@@ -9,7 +9,8 @@ import { replaceSourceFile } from "./create-file-source.js";
 import { readMultipartSource, registerFileUploads } from "./read-file-upload.js";
 import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema, replaceSourceFileRouteSchema } from "./schemas.js";
 import { deleteSource } from "./delete-source.js";
-import { getSourceDocumentRouteSchema, listSourceDocumentsRouteSchema } from "./document-schemas.js";
+import { getSourceDocumentRouteSchema, listSourceDocumentsRouteSchema, updateSourceDocumentRouteSchema } from "./document-schemas.js";
+import { setDocumentExcluded } from "./set-document-excluded.js";
 import { listWorkspaceSourceDocuments, showWorkspaceSourceDocument } from "./source-documents.js";
 import {
   findWorkspaceSource,
@@ -62,6 +63,13 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get("/:id/documents/:document_id", { schema: getSourceDocumentRouteSchema }, async (request) => ({
       data: await showWorkspaceSourceDocument(services.db, tokenOf(request).workspaceId, request.params.id, request.params.document_id, notFound),
     }));
+
+    app.patch("/:id/documents/:document_id", { schema: updateSourceDocumentRouteSchema }, async (request) => {
+      const { document, source } = await setDocumentExcluded(services, tokenOf(request).workspaceId, request.params.id, request.params.document_id, request.body.excluded);
+      // Committed: the console's Knowledge screens read the source again.
+      await services.events.raise(services.db, { type: "source.changed", sourceId: source.id });
+      return { data: document };
+    });
 
     app.post(
       "/",

@@ -155,6 +155,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         `DELETE ${S}/{id}`,
         `GET ${S}/{id}/documents`,
         `GET ${S}/{id}/documents/{document_id}`,
+        `PATCH ${S}/{id}/documents/{document_id}`,
         `PUT ${S}/{id}/file`,
         "GET /api/v1/files/{id}/{filename}",
         `POST ${WP}/posts`,

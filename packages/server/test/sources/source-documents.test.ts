@@ -216,6 +216,46 @@ describeEachStore("a source's documents on %s", (kind) => {
     expect(await citedPaths("How are returned kayaks refunded?")).toContain("/help/returns");
   });
 
+  it("happy: the Sources API excludes a page (no longer cited, chunks gone) and includes it again (indexed, cited), as the console's switch does", async () => {
+    const shipping = (await byPath(sitemapId)).get("/help/shipping")!;
+    const patch = (excluded: unknown, withToken = token, documentId: number | string = shipping.id) =>
+      t.app.inject({ method: "PATCH", url: `${SOURCES}/${sitemapId}/documents/${documentId}`, headers: { authorization: `Bearer ${withToken}` }, payload: { excluded } });
+    expect(await citedPaths("When do parcels reach the coast?")).toContain("/help/shipping");
+
+    const excluded = await patch(true);
+    expect(excluded.statusCode, excluded.body).toBe(200);
+    expect(excluded.json().data).toMatchObject({ id: shipping.id, status: "excluded", chunk_count: 0, chunks: [] });
+    const { rows } = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE document_id = $1`, [shipping.id]);
+    expect(rows[0]!.n).toBe(0);
+    expect(await citedPaths("When do parcels reach the coast?")).not.toContain("/help/shipping");
+    // Again: nothing more to do, the same answer.
+    expect((await patch(true)).json().data).toMatchObject({ status: "excluded", chunk_count: 0 });
+    // The console sees what the API did.
+    expect((await console("GET", `/knowledge/sources/${sitemapId}/documents/${shipping.id}`)).json().data.status).toBe("excluded");
+
+    const included = await patch(false);
+    expect(included.statusCode).toBe(200);
+    expect(included.json().data.status).toBe("pending");
+    await settle(sitemapId);
+    expect((await byPath(sitemapId)).get("/help/shipping")!.chunk_count).toBeGreaterThan(0);
+    expect(await citedPaths("When do parcels reach the coast?")).toContain("/help/shipping");
+
+    // A read-only token, another workspace's token, an unknown document and a bad body change nothing.
+    const reader = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "reader", abilities: ["sources:read"] })) as { token: string }).token;
+    const refused = await patch(true, reader);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ error: { code: "missing_ability", message: expect.stringContaining("sources:write") } });
+    const other = await seedTenant(t.services);
+    const outsider = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: other.workspaceId, name: "outsider" })) as { token: string }).token;
+    expect((await patch(true, outsider)).json().error.code).toBe("source_not_found");
+    expect((await patch(true, token, 999_999_999)).json().error.code).toBe("document_not_found");
+    const bad = await patch("yes");
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.fields).toHaveProperty("excluded");
+    expect((await patch(true, token, "abc")).statusCode).toBe(422);
+    expect((await byPath(sitemapId)).get("/help/shipping")).toMatchObject({ status: "indexed" });
+  });
+
   it("happy: changed URL patterns drop the pages they now leave out at once, and the re-sync brings in those they let in", async () => {
     expect(await citedPaths("Who won the regatta trophy?")).toContain("/blog/news");
     const changed = await console("PATCH", `/knowledge/sources/${sitemapId}`, { include_patterns: ["/help/*", "/careers/*"], exclude_patterns: [] });
