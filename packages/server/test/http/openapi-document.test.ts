@@ -255,7 +255,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
       // Every widget and Sources route is limited; of the console's, signing in and choosing a password.
       if (path.startsWith(C) && !["/api/v1/console/session", "/api/v1/console/password", "/api/v1/console/setup", "/api/v1/console/setup/status"].includes(path)) continue;
       if (path === "/api/v1/console/session" && method === "delete") continue;
-      // An attachment's file: opened by its link's signature (checked before the store is read) or by the session token, like a file source's.
+      // An attachment's file: opened by its link's signature (checked before the store is read) or by the session token.
       if (path === `${W}/attachments/{id}/{filename}`) continue;
       expect(Object.keys(responses), `${method} ${path}`).toContain("429");
       expect(Object.keys(objectAt(responses, "429", "headers")).sort(), `${method} ${path}`).toEqual(["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]);
