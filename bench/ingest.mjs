@@ -12,7 +12,8 @@
 //
 // Environment (all optional):
 //   BENCH_PAGES=500                 pages of the site       BENCH_TEXTS=30        text pushes per run
-//   BENCH_FILES=10                  PDFs and DOCX files uploaded per run (then one ~25 MB PDF); 0 skips them
+//   BENCH_FILES=10                  PDFs and DOCX files uploaded per run (then the large files); 0 skips them
+//   BENCH_LARGE_FILES=text,images   large PDFs indexed one at a time, peak RSS sampled (see ingest-files.mjs); empty for none
 //   BENCH_STORES=pglite,postgres    BENCH_PROVIDERS=hashing,openai                BENCH_CONCURRENCY=4,8
 //   BENCH_REPEAT=1                  runs per combination; the headline takes each one's fastest run
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (an admin connection, for CREATE DATABASE)
@@ -52,6 +53,7 @@ const settings = {
   pages: Number(process.env.BENCH_PAGES ?? 500),
   texts: Number(process.env.BENCH_TEXTS ?? 30),
   files: Number(process.env.BENCH_FILES ?? 10),
+  largeFiles: list(process.env.BENCH_LARGE_FILES ?? "text,images"),
   stores: list(process.env.BENCH_STORES ?? "pglite,postgres"),
   providers: list(process.env.BENCH_PROVIDERS ?? "hashing,openai"),
   concurrencies: list(process.env.BENCH_CONCURRENCY ?? "4,8").map(Number),
@@ -116,6 +118,8 @@ async function runScenario({ store, provider, concurrency }, shared) {
     FRONTDESK_EMBEDDINGS_PROVIDER: provider,
     FRONTDESK_EMBEDDINGS_ALLOW_DOWNLOAD: "false",
     FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000",
+    // A 25 MB upload on a shared machine can take longer than the default 30 s to arrive whole.
+    FRONTDESK_HTTP_REQUEST_TIMEOUT_SECONDS: "600",
     FRONTDESK_WORKER_CONCURRENCY: String(concurrency),
     ...(database ? { FRONTDESK_DATABASE_URL: database.url } : {}),
     ...providerEnvironment(provider, shared.embeddingsServer),
@@ -161,8 +165,8 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     const text = await measureTexts({ client, agentId, runId, count: settings.texts });
     let files = null;
     if (settings.files > 0) {
-      log(`${label}: uploading ${settings.files} PDFs, ${settings.files} DOCX files and one ~25 MB PDF`);
-      files = await measureFiles({ baseUrl: service.baseUrl, token, agentId, client, sampler, runId, count: settings.files });
+      log(`${label}: uploading ${settings.files} PDFs, ${settings.files} DOCX files, then large files: ${settings.largeFiles.join(", ") || "none"}`);
+      files = await measureFiles({ baseUrl: service.baseUrl, token, agentId, client, sampler, runId, count: settings.files, large: settings.largeFiles });
       log(`${label}: files ${JSON.stringify(files)}`);
     }
     const memory = { idleMiB: idleMemory.rssMiB, sitemapPeakSampledMiB: sitemapPeakMiB, ...readMemory(service.pid) };
@@ -205,6 +209,24 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     await service.stop();
     return { store, provider, concurrency, error: error.message };
   }
+}
+
+/** Files per second and MB per second for PDF and DOCX, and each large file's time and peak RSS, per run. */
+function filesReport(runs) {
+  const lines = [];
+  for (const run of runs.filter((candidate) => candidate.files)) {
+    const label = `${run.store}/${run.provider}/${run.concurrency} workers`;
+    for (const [kind, batch] of [["PDF", run.files.pdf], ["DOCX", run.files.docx]]) {
+      lines.push(`${label}  ${batch.files} ${kind}  ${batch.megabytes.toFixed(2)} MB  ${batch.filesPerSecond.toFixed(2)} files/s  ${batch.megabytesPerSecond.toFixed(3)} MB/s`);
+    }
+    for (const [name, large] of Object.entries(run.files.large)) {
+      lines.push(
+        `${label}  large ${name} PDF  ${large.megabytes.toFixed(1)} MB  ${large.seconds.toFixed(1)} s to indexed  ${large.megabytesPerSecond.toFixed(3)} MB/s  ` +
+          `peak RSS ${large.peakRssMiB.toFixed(0)} MiB (${large.rssBeforeMiB.toFixed(0)} MiB before)`,
+      );
+    }
+  }
+  return lines.length > 0 ? `Files (uploaded one after the other, timed until indexed; peak RSS sampled every 100 ms):\n${lines.join("\n")}` : "";
 }
 
 /** Whether the `local` provider can load its model here (no download allowed); it degrades to hashing if not. */
@@ -290,6 +312,8 @@ async function main() {
   process.stdout.write(`\nIngest benchmark, ${settings.pages} pages per sitemap, ${settings.texts} text pushes per run (${startedAt.toISOString()})\n\n`);
   process.stdout.write(`${runsTable(runs)}\n\n`);
   process.stdout.write("peak RSS = VmHWM of the server process at the end of the run (sitemap + texts); CPU % is of one core (200 % = both cores); machine busy % is of the whole machine (100 % = both cores busy)\n");
+  const filesTable = filesReport(runs);
+  if (filesTable) process.stdout.write(`\n${filesTable}\n`);
   for (const entry of best) {
     const basis = entry.repeats > 1 ? `fastest of ${entry.repeats} runs` : "one run";
     process.stdout.write(`best concurrency for ${entry.store}/${entry.provider}: ${entry.concurrency} workers (${entry.pagesPerSecond.toFixed(1)} pages/s, ${basis})\n`);

@@ -10,6 +10,14 @@ import type { IngestPipeline } from "./ingest-pipeline.js";
 import { embedMeasured } from "./measured-embedding.js";
 import { reembedDocument } from "./reembed-document-job.js";
 import { textSearchConfigFor } from "../language/text-search-config.js";
+import { replaceChunksOfDocuments } from "./replace-chunks-of-documents.js";
+
+/**
+ * A document of more chunks than this (a large file: a 1,900-page PDF makes about 10,000) is written
+ * in batches within one transaction rather than in one statement whose single JSON parameter the
+ * store held whole, several times over (PGlite's WebAssembly memory never shrinks back).
+ */
+export const ONE_STATEMENT_MAX_CHUNKS = 200;
 
 export type IndexOutcome = { kind: "indexed"; chunks: number } | { kind: "unchanged" };
 
@@ -50,29 +58,38 @@ export async function indexPreparedDocument(
   }
   if (chunks.length === 0) throw new IngestFailure("empty_content", "No readable text was found on the page.");
   const vectors = await embedMeasured(pipeline, embedder, chunks.map(chunkEmbeddingText));
-  const stored = await replaceDocumentChunks(
-    db,
-    { id: document.id, agentId: document.agentId },
-    {
-      title: extracted.title,
-      contentHash,
-      embedder: embedderId,
-      dimensions: embedder.dimensions,
-      textSearchConfig: textSearchConfigFor(document.languageDefault),
-      text: extracted.text,
-      contentBytes,
-      ...(validators ? { validators } : {}),
-    },
-    chunks.map((chunk, i) => ({
-      index: chunk.index,
-      title: chunk.title,
-      heading: chunk.heading,
-      content: chunk.text,
-      tokenEstimate: chunk.tokenEstimate,
-      embedding: vectors[i]!,
-      page: chunk.page ?? null,
-    })),
-  );
+  const toStore = chunks.map((chunk, i) => ({
+    index: chunk.index,
+    title: chunk.title,
+    heading: chunk.heading,
+    content: chunk.text,
+    tokenEstimate: chunk.tokenEstimate,
+    embedding: vectors[i]!,
+    page: chunk.page ?? null,
+  }));
+  const textSearchConfig = textSearchConfigFor(document.languageDefault);
+  const stored =
+    toStore.length > ONE_STATEMENT_MAX_CHUNKS
+      ? (await db.transaction((tx) =>
+          replaceChunksOfDocuments(tx, document.agentId, { embedder: embedderId, dimensions: embedder.dimensions, textSearchConfig }, [
+            { id: document.id, title: extracted.title, contentHash, text: extracted.text, contentBytes, ...(validators ? { validators } : {}), chunks: toStore },
+          ]),
+        )) > 0
+      : await replaceDocumentChunks(
+          db,
+          { id: document.id, agentId: document.agentId },
+          {
+            title: extracted.title,
+            contentHash,
+            embedder: embedderId,
+            dimensions: embedder.dimensions,
+            textSearchConfig,
+            text: extracted.text,
+            contentBytes,
+            ...(validators ? { validators } : {}),
+          },
+          toStore,
+        );
   if (!stored) throw documentDeleted();
   // The workspace switched embedders while this page was embedded: its vectors are made again
   // with the new one (a re-embedding that is still running picks the page up by itself).

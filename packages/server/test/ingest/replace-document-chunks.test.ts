@@ -3,7 +3,7 @@ import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-co
 import type { Database } from "../../src/db/database.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { deleteDocument, findDocument, replaceDocumentChunks, upsertDocuments } from "../../src/ingest/document-repository.js";
-import { indexDocumentContent } from "../../src/ingest/index-document.js";
+import { indexDocumentContent, indexPreparedDocument, ONE_STATEMENT_MAX_CHUNKS } from "../../src/ingest/index-document.js";
 import type { IngestPipeline } from "../../src/ingest/ingest-pipeline.js";
 import { instanceEmbedderOnly } from "../../src/ingest/embedding-generations/workspace-embedders.js";
 import { createExtractionPool } from "../../src/ingest/extract/extraction-pool.js";
@@ -19,7 +19,7 @@ describeEachStore("storing a document's chunks on %s", (kind) => {
   let agentId: string;
   let workspaceId: string;
   let page = 0;
-  const embedder = new HashingEmbedder();
+  const embedder = new HashingEmbedder({ workerUrl: compiledWorkerUrl("embeddings/hashing-embedding-worker.js") });
   const extraction = createExtractionPool({ size: 1, workerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js") });
   const pipeline = { embedder, embedders: instanceEmbedderOnly(embedder), extraction, metrics: unobservedIngestMetrics } as unknown as IngestPipeline;
 
@@ -76,6 +76,51 @@ describeEachStore("storing a document's chunks on %s", (kind) => {
     stored!.forEach((value, i) => expect(Math.abs(value - embedding[i]! / norm)).toBeLessThan(1e-7));
     expect(Math.hypot(...stored!)).toBeCloseTo(1, 6);
     expect(storedZero).toEqual(Array.from(zero));
+  });
+
+  it("happy: a document of more chunks than one statement takes (a large file) is written in batches, with its pages, validators and a new revision", async () => {
+    const id = await newDocument();
+    const count = ONE_STATEMENT_MAX_CHUNKS * 2 + 37;
+    const revision = async () =>
+      (await db.query<{ revision: string }>(`SELECT coalesce((SELECT revision::text FROM knowledge_revisions WHERE agent_id = $1), '0') AS revision`, [agentId])).rows[0]!.revision;
+    const before = await revision();
+    const chunks = Array.from({ length: count }, (_, index) => ({
+      index,
+      heading: null,
+      title: `Manual.pdf, page ${Math.floor(index / 4) + 1}`,
+      text: `Part ${index} of the manual: the torque of bolt ${index} is ${index % 40} newton metres.`,
+      tokenEstimate: 16,
+      page: Math.floor(index / 4) + 1,
+    }));
+    const text = chunks.map((chunk) => chunk.text).join("\n\n");
+    const prepared = { document: { title: "Manual.pdf", text, sections: [{ heading: null, text }] }, chunks };
+    const document = (await findDocument(db, id))!;
+    expect(await indexPreparedDocument(db, pipeline, document, prepared, 123_456, { etag: '"m1"', lastModified: null })).toEqual({ kind: "indexed", chunks: count });
+
+    const { rows } = await db.query<{ status: string; chunk_count: number; content_bytes: number; etag: string; chunks: number; pages: number; last_page: number }>(
+      `SELECT status, chunk_count, content_bytes, etag, (SELECT count(*)::int FROM chunks WHERE document_id = $1) AS chunks,
+         (SELECT count(DISTINCT page)::int FROM chunks WHERE document_id = $1) AS pages, (SELECT max(page) FROM chunks WHERE document_id = $1) AS last_page
+       FROM documents WHERE id = $1`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ status: "indexed", chunk_count: count, content_bytes: 123_456, etag: '"m1"', chunks: count, pages: Math.ceil(count / 4), last_page: Math.ceil(count / 4) });
+    const { rows: indexes } = await db.query<{ chunk_index: number }>(`SELECT chunk_index FROM chunks WHERE document_id = $1 ORDER BY chunk_index`, [id]);
+    expect(indexes.map((row) => row.chunk_index)).toEqual(chunks.map((chunk) => chunk.index));
+    expect(await revision()).not.toBe(before);
+
+    // Written again with fewer chunks: the old ones are all gone.
+    const fewer = { ...prepared, document: { ...prepared.document, text: `${text} (second edition)` }, chunks: chunks.slice(0, ONE_STATEMENT_MAX_CHUNKS + 1) };
+    await indexPreparedDocument(db, pipeline, (await findDocument(db, id))!, fewer, 1000);
+    const { rows: after } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE document_id = $1`, [id]);
+    expect(after[0]!.n).toBe(ONE_STATEMENT_MAX_CHUNKS + 1);
+
+    // Deleted meanwhile: nothing written, document_deleted.
+    const gone = await newDocument();
+    const goneDocument = (await findDocument(db, gone))!;
+    expect(await deleteDocument(db, gone)).toBe(true);
+    await expect(indexPreparedDocument(db, pipeline, goneDocument, prepared, 1000)).rejects.toMatchObject({ code: "document_deleted" });
+    const { rows: none } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE document_id = $1`, [gone]);
+    expect(none[0]!.n).toBe(0);
   });
 
   it("error: a document deleted while it was indexed gets no chunks, and indexing it fails with document_deleted", async () => {

@@ -5,6 +5,13 @@ import { normalizeText } from "./normalize-text.js";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
+/**
+ * pdf.js keeps every page it has read (its objects, resources and caches) until the document is
+ * cleaned up or destroyed: read to the end, a 1,900-page PDF held them all. Cleaning up every 50
+ * pages brought that file's extraction thread from +307 to +190 MiB (bench/ingest-file-memory.mjs).
+ */
+const CLEANUP_EVERY_PAGES = 50;
+
 async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   try {
     // pdf.js takes the buffer over; a copy keeps the caller's intact.
@@ -47,6 +54,7 @@ export async function extractPdf(bytes: Uint8Array, title: string): Promise<Extr
     for (let page = 1; page <= pdf.numPages; page++) {
       const text = await pageText(pdf, page);
       if (text !== "") sections.push({ heading: null, text, page });
+      if (page % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
     }
     return { title, text: sections.map((section) => section.text).join("\n\n"), sections };
   } finally {
