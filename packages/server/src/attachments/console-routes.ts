@@ -5,7 +5,8 @@ import { AppError } from "../http/app-error.js";
 import { findAttachmentContent } from "./attachment-repository.js";
 import { linkContext } from "./attachments.js";
 import { presentAttachment } from "./present-attachment.js";
-import { readAttachmentUpload, registerAttachmentUploads } from "./read-attachment-upload.js";
+import { registerMultipartFiles } from "../http/multipart-file.js";
+import { readAttachmentUpload } from "./read-attachment-upload.js";
 import { serveConsoleAttachmentRouteSchema, uploadOperatorAttachmentRouteSchema } from "./schemas.js";
 import { sendAttachmentFile } from "./send-attachment-file.js";
 import { storeAttachment } from "./store-attachment.js";
@@ -13,7 +14,7 @@ import { storeAttachment } from "./store-attachment.js";
 /** The console's attachment routes, registered in the console plugin (/api/v1/console). */
 export const consoleAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
-  await registerAttachmentUploads(app);
+  await registerMultipartFiles(app);
   const guard = operatorGuard(services);
 
   app.post("/conversations/:id/attachments", {
@@ -29,7 +30,7 @@ export const consoleAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
       }
       const uploader = { kind: "operator" as const, operatorId: operator.id };
-      const stored = await storeAttachment(services, { workspaceId: operator.workspaceId, conversationId, uploader }, request.attachmentUpload);
+      const stored = await storeAttachment(services, { workspaceId: operator.workspaceId, conversationId, uploader }, request.uploadedFile);
       return reply.code(201).send({ data: presentAttachment(linkContext(services), stored, "console") });
     },
   });

@@ -7,7 +7,8 @@ import { sessionOf, sessionOnly } from "../widget/route-guards.js";
 import { findAttachmentContent } from "./attachment-repository.js";
 import { linkContext } from "./attachments.js";
 import { presentAttachment } from "./present-attachment.js";
-import { readAttachmentUpload, registerAttachmentUploads } from "./read-attachment-upload.js";
+import { registerMultipartFiles } from "../http/multipart-file.js";
+import { readAttachmentUpload } from "./read-attachment-upload.js";
 import { serveAttachmentRouteSchema, uploadVisitorAttachmentRouteSchema } from "./schemas.js";
 import { sendAttachmentFile } from "./send-attachment-file.js";
 import { storeAttachment } from "./store-attachment.js";
@@ -17,7 +18,7 @@ const notFound = () => new AppError("attachment_not_found", "No attachment with 
 /** The visitor's attachments, mounted under /api/v1/widget: the upload (once the session token passed) and the file. */
 export const visitorAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
-  await registerAttachmentUploads(app);
+  await registerMultipartFiles(app);
   const authenticate = sessionOnly(services);
 
   app.post("/attachments", {
@@ -32,7 +33,7 @@ export const visitorAttachmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     handler: async (request, reply) => {
       const { conversation } = sessionOf(request);
-      const stored = await storeAttachment(services, { workspaceId: conversation.workspaceId, conversationId: conversation.id, uploader: { kind: "visitor" } }, request.attachmentUpload);
+      const stored = await storeAttachment(services, { workspaceId: conversation.workspaceId, conversationId: conversation.id, uploader: { kind: "visitor" } }, request.uploadedFile);
       return reply.code(201).send({ data: presentAttachment(linkContext(services), stored, "visitor") });
     },
   });

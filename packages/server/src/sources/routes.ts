@@ -6,7 +6,8 @@ import { enforceRateLimit } from "../ratelimit/enforce-rate-limit.js";
 import type { ApiToken } from "../tenants/api-tokens.js";
 import { createSource } from "./create-source.js";
 import { replaceSourceFile } from "./create-file-source.js";
-import { readMultipartSource, registerFileUploads } from "./read-file-upload.js";
+import { registerMultipartFiles } from "../http/multipart-file.js";
+import { readMultipartSource } from "./read-file-upload.js";
 import { createSourceRouteSchema, deleteSourceRouteSchema, getSourceRouteSchema, listSourcesRouteSchema, replaceSourceFileRouteSchema } from "./schemas.js";
 import { deleteSource } from "./delete-source.js";
 import { getSourceDocumentRouteSchema, listSourceDocumentsRouteSchema, updateSourceDocumentRouteSchema } from "./document-schemas.js";
@@ -29,7 +30,7 @@ export const SOURCES_LIST_LIMIT = 100;
 /** The Sources ingest API (spec section 4), mounted under /api/v1/workspace/sources. */
 export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
     const services = app.services;
-    await registerFileUploads(app);
+    await registerMultipartFiles(app);
 
     app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
       const ability = request.method === "GET" || request.method === "HEAD" ? "sources:read" : "sources:write";
@@ -75,7 +76,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       "/",
       { schema: createSourceRouteSchema },
       async (request, reply) => {
-        const { source, created } = await createSource(services, tokenOf(request).workspaceId, request.body, request.fileUpload);
+        const { source, created } = await createSource(services, tokenOf(request).workspaceId, request.body, request.uploadedFile);
         return reply.code(created ? 201 : 200).send({ data: presentSource(source) });
       },
     );
@@ -84,7 +85,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod = async (app) => {
       "/:id/file",
       { schema: replaceSourceFileRouteSchema },
       async (request, reply) => {
-        const { source, changed } = await replaceSourceFile(services, tokenOf(request).workspaceId, request.params.id, request.fileUpload);
+        const { source, changed } = await replaceSourceFile(services, tokenOf(request).workspaceId, request.params.id, request.uploadedFile);
         return reply.code(changed ? 202 : 200).send({ data: presentSource(source) });
       },
     );

@@ -2,7 +2,8 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { enforceRateLimit } from "../../ratelimit/enforce-rate-limit.js";
 import { createSource } from "../../sources/create-source.js";
-import { readMultipartSource, registerFileUploads } from "../../sources/read-file-upload.js";
+import { registerMultipartFiles } from "../../http/multipart-file.js";
+import { readMultipartSource } from "../../sources/read-file-upload.js";
 import { deleteSource } from "../../sources/delete-source.js";
 import { resyncSource, sourceNotFound } from "../../sources/resync-source.js";
 import { setDocumentExcluded } from "../../sources/set-document-excluded.js";
@@ -33,7 +34,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
   // Their schemas require the admin role (consoleAdminSecurity): the console's role guard refuses an agent before validation.
   const adminOnly = operatorGuard(services);
   // A file (multipart/form-data) is read, up to the upload limit, only once the operator may write.
-  await registerFileUploads(app);
+  await registerMultipartFiles(app);
   const fileOfAdmin = async (request: FastifyRequest) => readMultipartSource(request, services.config.ingest.uploadMaxBytes);
 
   app.get("/knowledge/sources", { schema: listSourcesRouteSchema, preValidation: anyOperator }, async (request) => ({
@@ -46,7 +47,7 @@ export const knowledgeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post("/knowledge/sources", { schema: createSourceRouteSchema, preValidation: [adminOnly, fileOfAdmin] }, async (request, reply) => {
     try {
-      const { source, created } = await createSource(services, operatorOf(request).workspaceId, request.body, request.fileUpload);
+      const { source, created } = await createSource(services, operatorOf(request).workspaceId, request.body, request.uploadedFile);
       await sourceChanged(source.id);
       return reply.code(created ? 201 : 200).send({ data: await withDetail(services, source) });
     } catch (error) {
