@@ -54,7 +54,7 @@ function toAgent(row: AgentRow): Agent {
     instructions: { ...DEFAULT_ANSWER_INSTRUCTIONS, ...row.instructions },
     identityMode: row.identity_mode,
     identitySecretSealed: row.identity_secret_sealed,
-    identitySecretCreatedAt: row.identity_secret_created_at === null ? null : iso(row.identity_secret_created_at),
+    identitySecretCreatedAt: row.identity_secret_created_at ? iso(row.identity_secret_created_at) : null,
     routing: { mode: row.routing, team: row.routing_team },
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
