@@ -189,8 +189,11 @@ describeNeeding("chromium")("the console's workbench: saved replies, notes and k
     await poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
     await page.keyboard.press("Escape");
     await poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe("TEXTAREA");
+    await poll(() => page.getByRole("button", { name: "Hand back to the assistant" }).isEnabled()).toBe(true);
     await page.keyboard.press("h");
     await poll(() => page.getByRole("button", { name: "Take over" }).isVisible()).toBe(true);
+    // The hand-back's request may still be in flight (its buttons disabled, its keys off): wait for it.
+    await poll(() => page.getByRole("button", { name: "Close" }).isEnabled()).toBe(true);
     await page.keyboard.press("Shift+C");
     await poll(() => page.getByRole("button", { name: "Close" }).count()).toBe(0);
     await page.setViewportSize({ width: 820, height: 1180 });
