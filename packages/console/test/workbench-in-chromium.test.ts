@@ -185,7 +185,9 @@ describeNeeding("chromium")("the console's workbench: saved replies, notes and k
     await poll(() => page.getByRole("button", { name: "Take over" }).isVisible()).toBe(true);
     await page.locator("body").press("t");
     await poll(() => page.getByRole("button", { name: "Hand back to the assistant" }).isVisible()).toBe(true);
-    // The take-over puts the focus in the reply box; Escape leaves it, and the keys act again.
+    // Once the take-over's request has ended (its buttons enabled again), it has put the focus in the
+    // reply box; Escape leaves it, and the keys act again.
+    await poll(() => page.getByRole("button", { name: "Hand back to the assistant" }).isEnabled()).toBe(true);
     await poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
     await page.keyboard.press("Escape");
     await poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe("TEXTAREA");
