@@ -1,4 +1,5 @@
 import type { AttachmentMediaType } from "@frontdesk/contracts";
+import { byteaParameter } from "../db/bytea-parameter.js";
 import type { Queryable } from "../db/database.js";
 import { textArray } from "../db/text-array.js";
 import { iso } from "../db/timestamps.js";
@@ -56,7 +57,7 @@ export async function insertAttachment(
 ): Promise<StoredAttachment> {
   const { rows } = await db.query<AttachmentRow>(
     `INSERT INTO attachments (id, workspace_id, conversation_id, uploaded_by, operator_id, filename, media_type, bytes, content)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, decode($9, 'base64')) RETURNING ${COLUMNS}`,
     [
       attachment.id,
       attachment.workspaceId,
@@ -66,7 +67,7 @@ export async function insertAttachment(
       attachment.filename,
       attachment.mediaType,
       attachment.content.byteLength,
-      attachment.content,
+      byteaParameter(attachment.content),
     ],
   );
   return toAttachment(rows[0]!);
