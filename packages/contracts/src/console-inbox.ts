@@ -90,7 +90,7 @@ export const conversationListItemSchema = z.object({
     .object({
       seq: z.number().int().nullable(),
       role: z.enum(messageRoles),
-      excerpt: z.string().describe("The message's first 200 characters."),
+      excerpt: z.string().describe("The message's first 200 characters; for files sent without words, their names (`📎 guide.pdf`)."),
       created_at: isoTimestampSchema,
     })
     .nullable(),

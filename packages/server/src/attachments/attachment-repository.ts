@@ -111,6 +111,16 @@ export async function listAttachmentsOfMessages(db: Queryable, conversationId: s
   return rows.map(toAttachment);
 }
 
+/** The attachments sent with the workspace's messages `messageIds` (of any conversation), oldest first. */
+export async function listAttachmentsOfWorkspaceMessages(db: Queryable, workspaceId: string, messageIds: readonly string[]): Promise<StoredAttachment[]> {
+  if (messageIds.length === 0) return [];
+  const { rows } = await db.query<AttachmentRow>(
+    `SELECT ${COLUMNS} FROM attachments WHERE message_id = ANY($2::text[]) AND workspace_id = $1 ORDER BY created_at, id`,
+    [workspaceId, textArray(messageIds)],
+  );
+  return rows.map(toAttachment);
+}
+
 /** Every attachment of the workspace's conversations `conversationIds`, sent or not, oldest first (the visitor's export). */
 export async function listAttachmentsOfConversations(db: Queryable, workspaceId: string, conversationIds: readonly string[]): Promise<StoredAttachment[]> {
   if (conversationIds.length === 0) return [];

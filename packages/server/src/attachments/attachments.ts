@@ -7,12 +7,13 @@ import type { Attachment } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { claimAttachments, listAttachmentsOfMessages, type StoredAttachment, type Uploader } from "./attachment-repository.js";
+import { claimAttachments, listAttachmentsOfMessages, listAttachmentsOfWorkspaceMessages, type StoredAttachment, type Uploader } from "./attachment-repository.js";
 import { presentAttachment, type AttachmentAudience, type AttachmentLinkContext } from "./present-attachment.js";
 
 export { deleteAttachmentsOfConversations, listAttachmentsOfConversations } from "./attachment-repository.js";
 export type { StoredAttachment, Uploader } from "./attachment-repository.js";
 export { presentAttachment, type AttachmentAudience, type AttachmentLinkContext } from "./present-attachment.js";
+export { textWithFiles } from "./text-with-files.js";
 
 /**
  * Gives the uploads `ids` to the message just stored, in its transaction: each must be an upload
@@ -36,6 +37,28 @@ export async function sendAttachments(
 }
 
 export const linkContext = (services: Services): AttachmentLinkContext => ({ publicUrl: services.config.publicUrl, links: services.attachmentLinks });
+
+const namesByMessage = (attachments: readonly StoredAttachment[]): Map<string, string[]> => {
+  const names = new Map<string, string[]>();
+  for (const attachment of attachments) {
+    if (attachment.messageId === null) continue;
+    names.set(attachment.messageId, [...(names.get(attachment.messageId) ?? []), attachment.filename]);
+  }
+  return names;
+};
+
+/**
+ * The names of the files sent with each of the conversation's messages `messageIds` (for texts that
+ * can only name them: e-mails, transcripts), in the order they were sent: one indexed query.
+ */
+export async function attachmentNamesOfMessages(db: Queryable, conversationId: string, messageIds: readonly string[]): Promise<Map<string, string[]>> {
+  return namesByMessage(await listAttachmentsOfMessages(db, conversationId, messageIds));
+}
+
+/** The same for the workspace's messages of several conversations (the inbox's previews). */
+export async function attachmentNamesOfWorkspaceMessages(db: Queryable, workspaceId: string, messageIds: readonly string[]): Promise<Map<string, string[]>> {
+  return namesByMessage(await listAttachmentsOfWorkspaceMessages(db, workspaceId, messageIds));
+}
 
 /**
  * `messages` with the attachments sent with each (`attachments`, only on those that have some),

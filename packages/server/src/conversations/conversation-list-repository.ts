@@ -29,6 +29,8 @@ export interface ConversationListRow {
   /** The list's item but for its labels (conversation-labels.ts adds them). */
   item: Omit<ConversationListItem, "labels">;
   activityMicroseconds: string;
+  /** The last message's id when its text is empty (files sent alone): the caller names its files. */
+  filesOnlyMessageId: string | null;
 }
 
 interface Row extends VisitorIdentityColumns {
@@ -46,6 +48,7 @@ interface Row extends VisitorIdentityColumns {
   last_activity_at: Date;
   activity_us: string;
   last_seq: number | null;
+  last_id: string | null;
   last_role: NonNullable<ConversationListItem["last_message"]>["role"] | null;
   last_excerpt: string | null;
   last_created_at: Date | null;
@@ -92,7 +95,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
        ${microsecondsOf("c.last_activity_at")} AS activity_us,
        assignee.id AS assignee_id, assignee.name AS assignee_name,
        v.id AS visitor_id, v.anon_id, v.user_id, v.user_email, v.user_name, v.user_verified_at,
-       last_message.conversation_seq AS last_seq, last_message.role AS last_role,
+       last_message.conversation_seq AS last_seq, last_message.id AS last_id, last_message.role AS last_role,
        last_message.excerpt AS last_excerpt, last_message.created_at AS last_created_at,
        (SELECT count(*) FROM messages unread
           WHERE unread.conversation_id = c.id AND unread.role = 'visitor'
@@ -102,7 +105,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
      LEFT JOIN operators assignee ON assignee.id = c.assignee_operator_id
      LEFT JOIN conversation_reads reads ON reads.conversation_id = c.id AND reads.operator_id = $2
      LEFT JOIN LATERAL (
-       SELECT m.seq AS seq_order, m.conversation_seq, m.role, left(m.content, ${EXCERPT_LENGTH}) AS excerpt, m.created_at
+       SELECT m.id, m.seq AS seq_order, m.conversation_seq, m.role, left(m.content, ${EXCERPT_LENGTH}) AS excerpt, m.created_at
        FROM messages m WHERE m.conversation_id = c.id ORDER BY m.seq DESC LIMIT 1
      ) last_message ON true
      WHERE ${conditions.join(" AND ")}
@@ -112,6 +115,7 @@ export async function listWorkspaceConversations(db: Queryable, filter: Conversa
   );
   return rows.map((row) => ({
     activityMicroseconds: row.activity_us,
+    filesOnlyMessageId: row.last_excerpt === "" ? row.last_id : null,
     item: {
       id: row.id,
       agent_id: row.agent_id,

@@ -12,6 +12,7 @@ import { consoleConversationUrl, type MailJobContext } from "./mail-job-context.
 import { findEmailAlertChoice, insertDigestItem } from "./mail-preference-repository.js";
 import { mailExistsAfterSeq } from "./mail-repository.js";
 import { operatorReplyMail, unseenVisitorMessageMail } from "./mail-texts.js";
+import { messageTexts } from "./message-texts.js";
 import { queueMail } from "./queue-mail.js";
 
 /** How long the link in a reply mail reopens the conversation. */
@@ -55,7 +56,7 @@ async function mailReplyToVisitor(context: MailJobContext, conversation: Convers
   const content = operatorReplyMail(languagePackFor(agent.languageDefault), {
     agentName: agent.name,
     operatorName: last.author?.name ?? agent.name,
-    replies: replies.map((reply) => reply.content),
+    replies: await messageTexts(context.db, conversation.id, replies),
     resumeUrl: resumeUrlOf(conversation.lastPageUrl ?? agent.allowedOrigins[0] ?? null, token),
   });
   await context.db.transaction(async (tx) => {
@@ -101,6 +102,7 @@ async function mailMessageToAssignee(context: MailJobContext, conversation: Conv
   if (!last) return;
   const pack = languagePackFor(agent.languageDefault);
   const link = consoleConversationUrl(context.publicUrl, conversation.id);
+  const messages = await messageTexts(context.db, conversation.id, unread);
   await context.db.transaction(async (tx) => {
     await done(tx);
     if (choice === "digest") {
@@ -119,7 +121,7 @@ async function mailMessageToAssignee(context: MailJobContext, conversation: Conv
       workspaceId: conversation.workspaceId,
       kind: "operator_unseen",
       to: { address: operator.email, name: operator.name },
-      content: unseenVisitorMessageMail(pack, { agentName: agent.name, messages: unread.map((message) => message.content), pageUrl: conversation.lastPageUrl, link }),
+      content: unseenVisitorMessageMail(pack, { agentName: agent.name, messages, pageUrl: conversation.lastPageUrl, link }),
       operatorId,
       visitorId: conversation.visitorId,
       conversationId: conversation.id,

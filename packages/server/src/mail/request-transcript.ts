@@ -6,6 +6,7 @@ import { findAgent } from "../tenants/agents.js";
 import type { WidgetSession } from "../widget/authenticate-session.js";
 import { findVisitorLead, normalizeEmail } from "../widget/leads.js";
 import { transcriptMail } from "./mail-texts.js";
+import { messageTexts } from "./message-texts.js";
 import { queueMail } from "./queue-mail.js";
 
 /** A transcript holds at most this many messages (the conversation's first ones). */
@@ -36,12 +37,14 @@ export async function requestTranscript(services: Services, session: WidgetSessi
   let afterSeq = 0;
   for (;;) {
     const page = await listMessagesAfterSeq(services.db, { workspaceId: conversation.workspaceId, conversationId: conversation.id, afterSeq, limit: PAGE });
-    for (const message of page.messages) {
-      if (message.role === "visitor") lines.push({ who: pack.mail.you, text: message.content });
-      else if (message.role === "bot") lines.push({ who: agent.personaName || agent.name, text: message.content });
-      else if (message.role === "operator") lines.push({ who: message.author?.name ?? agent.name, text: message.content });
+    const texts = await messageTexts(services.db, conversation.id, page.messages);
+    page.messages.forEach((message, index) => {
+      const text = texts[index] ?? message.content;
+      if (message.role === "visitor") lines.push({ who: pack.mail.you, text });
+      else if (message.role === "bot") lines.push({ who: agent.personaName || agent.name, text });
+      else if (message.role === "operator") lines.push({ who: message.author?.name ?? agent.name, text });
       afterSeq = Math.max(afterSeq, message.seq ?? afterSeq);
-    }
+    });
     if (!page.hasMore || lines.length >= TRANSCRIPT_MESSAGES_MAX || page.messages.length === 0) break;
   }
   const queued = await services.db.transaction((tx) =>

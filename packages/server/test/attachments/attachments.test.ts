@@ -116,6 +116,11 @@ describeEachStore("attachments on %s", (kind) => {
     const messages = await visitorMessages(session);
     expect(messages.map((message) => message.role)).toEqual(["visitor"]);
     expect(messages[0]!.attachments?.[0]).toMatchObject({ id: photo.id, media_type: "image/png" });
+    // The inbox's preview names the files of a message sent without words, rather than showing nothing.
+    const inbox = await t.app.inject({ method: "GET", url: `${CONSOLE}/conversations?limit=100`, headers: admin.headers });
+    expect(inbox.statusCode, inbox.body).toBe(200);
+    const listed = (inbox.json().data as { id: string; last_message: { role: string; excerpt: string } | null }[]).find((item) => item.id === session.conversationId);
+    expect(listed?.last_message).toMatchObject({ role: "visitor", excerpt: "📎 only.png" });
 
     const pdf = await uploaded(session, "receipt.pdf", await buildPdf(["Receipt 42"]));
     const streamed = await send(session, { message: "And my receipt", attachment_ids: [pdf.id] }, "/messages/stream");

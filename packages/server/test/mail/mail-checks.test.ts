@@ -3,6 +3,7 @@ import { operatorsOnline } from "../../src/conversations/operators-online.js";
 import type { MailJobContext } from "../../src/mail/mail-job-context.js";
 import { runMailCheck } from "../../src/mail/run-mail-check.js";
 import { CONSOLE } from "../support/console-session.js";
+import { buildPdf, formData } from "../support/generated-files.js";
 import { bearer } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
 import { startMailWorld, W, type MailWorld } from "./mail-world.js";
@@ -53,6 +54,35 @@ describeEachStore("what the visitor has seen decides the e-mail, on %s", (kind) 
     // The same check again (a duplicate job) finds nothing to do.
     await runMailCheck(context, { workspaceId: world.cast.tenant.workspaceId, checkId });
     expect(await mailsAbout(visitor.conversationId)).toHaveLength(1);
+  });
+
+  it("happy: a reply of files alone is mailed naming them, and so is the transcript's line of it", async () => {
+    const { t, cast } = world;
+    const visitor = await world.visitorWithLead("kim@visitors.test");
+    const conversation = `${CONSOLE}/conversations/${visitor.conversationId}`;
+    await t.app.inject({ method: "POST", url: `${conversation}/assign`, headers: cast.admin.headers, payload: {} });
+    const guide = await t.app.inject({
+      method: "POST",
+      url: `${conversation}/attachments`,
+      headers: cast.admin.headers,
+      payload: formData({}, { name: "repair guide.pdf", bytes: await buildPdf(["How to patch the fly"]) }),
+    });
+    expect(guide.statusCode, guide.body).toBe(201);
+    const reply = await t.app.inject({ method: "POST", url: `${conversation}/messages`, headers: cast.admin.headers, payload: { content: "", attachment_ids: [guide.json().data.id] } });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const { rows: checks } = await t.services.db.query<{ id: string }>(`SELECT id FROM mail_checks WHERE conversation_id = $1 AND kind = 'unseen_by_visitor'`, [visitor.conversationId]);
+    await runMailCheck(context, { workspaceId: cast.tenant.workspaceId, checkId: checks[0]!.id });
+    const transcript = await t.app.inject({ method: "POST", url: `${W}/conversation/transcript`, headers: bearer(visitor.jwt), payload: {} });
+    expect(transcript.statusCode, transcript.body).toBeLessThan(300);
+    const { rows } = await t.services.db.query<{ kind: string; text_body: string; html_body: string }>(
+      `SELECT kind, text_body, html_body FROM mail_messages WHERE conversation_id = $1 ORDER BY kind`,
+      [visitor.conversationId],
+    );
+    expect(rows.map((row) => row.kind)).toEqual(["transcript", "visitor_reply"]);
+    for (const mail of rows) {
+      expect(mail.text_body).toContain("📎 repair guide.pdf");
+      expect(mail.html_body).toContain("📎 repair guide.pdf");
+    }
   });
 
   it("happy: a reply acknowledged by the widget (POST /conversation/seen) is not mailed", async () => {
