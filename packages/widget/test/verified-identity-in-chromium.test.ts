@@ -103,8 +103,12 @@ describeNeeding("chromium")("a verified user's conversation across browsers, in 
     await launcher(forged).click();
     await poll(() => forged.evaluate(() => (window as unknown as { __frontdeskErrors: string[] }).__frontdeskErrors)).toContain("identity_invalid");
     expect((await log(forged).textContent().catch(() => "")) ?? "").not.toContain("How fast is express delivery?");
-    // The site's developer is told what to fix, in the server's words.
+    // The site's developer is told what to fix, in the server's words; the visitor is asked to sign in, not
+    // told their connection failed.
     await poll(() => consoleErrors.join("\n")).toContain("Frontdesk: The visitor's identity does not verify");
+    await poll(async () => (await forged.locator("frontdesk-widget").getByRole("alert").allTextContents()).join(" ")).toContain("Sign in to your account to chat with us.");
+    expect((await forged.locator("frontdesk-widget").textContent()) ?? "").not.toContain("couldn't reach");
     await forged.screenshot({ path: join(ARTIFACTS, "verified-identity-forged.png") });
+    expect(await seriousViolations(forged)).toEqual([]);
   });
 });

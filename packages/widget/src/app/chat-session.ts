@@ -263,9 +263,15 @@ export class ChatSession {
 
   #fail(error: unknown, starting: boolean): void {
     if (this.unavailable(error)) return;
-    // identity_invalid, identity_required: the site's back end must fix its user_hash (the server's words say how).
-    if (error instanceof WidgetApiError && error.code.startsWith("identity")) console.error(`Frontdesk: ${error.message}`);
-    const notice = error instanceof WidgetApiError && error.status === 429 ? this.strings.tooMany(error.retryAfter) : this.strings.networkProblem;
+    // identity_invalid, identity_required: the site's back end must fix its user_hash (the server's words say
+    // how); the visitor is asked to sign in, which gives the page a fresh identity, not told of a network fault.
+    const identity = error instanceof WidgetApiError && error.code.startsWith("identity");
+    if (identity) console.error(`Frontdesk: ${error.message}`);
+    const notice = identity
+      ? this.strings.signInToChat
+      : error instanceof WidgetApiError && error.status === 429
+        ? this.strings.tooMany(error.retryAfter)
+        : this.strings.networkProblem;
     this.#update({ notice, ...(starting ? { phase: "idle" as const } : {}) });
     this.#context.emit("error", { code: error instanceof WidgetApiError ? error.code : "network_error" });
   }

@@ -18,6 +18,8 @@ export const en = {
   helpful: "Helpful",
   notHelpful: "Not helpful",
   networkProblem: "We couldn't reach the assistant. Check your connection and try again.",
+  // The site requires its signed-in users' identity, and this page gave none the service could verify.
+  signInToChat: "Sign in to your account to chat with us.",
   tooMany: (seconds: number | null) => `Too many messages at once. Please wait ${seconds ? `${seconds} seconds` : "a moment"} and try again.`,
   notSent: "Not sent",
   // Attachments (attachments.tsx).

@@ -15,6 +15,7 @@ export const ar: Translation = {
   helpful: "مفيد",
   notHelpful: "غير مفيد",
   networkProblem: "تعذّر الوصول إلى المساعد. تحقّق من اتصالك وحاول مرة أخرى.",
+  signInToChat: "سجّل الدخول إلى حسابك للدردشة معنا.",
   tooMany: (seconds) => `رسائل كثيرة في وقت واحد. يُرجى الانتظار ${seconds ? `${seconds} ثانية` : "قليلًا"} ثم المحاولة مرة أخرى.`,
   notSent: "لم تُرسل",
   attach: "إرفاق ملف",

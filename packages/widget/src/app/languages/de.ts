@@ -15,6 +15,7 @@ export const de: Translation = {
   helpful: "Hilfreich",
   notHelpful: "Nicht hilfreich",
   networkProblem: "Der Assistent ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+  signInToChat: "Melden Sie sich in Ihrem Konto an, um mit uns zu chatten.",
   tooMany: (seconds) => `Zu viele Nachrichten auf einmal. Bitte warten Sie ${seconds ? `${seconds} Sekunden` : "einen Moment"} und versuchen Sie es erneut.`,
   notSent: "Nicht gesendet",
   attach: "Datei anhängen",

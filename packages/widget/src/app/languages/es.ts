@@ -15,6 +15,7 @@ export const es: Translation = {
   helpful: "Útil",
   notHelpful: "No es útil",
   networkProblem: "No pudimos contactar con el asistente. Compruebe su conexión e inténtelo de nuevo.",
+  signInToChat: "Inicie sesión en su cuenta para chatear con nosotros.",
   tooMany: (seconds) => `Demasiados mensajes a la vez. Espere ${seconds ? `${seconds} segundos` : "un momento"} e inténtelo de nuevo.`,
   notSent: "No enviado",
   attach: "Adjuntar un archivo",

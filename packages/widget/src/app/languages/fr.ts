@@ -15,6 +15,7 @@ export const fr: Translation = {
   helpful: "Utile",
   notHelpful: "Pas utile",
   networkProblem: "Impossible de joindre l’assistant. Vérifiez votre connexion et réessayez.",
+  signInToChat: "Connectez-vous à votre compte pour discuter avec nous.",
   tooMany: (seconds) => `Trop de messages à la fois. Patientez ${seconds ? `${seconds} secondes` : "un instant"} puis réessayez.`,
   notSent: "Non envoyé",
   attach: "Joindre un fichier",

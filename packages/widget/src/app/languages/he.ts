@@ -15,6 +15,7 @@ export const he: Translation = {
   helpful: "מועיל",
   notHelpful: "לא מועיל",
   networkProblem: "לא הצלחנו להתחבר לעוזר. בדקו את החיבור ונסו שוב.",
+  signInToChat: "התחברו לחשבון שלכם כדי לשוחח איתנו.",
   tooMany: (seconds) => `יותר מדי הודעות בבת אחת. המתינו ${seconds ? `${seconds} שניות` : "רגע"} ונסו שוב.`,
   notSent: "לא נשלחה",
   attach: "צירוף קובץ",

@@ -15,6 +15,7 @@ export const it: Translation = {
   helpful: "Utile",
   notHelpful: "Non utile",
   networkProblem: "Impossibile raggiungere l’assistente. Controlla la connessione e riprova.",
+  signInToChat: "Accedi al tuo account per chattare con noi.",
   tooMany: (seconds) => `Troppi messaggi in una volta. Attendi ${seconds ? `${seconds} secondi` : "un momento"} e riprova.`,
   notSent: "Non inviato",
   attach: "Allega un file",

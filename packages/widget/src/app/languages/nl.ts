@@ -15,6 +15,7 @@ export const nl: Translation = {
   helpful: "Nuttig",
   notHelpful: "Niet nuttig",
   networkProblem: "We konden de assistent niet bereiken. Controleer uw verbinding en probeer het opnieuw.",
+  signInToChat: "Log in op uw account om met ons te chatten.",
   tooMany: (seconds) => `Te veel berichten tegelijk. Wacht ${seconds ? `${seconds} seconden` : "even"} en probeer het opnieuw.`,
   notSent: "Niet verzonden",
   attach: "Bestand bijvoegen",

@@ -15,6 +15,7 @@ export const pt: Translation = {
   helpful: "Útil",
   notHelpful: "Não foi útil",
   networkProblem: "Não foi possível contactar o assistente. Verifique a sua ligação e tente novamente.",
+  signInToChat: "Inicie sessão na sua conta para conversar connosco.",
   tooMany: (seconds) => `Demasiadas mensagens de uma vez. Aguarde ${seconds ? `${seconds} segundos` : "um momento"} e tente novamente.`,
   notSent: "Não enviada",
   attach: "Anexar um ficheiro",
