@@ -101,22 +101,20 @@ export async function claimAttachments(
   return rows.map(toAttachment).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }
 
-/** The attachments sent with the conversation's messages `messageIds`, oldest first. */
-export async function listAttachmentsOfMessages(db: Queryable, conversationId: string, messageIds: readonly string[]): Promise<StoredAttachment[]> {
+/**
+ * The attachments sent with the messages `messageIds`, oldest first: of one conversation, or of the
+ * workspace's conversations (the inbox's previews), read through the message index.
+ */
+export async function listAttachmentsOfMessages(
+  db: Queryable,
+  scope: { conversationId: string } | { workspaceId: string },
+  messageIds: readonly string[],
+): Promise<StoredAttachment[]> {
   if (messageIds.length === 0) return [];
+  const [column, value] = "conversationId" in scope ? ["conversation_id", scope.conversationId] : ["workspace_id", scope.workspaceId];
   const { rows } = await db.query<AttachmentRow>(
-    `SELECT ${COLUMNS} FROM attachments WHERE message_id = ANY($2::text[]) AND conversation_id = $1 ORDER BY created_at, id`,
-    [conversationId, textArray(messageIds)],
-  );
-  return rows.map(toAttachment);
-}
-
-/** The attachments sent with the workspace's messages `messageIds` (of any conversation), oldest first. */
-export async function listAttachmentsOfWorkspaceMessages(db: Queryable, workspaceId: string, messageIds: readonly string[]): Promise<StoredAttachment[]> {
-  if (messageIds.length === 0) return [];
-  const { rows } = await db.query<AttachmentRow>(
-    `SELECT ${COLUMNS} FROM attachments WHERE message_id = ANY($2::text[]) AND workspace_id = $1 ORDER BY created_at, id`,
-    [workspaceId, textArray(messageIds)],
+    `SELECT ${COLUMNS} FROM attachments WHERE message_id = ANY($2::text[]) AND ${column} = $1 ORDER BY created_at, id`,
+    [value, textArray(messageIds)],
   );
   return rows.map(toAttachment);
 }

@@ -7,7 +7,7 @@ import type { Attachment } from "@frontdesk/contracts";
 import type { Queryable } from "../db/database.js";
 import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
-import { claimAttachments, listAttachmentsOfMessages, listAttachmentsOfWorkspaceMessages, type StoredAttachment, type Uploader } from "./attachment-repository.js";
+import { claimAttachments, listAttachmentsOfMessages, type StoredAttachment, type Uploader } from "./attachment-repository.js";
 import { presentAttachment, type AttachmentAudience, type AttachmentLinkContext } from "./present-attachment.js";
 
 export { deleteAttachmentsOfConversations, listAttachmentsOfConversations } from "./attachment-repository.js";
@@ -38,26 +38,22 @@ export async function sendAttachments(
 
 export const linkContext = (services: Services): AttachmentLinkContext => ({ publicUrl: services.config.publicUrl, links: services.attachmentLinks });
 
-const namesByMessage = (attachments: readonly StoredAttachment[]): Map<string, string[]> => {
+/**
+ * The names of the files sent with each of the messages `messageIds` (of one conversation, or of the
+ * workspace's: see listAttachmentsOfMessages), in the order they were sent, for texts that can only
+ * name them (e-mails, transcripts, the inbox's previews): one indexed query.
+ */
+export async function attachmentNamesOfMessages(
+  db: Queryable,
+  scope: { conversationId: string } | { workspaceId: string },
+  messageIds: readonly string[],
+): Promise<Map<string, string[]>> {
   const names = new Map<string, string[]>();
-  for (const attachment of attachments) {
+  for (const attachment of await listAttachmentsOfMessages(db, scope, messageIds)) {
     if (attachment.messageId === null) continue;
     names.set(attachment.messageId, [...(names.get(attachment.messageId) ?? []), attachment.filename]);
   }
   return names;
-};
-
-/**
- * The names of the files sent with each of the conversation's messages `messageIds` (for texts that
- * can only name them: e-mails, transcripts), in the order they were sent: one indexed query.
- */
-export async function attachmentNamesOfMessages(db: Queryable, conversationId: string, messageIds: readonly string[]): Promise<Map<string, string[]>> {
-  return namesByMessage(await listAttachmentsOfMessages(db, conversationId, messageIds));
-}
-
-/** The same for the workspace's messages of several conversations (the inbox's previews). */
-export async function attachmentNamesOfWorkspaceMessages(db: Queryable, workspaceId: string, messageIds: readonly string[]): Promise<Map<string, string[]>> {
-  return namesByMessage(await listAttachmentsOfWorkspaceMessages(db, workspaceId, messageIds));
 }
 
 /**
@@ -70,7 +66,7 @@ export async function withAttachments<M extends { id: string }>(
   messages: M[],
   audience: AttachmentAudience,
 ): Promise<(M & { attachments?: Attachment[] })[]> {
-  const found = await listAttachmentsOfMessages(services.db, conversationId, messages.map((message) => message.id));
+  const found = await listAttachmentsOfMessages(services.db, { conversationId }, messages.map((message) => message.id));
   if (found.length === 0) return messages;
   const byMessage = new Map<string, StoredAttachment[]>();
   for (const attachment of found) {

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from "../paging/page-cursor.js";
 import { labelsOfConversations } from "../conversations/conversation-labels.js";
 import { findWorkspaceLabel } from "../labels/labels.js";
 import { AppError } from "../http/app-error.js";
-import { attachmentNamesOfWorkspaceMessages, textWithFiles } from "../attachments/attachments.js";
+import { attachmentNamesOfMessages, textWithFiles } from "../attachments/attachments.js";
 
 /**
  * GET /console/conversations: a page of the operator's workspace's conversations, newest activity
@@ -37,7 +37,7 @@ export async function listConversations(
   const last = page.at(-1);
   const labels = await labelsOfConversations(services.db, operator.workspaceId, page.map((row) => row.item.id));
   const filesOnly = page.flatMap((row) => (row.filesOnlyMessageId ? [row.filesOnlyMessageId] : []));
-  const files = await attachmentNamesOfWorkspaceMessages(services.db, operator.workspaceId, filesOnly);
+  const files = await attachmentNamesOfMessages(services.db, { workspaceId: operator.workspaceId }, filesOnly);
   const preview = (row: (typeof page)[number]): ConversationListItem["last_message"] => {
     const last = row.item.last_message;
     const names = row.filesOnlyMessageId ? files.get(row.filesOnlyMessageId) : undefined;

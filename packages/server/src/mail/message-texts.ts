@@ -5,7 +5,7 @@ import type { Queryable } from "../db/database.js";
 export async function messageTexts(db: Queryable, conversationId: string, messages: readonly { id: string; content: string }[]): Promise<string[]> {
   const files = await attachmentNamesOfMessages(
     db,
-    conversationId,
+    { conversationId },
     messages.map((message) => message.id),
   );
   return messages.map((message) => textWithFiles(message.content, files.get(message.id)));
