@@ -138,7 +138,25 @@ describeNeeding("chromium")("the console's workbench: saved replies, notes and k
     const noteBox = page.getByRole("textbox", { name: "Internal note for the team" });
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-describedby") !== null && document.activeElement?.tagName === "TEXTAREA")).toBe(true);
     expect(await page.getByRole("button", { name: /Internal note/ }).getAttribute("aria-pressed")).toBe("true");
-    await noteBox.fill("Second refund this month. @Reed Park can you check the warehouse?");
+    // `@` offers the colleagues (never the author), narrowed as the name is typed; Enter writes the name out.
+    await noteBox.fill("Second refund this month. ");
+    await noteBox.press("End");
+    await noteBox.pressSequentially("@");
+    const colleagues = page.getByRole("listbox", { name: "Colleagues to mention" });
+    await poll(() => colleagues.isVisible()).toBe(true);
+    const offered = await colleagues.getByRole("option").allTextContents();
+    expect(offered.some((option) => option.startsWith("Reed Park"))).toBe(true);
+    expect(offered.some((option) => option.startsWith("Nora"))).toBe(false);
+    expect(await noteBox.getAttribute("aria-activedescendant")).not.toBeNull();
+    await screenshotWhole(page, ".conversation", "console-note-mention-picker.png");
+    expect(await seriousViolations(page)).toEqual([]);
+    await noteBox.pressSequentially("pa");
+    await poll(() => colleagues.getByRole("option").allTextContents()).toEqual([expect.stringMatching(/^Reed Park/)]);
+    await noteBox.press("Enter");
+    await poll(() => colleagues.isVisible()).toBe(false);
+    await poll(() => noteBox.inputValue()).toBe("Second refund this month. @Reed Park ");
+    await noteBox.pressSequentially("can you check the warehouse?");
+    expect(await noteBox.inputValue()).toBe("Second refund this month. @Reed Park can you check the warehouse?");
     await noteBox.press("Enter");
     const note = page.getByRole("listitem", { name: "Internal note by Nora" });
     await poll(() => note.isVisible()).toBe(true);

@@ -1,5 +1,6 @@
-import { forwardRef, useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { forwardRef, useId, useImperativeHandle, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { describeError } from "../api/client.js";
+import { useMentionPicker } from "./mention-picker.js";
 
 interface NoteBoxProps {
   onAdd(content: string): Promise<unknown>;
@@ -9,10 +10,13 @@ interface NoteBoxProps {
 /**
  * An internal note: for the team only, never sent to the visitor. Enter adds it, Shift+Enter
  * starts a new line, Escape leaves the box (the keyboard shortcuts work again). `@Name` mentions
- * a colleague, who is notified.
+ * a colleague, who is notified; typing `@` offers the colleagues by name (useMentionPicker).
  */
-export const NoteBox = forwardRef<HTMLTextAreaElement, NoteBoxProps>(function NoteBox({ onAdd, adding }, input) {
+export const NoteBox = forwardRef<HTMLTextAreaElement | null, NoteBoxProps>(function NoteBox({ onAdd, adding }, forwarded) {
   const [content, setContent] = useState("");
+  const input = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(forwarded, () => input.current as HTMLTextAreaElement, []);
+  const picker = useMentionPicker({ content, setContent, input });
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
   const hintId = useId();
@@ -29,6 +33,7 @@ export const NoteBox = forwardRef<HTMLTextAreaElement, NoteBoxProps>(function No
     }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) void submit(event);
     else if (event.key === "Escape") event.currentTarget.blur();
   };
@@ -48,10 +53,15 @@ export const NoteBox = forwardRef<HTMLTextAreaElement, NoteBoxProps>(function No
         value={content}
         rows={3}
         aria-describedby={hintId}
+        {...picker.inputProps}
         placeholder="Write a note for the team… (Enter adds it, Shift+Enter for a new line)"
-        onChange={(event) => setContent(event.target.value)}
+        onChange={(event) => {
+          setContent(event.target.value);
+          picker.track();
+        }}
         onKeyDown={onKeyDown}
       />
+      {picker.popup}
       <div className="reply-actions">
         {error && (
           <p role="alert" className="error">
