@@ -115,4 +115,23 @@ describeNeeding("chromium")("the console's routing setting and snooze menu, in C
     const back = await stage.t.services.db.query<{ snooze_id: string | null }>(`SELECT snooze_id FROM conversations WHERE id = $1`, [session.conversationId]);
     expect(back.rows[0]!.snooze_id).toBeNull();
   });
+
+  it("happy: an operator goes away from the sidebar and back; the store and the operators list say so; no serious axe violation", async () => {
+    const awayInStore = async () =>
+      (await stage.t.services.db.query<{ away: boolean }>(`SELECT away_since IS NOT NULL AS away FROM operators WHERE email = 'ana@acme-bikes.test'`)).rows[0]?.away;
+    await page.goto(`${stage.serviceUrl}/console/settings`);
+    const away = page.getByRole("checkbox", { name: "Away" });
+    await poll(() => away.isEnabled()).toBe(true);
+    expect(await away.isChecked()).toBe(false);
+    await away.check();
+    await poll(awayInStore).toBe(true);
+    // The operators list marks her, and the choice outlives a reload.
+    await poll(async () => (await page.getByRole("rowheader", { name: /^Ana/ }).textContent()) ?? "").toContain("away");
+    await page.reload();
+    await poll(() => page.getByRole("checkbox", { name: "Away" }).isChecked()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, "console-away.png") });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("checkbox", { name: "Away" }).uncheck();
+    await poll(awayInStore).toBe(false);
+  });
 });

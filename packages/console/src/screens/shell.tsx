@@ -18,6 +18,7 @@ import { sections } from "../navigation.js";
 import { useRealtime } from "../realtime/realtime-context.js";
 import { SettingsScreen } from "../settings/settings-screen.js";
 import { switchSession, useOperator } from "../session.js";
+import { AvailabilityToggle } from "./availability-toggle.js";
 import { PlaceholderScreen } from "./placeholder-screen.js";
 import { SavedRepliesScreen } from "../saved-replies/saved-replies-screen.js";
 import { ShortcutsDialog } from "../shortcuts/shortcuts-dialog.js";
@@ -100,6 +101,7 @@ export function Shell() {
             <p className="operator-name">
               {operator.name} <span className="muted">({operator.role})</span>
             </p>
+            <AvailabilityToggle />
             <NotificationOffer />
             <ShortcutsDialog />
             <SignOutButton />

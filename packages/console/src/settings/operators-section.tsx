@@ -170,6 +170,7 @@ export function OperatorsSection() {
                   <th scope="row">
                     {operator.name}
                     {operator.id === me.id && <span className="muted"> (you)</span>}
+                    {operator.away && <span className="muted"> · away</span>}
                   </th>
                   <td>{operator.email}</td>
                   <td>

@@ -45,6 +45,7 @@ export const presentOperator = (operator: Operator) => ({
   name: operator.name,
   role: operator.role,
   password_set: operator.hasPassword,
+  away: operator.away,
   created_at: operator.createdAt,
 });
 

@@ -1,12 +1,24 @@
 import { operatorsPresenceChannel } from "../realtime/bus-channels.js";
+import type { Queryable } from "../db/database.js";
 import type { Services } from "../services.js";
+import { availableOperatorIds } from "../tenants/operators.js";
 
-/** Whether any operator of the workspace is connected to its operators' presence channel right now: a count, no member list read. */
+/**
+ * Whether an operator of the workspace is online right now: connected to its operators' presence
+ * channel and not away. A count first, so a workspace nobody is connected to costs no member list
+ * and no query.
+ */
 export async function operatorsOnline(services: Services, workspaceId: string): Promise<boolean> {
-  return (await services.realtime.presenceUserCount(operatorsPresenceChannel(workspaceId))) > 0;
+  if ((await services.realtime.presenceUserCount(operatorsPresenceChannel(workspaceId))) === 0) return false;
+  return (await onlineOperatorIds(services, workspaceId)).length > 0;
 }
 
-/** The ids of the workspace's operators connected to its operators' presence channel right now (the console joins it while open). */
-export async function onlineOperatorIds(services: Services, workspaceId: string): Promise<string[]> {
-  return (await services.realtime.presenceMembers(operatorsPresenceChannel(workspaceId))).map((member) => member.userId);
+/**
+ * The ids of the workspace's operators online right now (the console joins the presence channel
+ * while open), away ones left out. Inside a transaction pass it as `db`: PGlite's one connection
+ * would wait for that transaction to end before answering another statement.
+ */
+export async function onlineOperatorIds(services: Services, workspaceId: string, db: Queryable = services.db): Promise<string[]> {
+  const connected = (await services.realtime.presenceMembers(operatorsPresenceChannel(workspaceId))).map((member) => member.userId);
+  return availableOperatorIds(db, workspaceId, connected);
 }

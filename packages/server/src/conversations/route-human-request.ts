@@ -31,7 +31,7 @@ export function nextInTurn<T extends { id: string }>(candidates: readonly T[], l
 export async function routeHumanRequest(services: Services, tx: Queryable, conversation: { workspaceId: string; agentId: string }): Promise<RoutedOperator | null> {
   const turn = await lockRoundRobinTurn(tx, conversation.workspaceId, conversation.agentId);
   if (!turn) return null;
-  const online = await onlineOperatorIds(services, conversation.workspaceId);
+  const online = await onlineOperatorIds(services, conversation.workspaceId, tx);
   const eligible = turn.team.length === 0 ? online : online.filter((id) => turn.team.includes(id));
   // Only operators who still exist in the workspace (presence outlives a removal by moments).
   const candidates = await findWorkspaceOperatorsAmong(tx, conversation.workspaceId, eligible);

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database.js";
 import { newId } from "../db/ids.js";
+import { textArray } from "../db/text-array.js";
 import { iso } from "../db/timestamps.js";
 
 export const OPERATOR_ROLES = ["admin", "agent"] as const;
@@ -13,6 +14,8 @@ export interface Operator {
   role: OperatorRole;
   /** Whether a password is set (the hash itself never leaves the repository's callers that need it). */
   hasPassword: boolean;
+  /** Away while signed in: offline for routing, the widget's availability and the nobody-online alerts. */
+  away: boolean;
   createdAt: string;
 }
 
@@ -23,6 +26,7 @@ export interface OperatorRow {
   name: string;
   role: OperatorRole;
   password_hash: string | null;
+  away_since: Date | null;
   created_at: Date;
 }
 
@@ -33,6 +37,7 @@ export const toOperator = (row: OperatorRow): Operator => ({
   name: row.name,
   role: row.role,
   hasPassword: row.password_hash !== null,
+  away: row.away_since !== null,
   createdAt: iso(row.created_at),
 });
 
@@ -74,4 +79,23 @@ export async function listWorkspaceOperators(db: Queryable, workspaceId: string)
 export async function deleteOperator(db: Queryable, operatorId: string): Promise<Operator | null> {
   const { rows } = await db.query<OperatorRow>(`DELETE FROM operators WHERE id = $1 RETURNING *`, [operatorId]);
   return rows[0] ? toOperator(rows[0]) : null;
+}
+
+/** Marks the operator away (from `now`, unless already) or available again; their state after, or null when no such operator. */
+export async function setOperatorAway(db: Queryable, operatorId: string, away: boolean, now: Date): Promise<boolean | null> {
+  const { rows } = await db.query<{ away: boolean }>(
+    `UPDATE operators SET away_since = CASE WHEN $2 THEN COALESCE(away_since, $3) END WHERE id = $1 RETURNING away_since IS NOT NULL AS away`,
+    [operatorId, away, now],
+  );
+  return rows[0]?.away ?? null;
+}
+
+/** Of the workspace's operators `operatorIds` (those connected, say), the ones not away, by id. */
+export async function availableOperatorIds(db: Queryable, workspaceId: string, operatorIds: readonly string[]): Promise<string[]> {
+  if (operatorIds.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM operators WHERE workspace_id = $1 AND id = ANY($2::text[]) AND away_since IS NULL ORDER BY id`,
+    [workspaceId, textArray(operatorIds)],
+  );
+  return rows.map((row) => row.id);
 }

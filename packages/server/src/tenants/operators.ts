@@ -3,7 +3,16 @@
  * assignment, the admin CLI): `operators` (with their passwords and set-password links) is owned
  * by tenants/, whose repositories alone hold its SQL.
  */
-export { OPERATOR_ROLES, deleteOperator, findOperator, insertOperator, listWorkspaceOperators, toOperator } from "./operator-repository.js";
+export {
+  OPERATOR_ROLES,
+  availableOperatorIds,
+  deleteOperator,
+  findOperator,
+  insertOperator,
+  listWorkspaceOperators,
+  setOperatorAway,
+  toOperator,
+} from "./operator-repository.js";
 export type { Operator, OperatorRole, OperatorRow } from "./operator-repository.js";
 export { findWorkspaceOperator, findWorkspaceOperatorByEmail, lockWorkspaceAdmins, updateOperatorRole } from "./operator-admin-repository.js";
 export {

@@ -15,6 +15,7 @@ interface WorkspaceOperator {
   name: string;
   role: "admin" | "agent";
   password_set: boolean;
+  away: boolean;
   created_at: string;
 }
 
@@ -57,6 +58,7 @@ describeEachStore("the console's operators on %s", (kind) => {
       name: "Ada",
       role: "admin",
       password_set: false,
+      away: false,
       created_at: expect.any(String),
     });
     expect((await list(outsider)).map((operator) => operator.name)).toEqual(["Eve"]);

@@ -142,7 +142,7 @@ describe("the OpenAPI document (GET /openapi.json)", () => {
         ...["GET /webhooks", "POST /webhooks", "PATCH /webhooks/{id}", "DELETE /webhooks/{id}", "GET /webhooks/{id}/deliveries", "POST /webhooks/{id}/test"].map((route) =>
           route.replace(" ", " /api/v1/console"),
         ),
-        ...["GET /mail", "GET /me/preferences", "PATCH /me/preferences"].map((route) => route.replace(" ", " /api/v1/console")),
+        ...["GET /mail", "GET /me/preferences", "PATCH /me/preferences", "GET /me/availability", "PUT /me/availability"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /embeddings", "PUT /embeddings", "POST /embeddings/retry"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /push/key", "GET /push/devices", "POST /push/devices", "DELETE /push/devices/{id}"].map((route) => route.replace(" ", " /api/v1/console")),
         ...["GET /workspace/model-provider", "PUT /workspace/model-provider", "DELETE /workspace/model-provider", "POST /workspace/model-provider/test"].map((route) =>

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { parseAdminArguments } from "../../src/cli/admin-arguments.js";
 import { nextInTurn } from "../../src/conversations/route-human-request.js";
-import { onlineOperatorIds } from "../../src/conversations/operators-online.js";
+import { onlineOperatorIds, operatorsOnline } from "../../src/conversations/operators-online.js";
 import { CONSOLE, createSignedInOperator, seedConsoleCast, type ConsoleSession } from "../support/console-session.js";
 import type { Pusher } from "../support/pusher-client.js";
 import { createListeningTestApp, reverbFromInit, signedPusherClient, until, type ListeningTestApp, type ReverbDescriptor } from "../support/realtime-clients.js";
@@ -61,6 +61,7 @@ describeEachStore("routing an agent's human requests round robin among the opera
   }, 60_000);
   afterEach(async () => {
     for (const id of [...clients.keys()]) await goOffline(id);
+    for (const session of operators) await setAway(session, false);
   });
   afterAll(async () => {
     for (const client of clients.values()) client.disconnect();
@@ -68,6 +69,9 @@ describeEachStore("routing an agent's human requests round robin among the opera
   });
 
   const workspaceOnline = () => onlineOperatorIds(t.services, cast.tenant.workspaceId);
+  /** The operator says they are away (or back) from their console. */
+  const setAway = (session: ConsoleSession, away: boolean) =>
+    t.app.inject({ method: "PUT", url: `${CONSOLE}/me/availability`, headers: session.headers, payload: { away } });
 
   /** The operator's console joins the operators' presence channel. */
   async function goOnline(...sessions: ConsoleSession[]): Promise<void> {
@@ -172,6 +176,51 @@ describeEachStore("routing an agent's human requests round robin among the opera
     const next: string[] = [];
     for (let index = 0; index < 3; index += 1) next.push((await handOff()).assignee!.id);
     expect(new Set(next)).toEqual(new Set(operators.map((session) => session.operator.id)));
+  });
+
+  it("happy: an away operator stays connected but is passed by and counts as offline; back, they take turns again", async () => {
+    await setRouting({ mode: "round_robin", team: [] });
+    await goOnline(...operators);
+    const [first, second, third] = operators as [ConsoleSession, ConsoleSession, ConsoleSession];
+    const went = await setAway(second, true);
+    expect(went.statusCode, went.body).toBe(200);
+    expect(went.json()).toEqual({ data: { away: true } });
+    expect((await t.app.inject({ method: "GET", url: `${CONSOLE}/me/availability`, headers: second.headers })).json()).toEqual({ data: { away: true } });
+    expect((await t.app.inject({ method: "GET", url: `${CONSOLE}/me/availability`, headers: first.headers })).json()).toEqual({ data: { away: false } });
+    const listed = (await t.app.inject({ method: "GET", url: `${CONSOLE}/operators`, headers: cast.admin.headers })).json().data as { id: string; away: boolean }[];
+    expect(Object.fromEntries(listed.map((operator) => [operator.id, operator.away]))).toEqual({ [first.operator.id]: false, [second.operator.id]: true, [third.operator.id]: false });
+    expect(await workspaceOnline()).toEqual([first.operator.id, third.operator.id]);
+    const assignees: string[] = [];
+    for (let index = 0; index < 4; index += 1) assignees.push((await handOff()).assignee!.id);
+    expect(new Set(assignees)).toEqual(new Set([first.operator.id, third.operator.id]));
+
+    // Everyone connected is away: nobody is online, the request waits and every operator is alerted.
+    await setAway(first, true);
+    await setAway(third, true);
+    expect(await operatorsOnline(t.services, cast.tenant.workspaceId)).toBe(false);
+    const waiting = await handOff();
+    expect(waiting).toMatchObject({ status: "awaiting_human", assignee: null });
+    expect(await notifiedOperators(waiting.conversationId)).toHaveLength(3);
+
+    // Twice away is still away; back, each takes turns again.
+    expect((await setAway(second, true)).json()).toEqual({ data: { away: true } });
+    for (const session of operators) expect((await setAway(session, false)).json()).toEqual({ data: { away: false } });
+    expect(await operatorsOnline(t.services, cast.tenant.workspaceId)).toBe(true);
+    const next: string[] = [];
+    for (let index = 0; index < 3; index += 1) next.push((await handOff()).assignee!.id);
+    expect(new Set(next)).toEqual(new Set(operators.map((session) => session.operator.id)));
+  });
+
+  it("error: a bad availability is 422 naming `away`; without a session 401, and nothing changes", async () => {
+    for (const payload of [{}, { away: "yes" }, { away: null }]) {
+      const refused = await t.app.inject({ method: "PUT", url: `${CONSOLE}/me/availability`, headers: cast.admin.headers, payload });
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(refused.json().error).toMatchObject({ code: "validation_failed", fields: { away: expect.any(Array) } });
+    }
+    const anonymous = await t.app.inject({ method: "PUT", url: `${CONSOLE}/me/availability`, payload: { away: true } });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: `${CONSOLE}/me/availability` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: `${CONSOLE}/me/availability`, headers: cast.admin.headers })).json()).toEqual({ data: { away: false } });
   });
 
   it("happy: the bot's handoff (a visitor asking for a person in a message) is routed the same way", async () => {

@@ -2,21 +2,26 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { presentOperator } from "../../admin/present.js";
 import { AppError } from "../../http/app-error.js";
-import { findWorkspaceOperator, listWorkspaceOperators } from "../../tenants/operators.js";
+import { findOperator, findWorkspaceOperator, listWorkspaceOperators, setOperatorAway } from "../../tenants/operators.js";
 import { authenticateOperator, operatorGuard, operatorOf } from "../authenticate-operator.js";
 import { expiredSessionCookieOptions, SESSION_COOKIE_NAME } from "../session-cookie.js";
 import { inviteOperator, reissuePasswordLink } from "./invite-operator.js";
 import { changeOperatorRole, removeOperator, signOutEverywhere } from "./manage-operator.js";
 import {
   changeRoleRouteSchema,
+  getAvailabilityRouteSchema,
   inviteOperatorRouteSchema,
   listOperatorsRouteSchema,
   passwordLinkRouteSchema,
   removeOperatorRouteSchema,
+  setAvailabilityRouteSchema,
   signOutEverywhereRouteSchema,
 } from "./schemas.js";
 
-/** The operators page, under /api/v1/console/operators: anyone lists; admins invite, change roles and remove. */
+/**
+ * The operators page, under /api/v1/console/operators: anyone lists; admins invite, change roles and
+ * remove. And each operator's own availability (/me/availability): away, or available.
+ */
 export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   const services = app.services;
   // Inviting, a new link, a role and a removal: their schemas require the admin role (consoleAdminSecurity),
@@ -61,5 +66,17 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     const ended = await signOutEverywhere(services, actor, request.params.id);
     if (ended.operator_id === actor.id) reply.clearCookie(SESSION_COOKIE_NAME, expiredSessionCookieOptions(services.config));
     return { data: ended };
+  });
+
+  app.get("/me/availability", { schema: getAvailabilityRouteSchema, preValidation: guard }, async (request) => {
+    const operator = await findOperator(services.db, operatorOf(request).id);
+    if (!operator) throw new AppError("operator_not_found", "This operator no longer exists.");
+    return { data: { away: operator.away } };
+  });
+
+  app.put("/me/availability", { schema: setAvailabilityRouteSchema, preValidation: guard }, async (request) => {
+    const away = await setOperatorAway(services.db, operatorOf(request).id, request.body.away, services.now());
+    if (away === null) throw new AppError("operator_not_found", "This operator no longer exists.");
+    return { data: { away } };
   });
 };

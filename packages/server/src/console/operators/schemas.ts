@@ -12,6 +12,7 @@ export const workspaceOperatorSchema = z.object({
   name: z.string(),
   role: operatorRoleSchema,
   password_set: z.boolean().describe("False while the invitation's set-password link has not been used."),
+  away: z.boolean().describe("Away (PUT /me/availability): counted as offline for routing, the widget's availability and the nobody-online alerts."),
   created_at: isoTimestampSchema,
 });
 
@@ -135,4 +136,34 @@ export const signOutEverywhereRouteSchema = {
     ...pathErrors,
     403: errorResponse("`forbidden`: an agent naming another operator; `csrf_origin_mismatch`: without `Origin` equal to FRONTDESK_PUBLIC_URL's origin."),
   },
+};
+
+export const availabilityBodySchema = z.object({
+  away: z.boolean().describe("`true`: away while signed in; `false`: available again."),
+});
+export const availabilityResponseSchema = z.object({ data: availabilityBodySchema });
+documentMembers(availabilityBodySchema);
+
+const availabilityDescription =
+  "Whether the signed-in operator is away. An away operator stays signed in and sees everything live, but counts as offline: " +
+  "round-robin routing passes them by, the widget shows nobody online when everyone connected is away, and the alerts for a " +
+  "person asked for while nobody is online go out.";
+
+export const getAvailabilityRouteSchema = {
+  tags: ["console"],
+  operationId: "getConsoleAvailability",
+  summary: "Whether the signed-in operator is away",
+  description: availabilityDescription,
+  security: consoleSecurity,
+  response: { 200: jsonResponse("The operator's availability.", availabilityResponseSchema), ...consoleReadErrors },
+};
+
+export const setAvailabilityRouteSchema = {
+  tags: ["console"],
+  operationId: "setConsoleAvailability",
+  summary: "Go away, or be available again",
+  description: availabilityDescription,
+  security: consoleSecurity,
+  body: availabilityBodySchema,
+  response: { 200: jsonResponse("The operator's availability now.", availabilityResponseSchema), ...consoleWriteErrors },
 };
