@@ -5,6 +5,7 @@
 // A leg is a row of this table. To add one, write its module next to these and list it here.
 import { chromiumLeg } from "./chromium-leg.mjs";
 import { dovecotLeg } from "./dovecot-leg.mjs";
+import { haproxyLeg } from "./haproxy-leg.mjs";
 import { postgresLeg } from "./postgres-leg.mjs";
 import { redisLeg } from "./redis-leg.mjs";
 
@@ -21,4 +22,4 @@ import { redisLeg } from "./redis-leg.mjs";
  */
 
 /** @type {Leg[]} */
-export const legs = [postgresLeg, redisLeg, chromiumLeg, dovecotLeg];
+export const legs = [postgresLeg, redisLeg, chromiumLeg, dovecotLeg, haproxyLeg];

@@ -54,7 +54,7 @@ async function provision(env: Record<string, string>, options: { asUser?: string
 }
 
 describe("scripts/provision-test-machine.mjs", () => {
-  let closed: { postgres: string; redis: string; chromium: string; dovecot: string; postgresPort: number; redisPort: number };
+  let closed: { postgres: string; redis: string; chromium: string; dovecot: string; haproxy: string; postgresPort: number; redisPort: number };
   beforeAll(async () => {
     const [postgresPort, redisPort] = [await freePort(), await freePort()];
     closed = {
@@ -62,11 +62,12 @@ describe("scripts/provision-test-machine.mjs", () => {
       redis: `redis://127.0.0.1:${redisPort}`,
       chromium: join(await mkdtemp(join(tmpdir(), "frontdesk-no-chromium-")), "chromium"),
       dovecot: join(await mkdtemp(join(tmpdir(), "frontdesk-no-dovecot-")), "dovecot"),
+      haproxy: join(await mkdtemp(join(tmpdir(), "frontdesk-no-haproxy-")), "haproxy"),
       postgresPort,
       redisPort,
     };
   });
-  const closedLegs = () => ({ FRONTDESK_TEST_POSTGRES_URL: closed.postgres, FRONTDESK_TEST_REDIS_URL: closed.redis, FRONTDESK_TEST_CHROMIUM_PATH: closed.chromium, FRONTDESK_TEST_DOVECOT_PATH: closed.dovecot });
+  const closedLegs = () => ({ FRONTDESK_TEST_POSTGRES_URL: closed.postgres, FRONTDESK_TEST_REDIS_URL: closed.redis, FRONTDESK_TEST_CHROMIUM_PATH: closed.chromium, FRONTDESK_TEST_DOVECOT_PATH: closed.dovecot, FRONTDESK_TEST_HAPROXY_PATH: closed.haproxy });
 
   it("error: legs it cannot provide are recorded as skipped with the reason, and it still exits 0", async () => {
     const result = await provision(closedLegs());
@@ -81,6 +82,8 @@ describe("scripts/provision-test-machine.mjs", () => {
     expect(result.legs.chromium?.reason).toBe(`no Chromium at ${closed.chromium}; this script installs Chromium only at /usr/bin/chromium (Debian's package)`);
     expect(result.legs.dovecot).toMatchObject({ status: "skipped", target: closed.dovecot, actions: [] });
     expect(result.legs.dovecot?.reason).toBe(`no Dovecot at ${closed.dovecot}; this script installs Dovecot only at /usr/sbin/dovecot (Debian's package)`);
+    expect(result.legs.haproxy).toMatchObject({ status: "skipped", target: closed.haproxy, actions: [] });
+    expect(result.legs.haproxy?.reason).toBe(`no HAProxy at ${closed.haproxy}; this script installs HAProxy only at /usr/sbin/haproxy (Debian's package)`);
     if (isRoot) {
       // Root on this machine: what it would provision is only the local cluster's port and Redis at 6379.
       expect(postgres?.reason).toContain(`no Postgres cluster of this machine is configured on port ${closed.postgresPort}`);
@@ -90,14 +93,15 @@ describe("scripts/provision-test-machine.mjs", () => {
     expect(result.stderr).toContain(`SKIPPED leg redis: ${redis?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg chromium: ${result.legs.chromium?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg dovecot: ${result.legs.dovecot?.reason}`);
-    expect(result.stdout).toMatch(/postgres skipped, redis skipped, chromium skipped, dovecot skipped in \d+ ms/);
+    expect(result.stderr).toContain(`SKIPPED leg haproxy: ${result.legs.haproxy?.reason}`);
+    expect(result.stdout).toMatch(/postgres skipped, redis skipped, chromium skipped, dovecot skipped, haproxy skipped in \d+ ms/);
   });
 
   it("error: FRONTDESK_TEST_REQUIRE_ALL=1 turns a skipped leg into exit 1", async () => {
     const result = await provision({ ...closedLegs(), FRONTDESK_TEST_REQUIRE_ALL: "1" });
     expect(result.code).toBe(1);
     expect(result.legs.postgres?.status).toBe("skipped");
-    expect(result.stderr).toContain("FRONTDESK_TEST_REQUIRE_ALL=1 and 4 leg(s) skipped: failing");
+    expect(result.stderr).toContain("FRONTDESK_TEST_REQUIRE_ALL=1 and 5 leg(s) skipped: failing");
   });
 
   it("error: a machine without Postgres or Redis installed says so", async () => {
@@ -167,7 +171,7 @@ describe("scripts/provision-test-machine.mjs", () => {
 
   describe("on this machine's legs", () => {
     // These need the legs themselves; on a machine without them they are skipped like the rest.
-    const machineLegs = () => missingLegs(["postgres", "redis", "chromium", "dovecot"]).length > 0;
+    const machineLegs = () => missingLegs(["postgres", "redis", "chromium", "dovecot", "haproxy"]).length > 0;
 
     it.skipIf(machineLegs())("happy: everything already there is ready, nothing is done, even with FRONTDESK_TEST_REQUIRE_ALL=1", async () => {
       const env: Record<string, string> = { FRONTDESK_TEST_REQUIRE_ALL: "1" };
@@ -175,12 +179,14 @@ describe("scripts/provision-test-machine.mjs", () => {
       if (process.env.FRONTDESK_TEST_REDIS_URL) env.FRONTDESK_TEST_REDIS_URL = process.env.FRONTDESK_TEST_REDIS_URL;
       if (process.env.FRONTDESK_TEST_CHROMIUM_PATH) env.FRONTDESK_TEST_CHROMIUM_PATH = process.env.FRONTDESK_TEST_CHROMIUM_PATH;
       if (process.env.FRONTDESK_TEST_DOVECOT_PATH) env.FRONTDESK_TEST_DOVECOT_PATH = process.env.FRONTDESK_TEST_DOVECOT_PATH;
+      if (process.env.FRONTDESK_TEST_HAPROXY_PATH) env.FRONTDESK_TEST_HAPROXY_PATH = process.env.FRONTDESK_TEST_HAPROXY_PATH;
       const result = await provision(env);
       expect(result.code).toBe(0);
       expect(result.legs.postgres).toMatchObject({ status: "ready", reason: null, actions: [] });
       expect(result.legs.redis).toMatchObject({ status: "ready", reason: null, actions: [] });
       expect(result.legs.chromium).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_CHROMIUM_PATH ?? "/usr/bin/chromium", reason: null, actions: [] });
       expect(result.legs.dovecot).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_DOVECOT_PATH ?? "/usr/sbin/dovecot", reason: null, actions: [] });
+      expect(result.legs.haproxy).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_HAPROXY_PATH ?? "/usr/sbin/haproxy", reason: null, actions: [] });
       expect(result.stderr).toBe("");
     });
 
@@ -193,6 +199,7 @@ describe("scripts/provision-test-machine.mjs", () => {
       expect(result.legs.redis?.status).toBe("ready");
       expect(result.legs.chromium?.status).toBe("ready");
       expect(result.legs.dovecot?.status).toBe("ready");
+      expect(result.legs.haproxy?.status).toBe("ready");
     });
   });
 });
