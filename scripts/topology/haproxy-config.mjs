@@ -39,6 +39,9 @@ export function haproxyConfig({ bind, servers, stats, checkIntervalMs = 1000, ma
     "    timeout tunnel 1h",
     "    timeout client-fin 30s",
     "    timeout queue 10s",
+    // A health check's answer may take this long: a process whose event loop is busy answers
+    // /healthz late, and taking it out (which closes its sockets) for that would be worse.
+    "    timeout check 3s",
     // A connection refused by a process that just died is retried on another one.
     "    retries 3",
     "    option redispatch 1",
@@ -56,7 +59,7 @@ export function haproxyConfig({ bind, servers, stats, checkIntervalMs = 1000, ma
     "    http-check expect status 200",
     // Which process answered, for the operator's eyes (and the topology test's spread check).
     "    http-response set-header X-Frontdesk-Node %s",
-    `    default-server check inter ${checkIntervalMs} fall 2 rise 2 on-marked-down shutdown-sessions`,
+    `    default-server check inter ${checkIntervalMs} fall 3 rise 2 on-marked-down shutdown-sessions`,
     ...servers.map((server) => `    server ${server.name} ${server.address}`),
   ];
   if (stats) lines.push("", "listen stats", `    bind ${stats}`, "    stats enable", "    stats uri /stats", "    stats refresh 5s");

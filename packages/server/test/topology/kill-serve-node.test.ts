@@ -70,6 +70,8 @@ describeNeeding("postgres", "redis", "haproxy")("three serve and two worker proc
   let cluster: TopologyCluster;
   const clients: Pusher[] = [];
   let reverb: ReverbDescriptor;
+  /** Which serve process answered each acknowledged visitor message (HAProxy's X-Frontdesk-Node). */
+  const answeredBy = new Map<string, number>();
 
   /** `fetch` through the balancer, retried while the balancer or a dying process answers 502/503 or drops the connection. */
   async function throughBalancer(path: string, init: RequestInit, attempts = 20): Promise<Response> {
@@ -207,6 +209,8 @@ describeNeeding("postgres", "redis", "haproxy")("three serve and two worker proc
         await response.body?.cancel();
         if (response.ok) {
           record.acknowledged = true;
+          const node = response.headers.get("x-frontdesk-node") ?? "none";
+          answeredBy.set(node, (answeredBy.get(node) ?? 0) + 1);
           return;
         }
         // 409: the process that stored it died while answering; its lease outlasts this test, so
@@ -287,7 +291,9 @@ describeNeeding("postgres", "redis", "haproxy")("three serve and two worker proc
     // The process holding the first operator's socket (so a member's socket is cut) dies mid-load.
     const killed = operators[0]!.node;
     const survivors = cluster.serves.map((_, index) => index).filter((index) => index !== killed);
-    await sleep(2_000);
+    // Under way, and spread: every process has answered a few messages (a bound, not a speed).
+    await until(() => cluster.serves.every((serve) => (answeredBy.get(serve.name) ?? 0) >= 3), 60_000);
+    expect([...answeredBy.keys()].sort()).toEqual(cluster.serves.map((serve) => serve.name));
     const acknowledgedBeforeKill = visitors.reduce((sum, visitor) => sum + visitor.sent.filter((message) => message.acknowledged).length, 0);
     await stopServer(cluster.serves[killed]!.child, "SIGKILL");
     await until(async () => (await cluster.balancerStatus())[cluster.serves[killed]!.name]?.startsWith("DOWN") ?? false, 10_000);
@@ -298,6 +304,8 @@ describeNeeding("postgres", "redis", "haproxy")("three serve and two worker proc
     // Every socket is connected again; those of the killed process with a new socket id, on a survivor.
     const placed: Placed[] = [...visitors, ...operators];
     await until(() => placed.every((client) => client.pusher.connection.state === "connected"), 20_000);
+    // The balancer took out the killed process only (a survivor taken out would close its sockets too).
+    expect(await cluster.balancerDowns()).toEqual(Object.fromEntries(cluster.serves.map((serve, index) => [serve.name, index === killed ? 1 : 0])));
     for (const client of placed) {
       if (client.node === killed) expect(client.pusher.connection.socket_id).not.toBe(client.firstSocketId);
       else expect(client.pusher.connection.socket_id).toBe(client.firstSocketId);
@@ -370,7 +378,7 @@ describeNeeding("postgres", "redis", "haproxy")("three serve and two worker proc
 
     console.log(
       `topology: ${acknowledged} visitor messages acknowledged (${acknowledgedBeforeKill} before the kill), ${unacknowledged} unacknowledged, ${replies} operator replies; ` +
-        `started in ${JSON.stringify(cluster.startup)} ms; clients per process before the kill ${JSON.stringify(cluster.serves.map((_, index) => placedOn.filter((at) => at === index).length))}, killed serve${killed + 1}`,
+        `answered by ${JSON.stringify(Object.fromEntries(answeredBy))}; started in ${JSON.stringify(cluster.startup)} ms; clients per process before the kill ${JSON.stringify(cluster.serves.map((_, index) => placedOn.filter((at) => at === index).length))}, killed serve${killed + 1}`,
     );
   }, 110_000);
 });

@@ -47,6 +47,8 @@ export interface TopologyCluster {
   startup: Record<string, number>;
   /** Which of the balancer's servers are up, by name (its health checks of /healthz). */
   balancerStatus(): Promise<Record<string, string>>;
+  /** How many times the balancer took each server out (UP → DOWN), by name. */
+  balancerDowns(): Promise<Record<string, number>>;
   /** The WebSockets each serve process holds (its `frontdesk_realtime_connections`); a dead process counts null. */
   connectionsPerNode(): Promise<(number | null)[]>;
   stop(): Promise<void>;
@@ -143,6 +145,10 @@ export async function startTopology(options: { serveCount?: number; workerCount?
     workspaceId,
     agentId,
     balancerStatus,
+    async balancerDowns() {
+      const rows = await haproxyStats(stats);
+      return Object.fromEntries(rows.filter((row) => row.pxname === "serve" && row.svname?.startsWith("serve")).map((row) => [row.svname!, Number(row.chkdown ?? 0)]));
+    },
     async connectionsPerNode() {
       return Promise.all(
         serves.map(async (serve) => {
