@@ -225,6 +225,7 @@ async function main() {
     FRONTDESK_RATE_LIMIT_INIT_PER_MINUTE: "1000000",
     FRONTDESK_RATE_LIMIT_INIT_PER_HOUR_PER_IP: "0",
     FRONTDESK_RATE_LIMIT_SESSION_PER_MINUTE: "1000000",
+    FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "1000000",
     FRONTDESK_REALTIME_MAX_CONNECTIONS_PER_IP: "100000",
   };
   const cluster = { port, url, serves: [], workers: [], balancer: null };
@@ -272,7 +273,7 @@ async function seed(serve, env) {
   for (const article of articles(settings.articles)) ids.push((await client.push({ agent_id: agent.id, kind: "text", ...article })).id);
   for (let pending = ids; pending.length > 0; ) {
     if (performance.now() - started > 600_000) throw new BenchFailure(`${pending.length} sources still pending after 10 min`);
-    await sleep(1000);
+    await sleep(2000);
     const states = await Promise.all(pending.map((id) => client.get(id)));
     const failed = states.find((source) => source.status === "failed");
     if (failed) throw new BenchFailure(`a source failed: ${JSON.stringify(failed)}`);
