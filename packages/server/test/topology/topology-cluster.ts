@@ -14,6 +14,12 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database.
 const redisUrl = process.env.FRONTDESK_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const haproxyPath = process.env.FRONTDESK_TEST_HAPROXY_PATH || "/usr/sbin/haproxy";
 
+/** Stops a child (SIGTERM: gracefully) unless it has already ended, however it ended. */
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await stopServer(child, signal);
+}
+
 /** How long a process may take to start (each loads the service; on 2 busy cores, five at once take a while). */
 const START_BOUND_MS = 240_000;
 
@@ -55,11 +61,23 @@ export interface TopologyCluster {
 }
 
 export async function startTopology(options: { serveCount?: number; workerCount?: number } = {}): Promise<TopologyCluster> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    return await startProcesses(options, cleanups);
+  } catch (error) {
+    // A start that failed half-way leaves no process, data dir or database behind.
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startProcesses(options: { serveCount?: number; workerCount?: number }, cleanups: (() => Promise<unknown>)[]): Promise<TopologyCluster> {
   const serveCount = options.serveCount ?? 3;
   const workerCount = options.workerCount ?? 2;
   const began = Date.now();
   const startup: Record<string, number> = {};
   const database = await createTestDatabase("postgres");
+  cleanups.push(() => database.drop());
   startup.database = Date.now() - began;
   const [port, statsPort, ...servePorts] = await Promise.all(Array.from({ length: serveCount + 2 }, () => freePort()));
   const url = `http://127.0.0.1:${port!}`;
@@ -67,6 +85,7 @@ export async function startTopology(options: { serveCount?: number; workerCount?
   const dataDir = async () => {
     const dir = await mkdtemp(join(tmpdir(), "frontdesk-topology-"));
     dataDirs.push(dir);
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
     return dir;
   };
   const env: Record<string, string> = {
@@ -95,6 +114,7 @@ export async function startTopology(options: { serveCount?: number; workerCount?
     const servePort = servePorts[index]!;
     const url = `http://127.0.0.1:${servePort}`;
     const serve = frontdesk({ ...env, FRONTDESK_DATA_DIR: await dataDir(), FRONTDESK_WORKER_CONCURRENCY: "0" }, "serve", "--host", "127.0.0.1", "--port", String(servePort));
+    cleanups.push(() => stopChild(serve.child, "SIGKILL"));
     // A bound for a stuck start on a loaded machine (five processes load the service at once), not a speed.
     const deadline = Date.now() + START_BOUND_MS;
     for (;;) {
@@ -108,6 +128,7 @@ export async function startTopology(options: { serveCount?: number; workerCount?
   const startWorker = async () => {
     // At info, so that its "workers started" line says it is ready.
     const worker = frontdesk({ ...env, FRONTDESK_DATA_DIR: await dataDir(), FRONTDESK_LOG_LEVEL: "info" }, "worker");
+    cleanups.push(() => stopChild(worker.child, "SIGKILL"));
     await worker.waitFor(/workers started/, START_BOUND_MS);
     return worker;
   };
@@ -121,6 +142,7 @@ export async function startTopology(options: { serveCount?: number; workerCount?
   const config = haproxyConfig({ bind: `127.0.0.1:${port!}`, servers: serves.map((serve) => ({ name: serve.name, address: `127.0.0.1:${serve.port}` })), stats, checkIntervalMs: 500 });
   const haproxy = await startHaproxy({ path: haproxyPath, config, bind: `127.0.0.1:${port!}` });
   killedWithTestProcess(haproxy.child);
+  cleanups.push(() => haproxy.stop());
 
   const balancerStatus = async () => {
     const rows = await haproxyStats(stats);
@@ -160,8 +182,7 @@ export async function startTopology(options: { serveCount?: number; workerCount?
     },
     async stop() {
       await haproxy.stop();
-      const running = [...serves.map((serve) => serve.child), ...workers.map((worker) => worker.child)].filter((child) => child.exitCode === null && child.signalCode === null);
-      await Promise.all(running.map((child) => stopServer(child)));
+      await Promise.all([...serves.map((serve) => stopChild(serve.child)), ...workers.map((worker) => stopChild(worker.child))]);
       await database.drop();
       await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
     },
