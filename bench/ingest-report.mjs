@@ -75,7 +75,7 @@ export function fastestRuns(runs) {
   const fastest = new Map();
   for (const run of runs) {
     if (run.error) continue;
-    const key = `${run.store}/${run.provider}/${run.concurrency}`;
+    const key = `${run.pages}/${run.store}/${run.provider}/${run.concurrency}`;
     const current = fastest.get(key);
     if (!current || run.sitemap.pagesPerSecond > current.sitemap.pagesPerSecond) {
       fastest.set(key, { ...run, repeats: (current?.repeats ?? 0) + 1 });
@@ -90,7 +90,7 @@ export function fastestRuns(runs) {
 export function bestRuns(runs) {
   const best = new Map();
   for (const run of fastestRuns(runs)) {
-    const key = `${run.store}/${run.provider}`;
+    const key = `${run.pages}/${run.store}/${run.provider}`;
     const current = best.get(key);
     if (!current || run.sitemap.pagesPerSecond > current.sitemap.pagesPerSecond) best.set(key, run);
   }
@@ -105,7 +105,7 @@ export function judgeTargets(runs) {
   for (const run of bestRuns(runs)) {
     if (run.provider === "hashing") {
       verdicts.push({
-        target: `hashing: ≥ ${TARGETS.hashingPagesPerSecond} pages/s end to end`,
+        target: `hashing: ≥ ${TARGETS.hashingPagesPerSecond} pages/s end to end (${run.pages} pages)`,
         store: run.store,
         concurrency: run.concurrency,
         value: run.sitemap.pagesPerSecond,
@@ -131,6 +131,32 @@ export function judgeTargets(runs) {
     });
   }
   return verdicts;
+}
+
+/**
+ * The sitemap's figures with a column per size (and per store, provider and concurrency when more
+ * than one ran), the fastest run of each: how each one grows with the site, in one table.
+ */
+export function growthTable(runs) {
+  const columns = fastestRuns(runs).sort((a, b) => a.store.localeCompare(b.store) || a.provider.localeCompare(b.provider) || a.concurrency - b.concurrency || a.pages - b.pages);
+  const variants = new Set(columns.map((run) => `${run.store}/${run.provider}/${run.concurrency}`));
+  const heading = (run) => `${run.pages.toLocaleString("en")} pages${variants.size > 1 ? `, ${run.store}/${run.provider}/${run.concurrency}` : ""}`;
+  const rows = [
+    ["pages indexed", (run) => `${run.sitemap.pagesIndexed}/${run.sitemap.pagesFound}`],
+    ["chunks", (run) => run.sitemap.chunks],
+    ["total time s", (run) => fixed(run.sitemap.pushToIndexedMs / 1000)],
+    ["pages/s", (run) => fixed(run.sitemap.pagesPerSecond)],
+    ["chunks/s", (run) => fixed(run.sitemap.chunksPerSecond)],
+    ["steady pages/s", (run) => fixed(run.sitemap.steadyPagesPerSecond)],
+    ["fan-out s", (run) => fixed(run.sitemap.fanOutMs / 1000, 2)],
+    ["embedder's share of server CPU %", (run) => fixed(run.sitemap.embedderSharePercent)],
+    ["server CPU % (workers in it)", (run) => fixed(run.sitemap.serverCpuPercent, 0)],
+    ["Postgres CPU %", (run) => fixed(run.sitemap.postgresCpuPercent, 0)],
+    ["machine busy %", (run) => fixed(run.sitemap.machineCpuBusyPercent, 0)],
+    ["service RSS at the end of the sitemap MiB", (run) => fixed(run.memory.sitemapEndRssMiB, 0)],
+    ["service peak RSS during the sitemap MiB", (run) => fixed(run.memory.sitemapPeakSampledMiB, 0)],
+  ];
+  return renderTable(["", ...columns.map(heading)], rows.map(([label, cell]) => [label, ...columns.map(cell)]));
 }
 
 export function verdictsTable(verdicts) {

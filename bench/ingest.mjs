@@ -2,7 +2,7 @@
 // Ingest benchmark: `node bench/ingest.mjs` (see docs/benchmarks.md, section "Ingest").
 //
 // Serves a BENCH_PAGES-page website on loopback (realistic HTML with navigation, cookie banner and
-// footer, robots.txt, one sitemap.xml), starts `frontdesk serve` on a fresh store, seeds it through
+// footer, robots.txt, one sitemap.xml; a sitemap index past 50,000 pages), starts `frontdesk serve` on a fresh store, seeds it through
 // the admin CLI, pushes the sitemap as ONE source and polls it until `indexed`; then pushes
 // BENCH_TEXTS distinct text sources one at a time, polling each every 50 ms until `indexed`.
 // Repeated for every store × embeddings provider × worker concurrency asked for. Prints pages/s,
@@ -10,8 +10,13 @@
 // RSS (VmHWM) and text push p50/p90, and writes everything to bench/results/ingest-<date>.json.
 // The `openai` provider talks to a stand-in embeddings server on loopback (ingest-embeddings-server.mjs).
 //
+// BENCH_PAGES may list sizes (500,10000,100000): every combination runs at each size, on a site of
+// that many pages, and one more table puts the sizes side by side (a column per size and store), so
+// each figure's growth shows in one run; texts are pushed at each size, files only at the first.
+//
 // Environment (all optional):
-//   BENCH_PAGES=500                 pages of the site       BENCH_TEXTS=30        text pushes per run
+//   BENCH_PAGES=500                 pages of the site, or a list of sizes       BENCH_TEXTS=30        text pushes per run
+//   BENCH_SITEMAP_FILE_ENTRIES=50000  pages per sitemap file (the protocol's cap); more pages make a sitemap index
 //   BENCH_FILES=10                  PDFs and DOCX files uploaded per run (then the large files); 0 skips them
 //   BENCH_LARGE_FILES=text,images   large PDFs indexed one at a time, peak RSS sampled (see ingest-files.mjs); empty for none
 //   BENCH_STORES=pglite,postgres    BENCH_PROVIDERS=hashing,openai                BENCH_CONCURRENCY=4,8
@@ -30,7 +35,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { startEmbeddingsServer } from "./ingest-embeddings-server.mjs";
 import { measureSitemap, measureTexts, timeline } from "./ingest-measure.mjs";
-import { bestRuns, judgeTargets, runsTable, steadyRate, verdictsTable } from "./ingest-report.mjs";
+import { bestRuns, growthTable, judgeTargets, runsTable, steadyRate, verdictsTable } from "./ingest-report.mjs";
 import {
   BenchFailure,
   createBenchDatabase,
@@ -50,7 +55,8 @@ const resultsDir = join(repositoryRoot, "bench", "results");
 const list = (value) => value.split(",").map((item) => item.trim()).filter(Boolean);
 
 const settings = {
-  pages: Number(process.env.BENCH_PAGES ?? 500),
+  pages: list(process.env.BENCH_PAGES ?? "500").map(Number),
+  sitemapFileEntries: Number(process.env.BENCH_SITEMAP_FILE_ENTRIES ?? 50_000),
   texts: Number(process.env.BENCH_TEXTS ?? 30),
   files: Number(process.env.BENCH_FILES ?? 10),
   largeFiles: list(process.env.BENCH_LARGE_FILES ?? "text,images"),
@@ -107,7 +113,7 @@ function countLogLines(output) {
 
 /** One run on a fresh store (a temporary data dir, and a fresh database for Postgres), removed afterwards. */
 async function runScenario({ store, provider, concurrency }, shared) {
-  const label = `${store}/${provider}/${concurrency} workers`;
+  const label = `${store}/${provider}/${concurrency} workers/${shared.pages} pages`;
   const runId = Math.random().toString(36).slice(2, 8);
   const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-bench-ingest-"));
   const database = store === "postgres" ? await createBenchDatabase(settings.adminDatabaseUrl) : null;
@@ -121,6 +127,8 @@ async function runScenario({ store, provider, concurrency }, shared) {
     // A 25 MB upload on a shared machine can take longer than the default 30 s to arrive whole.
     FRONTDESK_HTTP_REQUEST_TIMEOUT_SECONDS: "600",
     FRONTDESK_WORKER_CONCURRENCY: String(concurrency),
+    // The default cap is 5,000 pages a sitemap source.
+    FRONTDESK_SITEMAP_MAX_PAGES: String(Math.max(5000, shared.pages)),
     ...(database ? { FRONTDESK_DATABASE_URL: database.url } : {}),
     ...providerEnvironment(provider, shared.embeddingsServer),
   });
@@ -131,7 +139,7 @@ async function runScenario({ store, provider, concurrency }, shared) {
     return await measureOnService({ label, runId, store, provider, concurrency, env, cpuProfileDir, database, dataDir }, shared);
   } catch (error) {
     log(`${label} failed: ${error.message}`);
-    return { store, provider, concurrency, error: error.message };
+    return { store, provider, concurrency, pages: shared.pages, error: error.message };
   } finally {
     await database?.drop();
     if (!settings.keepData) await rm(dataDir, { recursive: true, force: true });
@@ -149,7 +157,8 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     const idleMemory = readMemory(service.pid);
     shared.site.resetStats();
     shared.embeddingsServer.resetStats();
-    log(`${label}: pushing the sitemap (${settings.pages} pages)`);
+    log(`${label}: pushing the sitemap (${shared.pages} pages)`);
+    const embeddingBefore = await readEmbeddingMetrics(service.baseUrl);
     const sitemap = await measureSitemap({
       client,
       agentId,
@@ -159,17 +168,20 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
       timeoutMs: settings.sitemapTimeoutMs,
     });
     const sitemapPeakMiB = sampler.peakMiB;
+    const sitemapRssMiB = readMemory(service.pid).rssMiB;
+    const embeddingAfter = await readEmbeddingMetrics(service.baseUrl);
+    const embeddingSeconds = embeddingAfter.seconds - embeddingBefore.seconds;
     const crawl = { ...shared.site.stats };
     const sitemapEmbeddings = { ...shared.embeddingsServer.stats };
     log(`${label}: ${sitemap.pagesIndexed} pages in ${(sitemap.pushToIndexedMs / 1000).toFixed(1)}s; pushing ${settings.texts} texts`);
     const text = await measureTexts({ client, agentId, runId, count: settings.texts });
     let files = null;
-    if (settings.files > 0) {
+    if (settings.files > 0 && shared.filesToo) {
       log(`${label}: uploading ${settings.files} PDFs, ${settings.files} DOCX files, then large files: ${settings.largeFiles.join(", ") || "none"}`);
       files = await measureFiles({ baseUrl: service.baseUrl, token, agentId, client, sampler, runId, count: settings.files, large: settings.largeFiles });
       log(`${label}: files ${JSON.stringify(files)}`);
     }
-    const memory = { idleMiB: idleMemory.rssMiB, sitemapPeakSampledMiB: sitemapPeakMiB, ...readMemory(service.pid) };
+    const memory = { idleMiB: idleMemory.rssMiB, sitemapPeakSampledMiB: sitemapPeakMiB, sitemapEndRssMiB: sitemapRssMiB, ...readMemory(service.pid) };
     const summary = database ? await readIndexSummary({ url: database.url }) : null;
     sampler.stop();
     await service.stop();
@@ -181,6 +193,7 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
       store,
       provider,
       concurrency,
+      pages: shared.pages,
       embedder: service.health.embeddings,
       sitemap: {
         ...sitemap,
@@ -193,6 +206,10 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
         lastPageMs: pages.indexedAt.length ? pages.indexedAt.at(-1) - sitemap.pushedAt : null,
         pagesIndexedPerSecondTimeline: timeline(pages.indexedAt, sitemap.pushedAt),
         crawlerRequests: crawl,
+        // Seconds spent in the embedder's calls (the workers' own clock), and their share of the server's CPU seconds.
+        embeddingSeconds,
+        embeddingChunks: embeddingAfter.chunks - embeddingBefore.chunks,
+        embedderSharePercent: sitemap.serverCpuSeconds > 0 ? (embeddingSeconds / sitemap.serverCpuSeconds) * 100 : null,
         embeddingsServer: provider === "openai" ? sitemapEmbeddings : null,
       },
       text: { ...text, chunks: texts.chunks, documents: texts.documents },
@@ -207,8 +224,15 @@ async function measureOnService({ label, runId, store, provider, concurrency, en
     log(`${label} failed: ${error.message}\n${service.output().slice(-3000)}`);
     sampler?.stop();
     await service.stop();
-    return { store, provider, concurrency, error: error.message };
+    return { store, provider, concurrency, pages: shared.pages, error: error.message };
   }
+}
+
+/** The embedder's counters from the service's /metrics: seconds spent embedding, chunks embedded. */
+async function readEmbeddingMetrics(baseUrl) {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const value = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
+  return { seconds: value("frontdesk_ingest_embedding_duration_seconds_sum"), chunks: value("frontdesk_ingest_chunks_embedded_total") };
 }
 
 /** Files per second and MB per second for PDF and DOCX, and each large file's time and peak RSS, per run. */
@@ -274,32 +298,41 @@ async function main() {
   const startedAt = new Date();
   const machine = await describeMachine();
   log(`machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverageAtStart.join(" ")}`);
-  const site = await startSite(settings.pages);
   const embeddingsServer = await startEmbeddingsServer({ dimensions: EMBEDDING_DIMENSIONS });
-  log(`site: ${settings.pages} pages at ${site.origin} (content ${site.words.min}–${site.words.max} words, mean ${site.words.mean})`);
   const runs = [];
+  const sites = [];
   let local = null;
   try {
     if (settings.probeLocal) {
       local = await probeLocalProvider();
       log(`local provider: ${local.degraded ? `degraded (${local.reason})` : local.id}`);
     }
-    for (const store of settings.stores) {
-      for (const provider of settings.providers) {
-        for (const concurrency of settings.concurrencies) {
-          for (let repeat = 1; repeat <= settings.repeats; repeat += 1) {
-            runs.push({ ...(await runScenario({ store, provider, concurrency }, { site, embeddingsServer })), repeat });
+    for (const [position, pages] of settings.pages.entries()) {
+      const site = await startSite(pages, { fileEntries: settings.sitemapFileEntries });
+      sites.push({ pages, sitemapFiles: site.sitemapFiles, words: site.words });
+      log(`site: ${pages} pages at ${site.origin}, ${site.sitemapFiles} sitemap file(s) (content ${site.words.min}–${site.words.max} words, mean ${site.words.mean})`);
+      try {
+        for (const store of settings.stores) {
+          for (const provider of settings.providers) {
+            for (const concurrency of settings.concurrencies) {
+              for (let repeat = 1; repeat <= settings.repeats; repeat += 1) {
+                const shared = { site, embeddingsServer, pages, filesToo: position === 0 };
+                runs.push({ ...(await runScenario({ store, provider, concurrency }, shared)), repeat });
+              }
+            }
           }
         }
+      } finally {
+        await site.close();
       }
     }
   } finally {
-    await site.close();
     await embeddingsServer.close();
   }
 
   const verdicts = judgeTargets(runs);
   const best = bestRuns(runs).map((run) => ({
+    pages: run.pages,
     store: run.store,
     provider: run.provider,
     concurrency: run.concurrency,
@@ -309,14 +342,15 @@ async function main() {
     pushToIndexedMs: run.sitemap.pushToIndexedMs,
     peakRssMiB: run.memory.hwmMiB,
   }));
-  process.stdout.write(`\nIngest benchmark, ${settings.pages} pages per sitemap, ${settings.texts} text pushes per run (${startedAt.toISOString()})\n\n`);
+  process.stdout.write(`\nIngest benchmark, ${settings.pages.join(", ")} pages per sitemap, ${settings.texts} text pushes per run (${startedAt.toISOString()}, load ${machine.loadAverageAtStart.join(" ")})\n\n`);
   process.stdout.write(`${runsTable(runs)}\n\n`);
+  if (settings.pages.length > 1) process.stdout.write(`How the sitemap's figures grow with the site (the fastest run of each column):\n\n${growthTable(runs)}\n\n`);
   process.stdout.write("peak RSS = VmHWM of the server process at the end of the run (sitemap + texts); CPU % is of one core (200 % = both cores); machine busy % is of the whole machine (100 % = both cores busy)\n");
   const filesTable = filesReport(runs);
   if (filesTable) process.stdout.write(`\n${filesTable}\n`);
   for (const entry of best) {
     const basis = entry.repeats > 1 ? `fastest of ${entry.repeats} runs` : "one run";
-    process.stdout.write(`best concurrency for ${entry.store}/${entry.provider}: ${entry.concurrency} workers (${entry.pagesPerSecond.toFixed(1)} pages/s, ${basis})\n`);
+    process.stdout.write(`best concurrency for ${entry.store}/${entry.provider} at ${entry.pages} pages: ${entry.concurrency} workers (${entry.pagesPerSecond.toFixed(1)} pages/s, ${basis})\n`);
   }
   if (local) process.stdout.write(`local provider: ${local.degraded ? `not measured, the model cannot load here: ${local.reason}` : `loaded ${local.id} (not measured by this bench)`}\n`);
   process.stdout.write(`\n${verdictsTable(verdicts)}\n`);
@@ -325,7 +359,7 @@ async function main() {
   const stamp = startedAt.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z").replace(/^(\d{4})(\d{2})(\d{2})/, "$1-$2-$3");
   const file = join(resultsDir, `ingest-${stamp}.json`);
   const settingsForFile = { ...settings, adminDatabaseUrl: settings.adminDatabaseUrl.replace(/\/\/[^@]*@/, "//…@") };
-  await writeFile(file, `${JSON.stringify({ startedAt, machine, settings: settingsForFile, site: { words: site.words }, local, runs, best, verdicts }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ startedAt, machine, settings: settingsForFile, sites, local, runs, best, verdicts }, null, 2)}\n`);
   process.stdout.write(`\nresults: ${file}\n`);
   if (runs.some((run) => run.error)) return 1;
   return settings.enforceTargets && verdicts.some((verdict) => !verdict.met) ? 1 : 0;

@@ -119,7 +119,7 @@ export const envSchema = z.object({
   UPLOAD_MAX_BYTES: positiveInt.max(1024 * 1024 * 1024).default(25 * 1024 * 1024),
   /** The largest attachment a visitor or an operator may send (attachments/). */
   ATTACHMENT_MAX_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
-  SITEMAP_MAX_PAGES: positiveInt.max(50_000).default(5000),
+  SITEMAP_MAX_PAGES: positiveInt.max(1_000_000).default(5000),
   VECTOR_INDEX_MIN_CHUNKS: z.coerce.number().int().min(0).max(10_000_000).default(1000),
   ADMIN_SOCKET: booleanFromEnv.default(true),
   RETENTION_DAYS: positiveInt.max(36_500).optional(),
