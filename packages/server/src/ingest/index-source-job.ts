@@ -12,6 +12,7 @@ import {
 import { countSourceDocuments, deleteDocumentsNotIn, findDocument, markDocumentFailed, upsertDocuments, upsertDocumentsToIndex } from "./document-repository.js";
 import { indexDocumentContent, type IndexOutcome } from "./index-document.js";
 import { indexFileSource } from "./index-file-source.js";
+import { indexPageJobs } from "./index-page-job.js";
 import { IngestFailure, toIngestFailure } from "./ingest-failure.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import type { IngestProgressLog } from "./ingest-progress-log.js";
@@ -57,8 +58,8 @@ async function indexSingleDocument(context: IngestJobContext, source: SourceReco
 
 /**
  * Reads the sitemap, keeps the pages its URL patterns let through, reconciles its documents (pages
- * no longer listed or let through are dropped with their chunks) and fans out one `index-page` job
- * per page, but for the pages its owner excluded.
+ * no longer listed or let through are dropped with their chunks) and fans out `index-page` jobs of
+ * a few pages each (indexPageJobs), but for the pages its owner excluded.
  */
 async function startSitemapSync(context: IngestJobContext, source: SourceRecord): Promise<void> {
   const { db, jobs, pipeline } = context;
@@ -82,7 +83,7 @@ async function startSitemapSync(context: IngestJobContext, source: SourceRecord)
       truncated: discovery.truncated,
       skipped_foreign_host: discovery.skippedForeignHost,
     });
-    await jobs.sendMany("index-page", documentIds.map((documentId) => ({ sourceId: source.id, documentId })), tx);
+    await jobs.sendMany("index-page", indexPageJobs(source.id, documentIds), tx);
   });
 }
 

@@ -12,6 +12,12 @@ export interface SitemapProgress {
 
 /** A sitemap's page counts are written while some of its pages are pending at least this often… */
 export const SITEMAP_COUNTS_EVERY_MS = 250;
+/**
+ * …or, for a large sitemap, every this many milliseconds per page it has (5 s for 100,000 pages):
+ * counting reads every document of the sitemap, so a count every 250 ms made the time each page
+ * costs grow with the sitemap.
+ */
+export const SITEMAP_COUNTS_MS_PER_PAGE = 0.05;
 /** …and at least this many times over the sitemap (every twentieth of its pages ended here), so its progress log keeps its tenths. */
 export const SITEMAP_COUNTS_PER_SITEMAP = 20;
 
@@ -24,13 +30,16 @@ interface Counted {
   endedSince: number;
   /** How many ended pages make the next count due. */
   every: number;
+  /** How long after the last count the next one is due. */
+  everyMs: number;
 }
 
 /**
  * When each sitemap's pages were last counted by this process. A page that ends less than
- * `SITEMAP_COUNTS_EVERY_MS` after the last count, and before a twentieth of the sitemap's pages
- * ended since, only asks whether a page is still pending: counting all of a sitemap's documents
- * after every page made its indexing quadratic in its size.
+ * `SITEMAP_COUNTS_EVERY_MS` after the last count (`SITEMAP_COUNTS_MS_PER_PAGE` per page of a large
+ * sitemap), and before a twentieth of the sitemap's pages ended since, only asks whether a page is
+ * still pending: counting all of a sitemap's documents after every page made its indexing
+ * quadratic in its size.
  */
 export class SitemapCountsThrottle {
   readonly #counted = new Map<string, Counted>();
@@ -43,12 +52,12 @@ export class SitemapCountsThrottle {
     const last = this.#counted.get(sourceId);
     if (last) {
       last.endedSince += 1;
-      if (now - last.at < SITEMAP_COUNTS_EVERY_MS && last.endedSince < last.every) return false;
+      if (now - last.at < last.everyMs && last.endedSince < last.every) return false;
       this.#counted.delete(sourceId);
     }
     this.forgetStale(now);
     // Last counted last: the map stays in the order of the counts, oldest first.
-    this.#counted.set(sourceId, { at: now, endedSince: 0, every: last?.every ?? 1 });
+    this.#counted.set(sourceId, { at: now, endedSince: 0, every: last?.every ?? 1, everyMs: last?.everyMs ?? SITEMAP_COUNTS_EVERY_MS });
     return true;
   }
 
@@ -57,10 +66,12 @@ export class SitemapCountsThrottle {
     return this.#counted.size;
   }
 
-  /** The sitemap was counted with `found` pages: the next count is due after a twentieth of them. */
+  /** The sitemap was counted with `found` pages: the next count is due after a twentieth of them, or after a time that grows with them. */
   counted(sourceId: string, found: number): void {
     const last = this.#counted.get(sourceId);
-    if (last) last.every = Math.max(1, Math.ceil(found / SITEMAP_COUNTS_PER_SITEMAP));
+    if (!last) return;
+    last.every = Math.max(1, Math.ceil(found / SITEMAP_COUNTS_PER_SITEMAP));
+    last.everyMs = Math.max(SITEMAP_COUNTS_EVERY_MS, found * SITEMAP_COUNTS_MS_PER_PAGE);
   }
 
   /** The sitemap settled: nothing to remember. */

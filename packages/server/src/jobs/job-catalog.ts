@@ -13,9 +13,14 @@ export const jobCatalog = {
     payload: z.object({ sourceId: z.string().min(1) }),
     retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 15 * 60 },
   },
+  /** Some pages of a sitemap (`documentIds`, ingest/index-page-job.ts), or one (`documentId`: the Include switch, and jobs queued before pages were batched). */
   "index-page": {
-    payload: z.object({ sourceId: z.string().min(1), documentId: z.number().int().positive() }),
-    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 5 * 60 },
+    payload: z.object({
+      sourceId: z.string().min(1),
+      documentId: z.number().int().positive().optional(),
+      documentIds: z.array(z.number().int().positive()).min(1).max(100).optional(),
+    }),
+    retry: { retryLimit: 4, retryDelaySeconds: 5, expireInSeconds: 30 * 60 },
   },
   "reembed-document": {
     payload: z.object({ documentId: z.number().int().positive() }),

@@ -5,7 +5,7 @@ import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-co
 import type { Database } from "../../src/db/database.js";
 import { textArray } from "../../src/db/text-array.js";
 import { hasPendingDocuments, upsertDocuments } from "../../src/ingest/document-repository.js";
-import { refreshSitemapProgress, SITEMAP_COUNTS_EVERY_MS, SitemapCountsThrottle } from "../../src/ingest/refresh-sitemap-progress.js";
+import { refreshSitemapProgress, SITEMAP_COUNTS_EVERY_MS, SITEMAP_COUNTS_MS_PER_PAGE, SitemapCountsThrottle } from "../../src/ingest/refresh-sitemap-progress.js";
 import { startJobQueue, type JobQueue } from "../../src/jobs/job-queue.js";
 import { describeUrlSource } from "../../src/sources/create-source.js";
 import { insertSourceUnlessDuplicate } from "../../src/sources/source-repository.js";
@@ -37,6 +37,31 @@ describe("SitemapCountsThrottle", () => {
     expect(throttle.due("src_c")).toBe(true);
     throttle.counted("src_c", 10);
     expect(throttle.due("src_c")).toBe(true);
+  });
+
+  it("happy: a large sitemap is counted less often, after a time that grows with its pages (5 s for 100,000), or a twentieth of them", () => {
+    let now = 1_000;
+    const throttle = new SitemapCountsThrottle(() => now);
+    expect(throttle.due("src_big")).toBe(true);
+    throttle.counted("src_big", 100_000);
+    expect(100_000 * SITEMAP_COUNTS_MS_PER_PAGE).toBe(5_000);
+    now += SITEMAP_COUNTS_EVERY_MS;
+    expect(throttle.due("src_big")).toBe(false);
+    now += 5_000 - SITEMAP_COUNTS_EVERY_MS - 1;
+    expect(throttle.due("src_big")).toBe(false);
+    now += 1;
+    expect(throttle.due("src_big")).toBe(true);
+    throttle.counted("src_big", 100_000);
+    // 5,000 pages ending (a twentieth) make it due however soon.
+    for (let page = 1; page < 5_000; page += 1) expect(throttle.due("src_big")).toBe(false);
+    expect(throttle.due("src_big")).toBe(true);
+  });
+
+  it("error: a count reported for a sitemap this process forgot is ignored; its next page counts afresh", () => {
+    const throttle = new SitemapCountsThrottle(() => 1_000);
+    throttle.counted("src_gone", 100_000);
+    expect(throttle.size).toBe(0);
+    expect(throttle.due("src_gone")).toBe(true);
   });
 });
 
