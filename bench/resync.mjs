@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // Re-sync benchmark: `npm run bench:resync` (see docs/benchmarks.md, section "Scheduled re-sync").
 //
-// Serves a BENCH_PAGES-page website on loopback (one sitemap.xml, realistic HTML), starts
+// Serves a BENCH_PAGES-page website on loopback (one sitemap.xml, a sitemap index of 50,000-page
+// files past 50,000 pages; realistic HTML), starts
 // `frontdesk serve` on a fresh Postgres database with the hashing embedder, pushes the sitemap and
 // waits until every page is indexed. Then changes BENCH_CHANGED_PERCENT % of the pages and asks for a
 // re-sync (the sitemap pushed again: the same path a scheduled re-sync takes, without waiting for the
 // minute's tick), and measures until the last page job has ended: the time, the pages re-embedded
 // (documents whose chunk rows were rewritten, read from the store), the 304s the site answered and
-// the conditional requests it received.
+// the conditional requests it received, the chunks embedded (the service's /metrics) and written.
+// BENCH_PAGES may list sizes (2000,10000,100000): each runs on its own site and database, and one
+// table puts them side by side, a column per size.
 //
 // Environment (all optional):
-//   BENCH_PAGES=2000   BENCH_CHANGED_PERCENT=1   BENCH_CONCURRENCY=4 (FRONTDESK_WORKER_CONCURRENCY)
+//   BENCH_PAGES=2000 (or a list)   BENCH_CHANGED_PERCENT=1   BENCH_CONCURRENCY=4 (FRONTDESK_WORKER_CONCURRENCY)
 //   BENCH_VALIDATORS=etag   etag: pages answer with an ETag and a Last-Modified and honour them with 304;
 //                           none: no validators (every page fetched in full, unchanged ones skipped by content hash)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (an admin connection, for CREATE DATABASE)
@@ -24,7 +27,7 @@ import { BenchFailure, createBenchDatabase, runAdmin, startService } from "./ben
 
 const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const settings = {
-  pages: Number(process.env.BENCH_PAGES ?? 2000),
+  sizes: (process.env.BENCH_PAGES ?? "2000").split(",").map((size) => Number(size.trim())).filter((size) => size > 0),
   changedPercent: Number(process.env.BENCH_CHANGED_PERCENT ?? 1),
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
   validators: process.env.BENCH_VALIDATORS ?? "etag",
@@ -34,9 +37,18 @@ const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
 const TOPICS = ["tents", "sleeping bags", "stoves", "backpacks", "boots", "jackets", "lamps", "maps"];
 
+const SITEMAP_FILE_ENTRIES = 50_000;
+
+function urlset(origin, from, to) {
+  const urls = [];
+  for (let n = from; n <= to; n += 1) urls.push(`<url><loc>${origin}/p/${n}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>`;
+}
+
 /** The loopback site: /p/N with a version each; counts the answers it gives. */
-function startSite() {
-  const versions = new Array(settings.pages + 1).fill(1);
+function startSite(pages) {
+  const versions = new Array(pages + 1).fill(1);
+  const files = Math.ceil(pages / SITEMAP_FILE_ENTRIES);
   const counts = { pages: 0, notModified: 0, conditional: 0 };
   const server = createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
@@ -45,13 +57,19 @@ function startSite() {
       return void response.end("User-agent: *\nAllow: /\n");
     }
     if (path === "/sitemap.xml") {
-      const urls = Array.from({ length: settings.pages }, (_, i) => `<url><loc>${site.origin}/p/${i + 1}</loc></url>`).join("\n");
       response.writeHead(200, { "content-type": "application/xml" });
-      return void response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>`);
+      if (files === 1) return void response.end(urlset(site.origin, 1, pages));
+      const entries = Array.from({ length: files }, (_, i) => `<sitemap><loc>${site.origin}/sitemap-${i + 1}.xml</loc></sitemap>`).join("\n");
+      return void response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</sitemapindex>`);
+    }
+    const file = Number(/^\/sitemap-(\d+)\.xml$/.exec(path)?.[1] ?? 0);
+    if (file >= 1 && file <= files && files > 1) {
+      response.writeHead(200, { "content-type": "application/xml" });
+      return void response.end(urlset(site.origin, (file - 1) * SITEMAP_FILE_ENTRIES + 1, Math.min(pages, file * SITEMAP_FILE_ENTRIES)));
     }
     const match = /^\/p\/(\d+)$/.exec(path);
     const n = match ? Number(match[1]) : 0;
-    if (n < 1 || n > settings.pages) {
+    if (n < 1 || n > pages) {
       response.writeHead(404, { "content-type": "text/plain" });
       return void response.end("not found");
     }
@@ -113,8 +131,15 @@ async function waitUntilSettled(client, sourceId, timeoutMs) {
   }
 }
 
-async function main() {
-  const site = await startSite();
+/** The embedder's counter from the service's /metrics: chunks embedded. */
+async function chunksEmbedded(baseUrl) {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Number(/^frontdesk_ingest_chunks_embedded_total ([0-9.e+-]+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/** One size: a first sync, then a re-sync with BENCH_CHANGED_PERCENT % of the pages changed, on a fresh database. */
+async function runSize(pages) {
+  const site = await startSite(pages);
   const database = await createBenchDatabase(settings.adminDatabaseUrl);
   const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-bench-resync-"));
   const env = {
@@ -126,6 +151,7 @@ async function main() {
     FRONTDESK_EMBEDDINGS_PROVIDER: "hashing",
     FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000",
     FRONTDESK_WORKER_CONCURRENCY: String(settings.concurrency),
+    FRONTDESK_SITEMAP_MAX_PAGES: String(Math.max(5000, pages)),
   };
   const client = new pg.Client({ connectionString: database.url });
   let service;
@@ -146,51 +172,57 @@ async function main() {
       return json.data;
     };
 
-    log(`first sync of ${settings.pages} pages (validators: ${settings.validators}, concurrency ${settings.concurrency})`);
+    log(`first sync of ${pages} pages (validators: ${settings.validators}, concurrency ${settings.concurrency})`);
     const firstStarted = performance.now();
     const source = await push();
-    await waitUntilSettled(client, source.id, 30 * 60_000);
+    await waitUntilSettled(client, source.id, 4 * 60 * 60_000);
     const firstSeconds = (performance.now() - firstStarted) / 1000;
     const [{ indexed, chunks }] = (
       await client.query(`SELECT count(*) FILTER (WHERE status = 'indexed')::int AS indexed, coalesce(sum(chunk_count), 0)::int AS chunks FROM documents WHERE source_id = $1`, [source.id])
     ).rows;
     log(`first sync: ${indexed} pages, ${chunks} chunks in ${firstSeconds.toFixed(1)} s`);
 
-    const changed = Math.round((settings.pages * settings.changedPercent) / 100);
-    const step = Math.floor(settings.pages / changed);
+    const changed = Math.max(1, Math.round((pages * settings.changedPercent) / 100));
+    const step = Math.floor(pages / changed);
     for (let i = 0; i < changed; i += 1) site.versions[1 + i * step] += 1;
     const [{ max_chunk: maxChunk }] = (await client.query(`SELECT coalesce(max(id), 0)::bigint AS max_chunk FROM chunks`)).rows;
     site.counts.pages = 0;
     site.counts.notModified = 0;
     site.counts.conditional = 0;
     const load = loadavg()[0];
+    const embeddedBefore = await chunksEmbedded(service.baseUrl);
 
     const started = performance.now();
     await push();
-    await waitUntilSettled(client, source.id, 30 * 60_000);
+    await waitUntilSettled(client, source.id, 4 * 60 * 60_000);
     const seconds = (performance.now() - started) / 1000;
-    const [{ reembedded }] = (
+    const embedded = (await chunksEmbedded(service.baseUrl)) - embeddedBefore;
+    const [{ reembedded, written }] = (
       await client.query(
-        `SELECT count(DISTINCT c.document_id)::int AS reembedded FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.source_id = $1 AND c.id > $2`,
+        `SELECT count(DISTINCT c.document_id)::int AS reembedded, count(*)::int AS written FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.source_id = $1 AND c.id > $2`,
         [source.id, maxChunk],
       )
     ).rows;
     const result = {
       date: new Date().toISOString(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load ${load.toFixed(2)} (1-min average) before the re-sync`,
-      pages: settings.pages,
+      pages,
+      chunks,
       changed,
       validators: settings.validators,
       concurrency: settings.concurrency,
       firstSyncSeconds: Number(firstSeconds.toFixed(1)),
       resyncSeconds: Number(seconds.toFixed(2)),
       pagesReembedded: reembedded,
+      chunksEmbedded: embedded,
+      chunksWritten: written,
       pageRequests: site.counts.pages,
       conditionalRequests: site.counts.conditional,
       notModified: site.counts.notModified,
     };
-    console.log(JSON.stringify(result, null, 2));
+    log(JSON.stringify(result));
     if (reembedded !== changed) throw new BenchFailure(`expected ${changed} pages re-embedded, got ${reembedded}`);
+    return result;
   } finally {
     await client.end().catch(() => undefined);
     await service?.stop();
@@ -198,6 +230,36 @@ async function main() {
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A column per size. */
+function table(results) {
+  const rows = [
+    ["pages (chunks)", (r) => `${r.pages.toLocaleString("en")} (${r.chunks.toLocaleString("en")})`],
+    ["first sync s", (r) => r.firstSyncSeconds],
+    ["first sync pages/s", (r) => (r.pages / r.firstSyncSeconds).toFixed(1)],
+    ["pages changed", (r) => r.changed],
+    ["re-sync s", (r) => r.resyncSeconds],
+    ["re-sync pages/s (pages checked)", (r) => (r.pages / r.resyncSeconds).toFixed(1)],
+    ["pages re-embedded", (r) => r.pagesReembedded],
+    ["chunks embedded", (r) => r.chunksEmbedded],
+    ["chunk rows written", (r) => r.chunksWritten],
+    ["page requests", (r) => r.pageRequests],
+    ["conditional", (r) => r.conditionalRequests],
+    ["304", (r) => r.notModified],
+    ["load before the re-sync", (r) => /load ([0-9.]+)/.exec(r.machine)?.[1] ?? ""],
+  ];
+  const header = `| | ${results.map((r) => `${r.pages.toLocaleString("en")} pages`).join(" | ")} |`;
+  const rule = `|---|${results.map(() => "---").join("|")}|`;
+  return [header, rule, ...rows.map(([label, cell]) => `| ${label} | ${results.map(cell).join(" | ")} |`)].join("\n");
+}
+
+async function main() {
+  const results = [];
+  for (const pages of settings.sizes) results.push(await runSize(pages));
+  console.log(JSON.stringify(results, null, 2));
+  console.log(`\nRe-sync, ${settings.changedPercent} % of the pages changed, validators ${settings.validators}, ${settings.concurrency} workers, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}\n`);
+  console.log(table(results));
 }
 
 main().catch((error) => {
