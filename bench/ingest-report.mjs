@@ -152,6 +152,9 @@ export function growthTable(runs) {
     ["embedder's share of server CPU %", (run) => fixed(run.sitemap.embedderSharePercent)],
     ["server CPU % (workers in it)", (run) => fixed(run.sitemap.serverCpuPercent, 0)],
     ["Postgres CPU %", (run) => fixed(run.sitemap.postgresCpuPercent, 0)],
+    // CPU time per page: what the work costs, less disturbed by other work on a shared machine than the rates.
+    ["server CPU ms/page", (run) => fixed((run.sitemap.serverCpuSeconds * 1000) / run.sitemap.pagesIndexed)],
+    ["Postgres CPU ms/page", (run) => (run.sitemap.postgresCpuPercent === null ? "–" : fixed((run.sitemap.postgresCpuPercent * run.sitemap.pushToIndexedMs) / 100 / run.sitemap.pagesIndexed))],
     ["machine busy %", (run) => fixed(run.sitemap.machineCpuBusyPercent, 0)],
     ["service RSS at the end of the sitemap MiB", (run) => fixed(run.memory.sitemapEndRssMiB, 0)],
     ["service peak RSS during the sitemap MiB", (run) => fixed(run.memory.sitemapPeakSampledMiB, 0)],
