@@ -149,7 +149,7 @@ export function growthTable(runs) {
     ["chunks/s", (run) => fixed(run.sitemap.chunksPerSecond)],
     ["steady pages/s", (run) => fixed(run.sitemap.steadyPagesPerSecond)],
     ["fan-out s", (run) => fixed(run.sitemap.fanOutMs / 1000, 2)],
-    ["embedder's share of server CPU %", (run) => fixed(run.sitemap.embedderSharePercent)],
+    ["embedder's share of the workers' time %", (run) => fixed(run.sitemap.embedderSharePercent)],
     ["server CPU % (workers in it)", (run) => fixed(run.sitemap.serverCpuPercent, 0)],
     ["Postgres CPU %", (run) => fixed(run.sitemap.postgresCpuPercent, 0)],
     // CPU time per page: what the work costs, less disturbed by other work on a shared machine than the rates.
