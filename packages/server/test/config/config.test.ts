@@ -41,6 +41,9 @@ describe("configuration", () => {
     expect(config.embeddings.idleTimeoutMs).toBe(300_000);
     expect(loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "45" }).embeddings.idleTimeoutMs).toBe(45_000);
     expect(() => loadConfig({ FRONTDESK_EMBEDDINGS_IDLE_SECONDS: "0" })).toThrow(/FRONTDESK_EMBEDDINGS_IDLE_SECONDS/);
+    // One sitemap file holds 50,000 pages; a sitemap index of them may bring a source up to 1,000,000.
+    expect(config.ingest.sitemapMaxPages).toBe(5000);
+    expect(loadConfig({ FRONTDESK_SITEMAP_MAX_PAGES: "100000" }).ingest.sitemapMaxPages).toBe(100_000);
   });
 
   it("happy: a database URL selects Postgres; profile high is Set B; single limits override", () => {
@@ -73,6 +76,7 @@ describe("configuration", () => {
     ["FRONTDESK_REALTIME_SCHEME", "ftp"],
     ["FRONTDESK_RETRIEVAL_INDEX_MB", "-5"],
     ["FRONTDESK_RETRIEVAL_INDEX_MB", "1.5"],
+    ["FRONTDESK_SITEMAP_MAX_PAGES", "1000001"],
   ])("error: a bad %s=%s stops the start with a message naming the variable", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
