@@ -53,7 +53,7 @@ export const TARGETS = [
 export const BURST_TARGET = { id: "healthz-p99-burst", limitMs: 50, label: "GET /healthz p99 during the burst of answer streams < 50 ms" };
 
 /** `postgres` or `pglite`, and whether the planner had statistics (ANALYZE after seeding). */
-export const storeLabel = (store) => `${store.store}${store.analyzed ? " (analyzed)" : " (not analyzed)"}`;
+export const storeLabel = (store) => `${store.store}${store.size === undefined ? "" : ` ${store.size} chunks`}${store.analyzed ? " (analyzed)" : " (not analyzed)"}`;
 
 /** Every target for every store measured: the figure, and met or not (null: not measured, e.g. another visitor count). */
 export function judgeTargets(stores) {
@@ -121,5 +121,40 @@ export function burstTable(stores) {
       `| ${storeLabel(store)} | ${burst.visitors} | ${burst.requests} | ${cell(burst.openStreams.p50)} (${cell(burst.openStreams.min)}–${cell(burst.openStreams.max)}) | ${burst.errors + burst.healthz.failures} | ${pair(burst.healthzIdle)} | ${burst.healthz.p50} / ${burst.healthz.p99} / ${burst.healthz.max} | ${burst.healthz.samples} | ${cell(burst.livezIdle?.p99)}, ${pair(burst.livez)} | ${pair(burst.firstTokenMs)} | ${pair(burst.totalMs)} | ${cell(burst.cpu?.serverPercent)} / ${cell(burst.cpu?.postgresPercent)} / ${cell(burst.cpu?.benchPercent)} / ${cell(burst.cpu?.machineBusyPercent)} |`,
     );
   }
+  return lines.join("\n");
+}
+
+/**
+ * One column per size (and store) measured, one row per figure, so that each figure's growth with
+ * the agent's knowledge reads along its row.
+ */
+export function sizesTable(stores) {
+  const phase = (store, mode, name) => store.modes?.[mode]?.[name];
+  const memory = (store) => {
+    const peaks = Object.entries(store.memory ?? {}).filter(([, value]) => value).map(([mode, value]) => `${mode} ${value.peakRssMiB}`);
+    return peaks.length === 0 ? "–" : peaks.join(", ");
+  };
+  const seeding = (store) => {
+    const seed = store.seed;
+    if (!seed) return "–";
+    const rebuild = seed.rebuildIndexSeconds ? ` (index build ${seed.rebuildIndexSeconds} s)` : "";
+    return `${seed.indexSeconds} s, ${seed.path}${rebuild}`;
+  };
+  const rows = [
+    ["chunks stored", (store) => cell(store.storeContents?.chunks)],
+    ["seeding", seeding],
+    ["1 visitor, model: req/s", (store) => cell(phase(store, "model", "sequential")?.requestsPerSecond)],
+    ["1 visitor, model: added before the model p50 / p99 (ms)", (store) => pair(phase(store, "model", "sequential")?.addedMs)],
+    ["32 visitors, model: req/s", (store) => cell(phase(store, "model", "concurrent")?.requestsPerSecond)],
+    ["32 visitors, model: added p50 / p99 (ms)", (store) => pair(phase(store, "model", "concurrent")?.addedMs)],
+    ["1 visitor, extractive: req/s", (store) => cell(phase(store, "extractive", "sequential")?.requestsPerSecond)],
+    ["32 visitors, extractive: req/s", (store) => cell(phase(store, "extractive", "concurrent")?.requestsPerSecond)],
+    ["32 visitors, extractive: p50 / p99 (ms)", (store) => pair(phase(store, "extractive", "concurrent")?.totalMs)],
+    ["errors", (store) => cell(Object.values(store.modes ?? {}).flatMap((phases) => Object.values(phases)).reduce((sum, one) => sum + (one.errors ?? 0), 0))],
+    ["service peak RSS (MiB)", memory],
+  ];
+  const columns = stores.map((store) => `${store.store} ${store.size ?? ""}`.trim());
+  const lines = [`| | ${columns.join(" | ")} |`, `|---|${columns.map(() => "---|").join("")}`];
+  for (const [label, of] of rows) lines.push(`| ${label} | ${stores.map(of).join(" | ")} |`);
   return lines.join("\n");
 }

@@ -1,5 +1,6 @@
 // Seeding for `bench/answers.mjs`: the synthetic articles, sized with the service's own chunker,
-// and the workspace, agent and token that receive them through the Sources API.
+// and the workspace, agent and token that receive them through the Sources API (BENCH_SEED=api;
+// answers-direct-seed.mjs writes them straight into the store).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateCorpus } from "./answers-corpus.mjs";
@@ -45,11 +46,18 @@ async function eachAtMost(items, concurrency, work) {
   );
 }
 
-/** Creates the workspace, agent and token, pushes every article, and waits until all are indexed. */
-export async function seed({ root, service, env, corpus }) {
+/** The workspace and agent that receive the articles (with the admin CLI, on a migrated store). */
+export async function createAgent({ root, env }) {
   const workspace = await runAdmin(root, env, ["workspace", "create", "--name", "B"]);
   const agent = await runAdmin(root, env, ["agent", "create", "--workspace", workspace.id, "--name", "B", "--origin", "https://bench.test"]);
-  const token = await runAdmin(root, env, ["token", "create", "--workspace", workspace.id, "--name", "b"]);
+  return { workspaceId: workspace.id, agentId: agent.id };
+}
+
+/** Creates the workspace, agent and token, pushes every article, and waits until all are indexed. */
+export async function seed({ root, service, env, corpus }) {
+  const { workspaceId, agentId } = await createAgent({ root, env });
+  const agent = { id: agentId };
+  const token = await runAdmin(root, env, ["token", "create", "--workspace", workspaceId, "--name", "b"]);
   const client = sourcesClient(service.baseUrl, token.token);
 
   const started = performance.now();
@@ -79,5 +87,5 @@ export async function seed({ root, service, env, corpus }) {
     pending = stillPending;
   }
   if (failed.length > 0) throw new BenchFailure(`${failed.length} sources failed, e.g. ${JSON.stringify(failed[0])}`);
-  return { agentId: agent.id, pushSeconds: Math.round(pushedMs / 100) / 10, indexSeconds: Math.round((performance.now() - started) / 100) / 10 };
+  return { workspaceId, agentId: agent.id, pushSeconds: Math.round(pushedMs / 100) / 10, indexSeconds: Math.round((performance.now() - started) / 100) / 10 };
 }

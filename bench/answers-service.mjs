@@ -9,6 +9,7 @@ export {
   machineCpuTicks,
   postgresBackendCpuSeconds,
   processCpuSeconds,
+  readProcessStatus,
   backendCpuBetween,
   runAdmin,
   sleep,

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Answers benchmark: `node bench/answers.mjs` (see docs/benchmarks.md, section "Answers").
 //
-// Gives one agent BENCH_CHUNKS (10,000) chunks of synthetic support articles, pushed as text
-// sources through the Sources API and sized with the service's own chunker, then measures on each
-// store asked for:
+// Gives one agent BENCH_CHUNKS (10,000) chunks of synthetic support articles, sized with the
+// service's own chunker and either pushed as text sources through the Sources API (BENCH_SEED=api)
+// or written straight into the store with the service's own modules (BENCH_SEED=direct, see
+// answers-direct-seed.mjs), then measures on each store asked for:
 //   (a) with an OpenAI-compatible model server on loopback that answers at once (in this process,
 //       so it shares this clock): the time the service adds before the model is asked, i.e. the
 //       model server's arrival time of the chat request minus the client's send time of POST
@@ -13,9 +14,12 @@
 // visitors asking in loops for BENCH_DURATION_SECONDS. Every visitor calls init once and asks
 // distinct questions in one conversation (so the retrieval query carries its two previous
 // questions, as in a real chat). Prints a table and writes bench/results/answers-<date>.json.
+// BENCH_CHUNKS may list sizes (10000,100000,1000000): each is seeded and measured in turn, and one
+// more table gives each figure with a column per size, so that its growth shows in one run.
 //
 // Environment (all optional):
-//   BENCH_STORES=postgres,pglite    BENCH_CHUNKS=10000    BENCH_ARTICLES=1250 (about; sized by chunks)
+//   BENCH_STORES=postgres,pglite    BENCH_CHUNKS=10000 (or a list)    BENCH_ARTICLES=chunks/8 (about)
+//   BENCH_SEED=                     direct | api; default api up to 10,000 chunks, direct above
 //   BENCH_SEQUENTIAL=200            BENCH_VISITORS=32     BENCH_DURATION_SECONDS=20   BENCH_WARMUP=20
 //   BENCH_MODES=model,extractive    BENCH_POOL_SIZE=      (FRONTDESK_DATABASE_POOL_SIZE; default the service's)
 //                                   burst (not by default): BENCH_BURST_STREAMS=500 visitors streaming answers back to
@@ -42,14 +46,16 @@ import { questionStream } from "./answers-corpus.mjs";
 import { runBurst } from "./answers-burst.mjs";
 import { askStreamed, askSync, runVisitors } from "./answers-load.mjs";
 import { startModelServer } from "./answers-model-server.mjs";
-import { burstTable, judgeTargets, phasesTable, summarisePhase, verdictsTable } from "./answers-report.mjs";
-import { buildCorpus, seed } from "./answers-seed.mjs";
+import { burstTable, judgeTargets, phasesTable, sizesTable, summarisePhase, verdictsTable } from "./answers-report.mjs";
+import { buildCorpus, createAgent, seed } from "./answers-seed.mjs";
+import { seedDirect } from "./answers-direct-seed.mjs";
 import {
   BenchFailure,
   backendCpuBetween,
   createBenchDatabase,
   inspectStore,
   log,
+  readProcessStatus,
   machineCpuTicks,
   postgresBackendCpuSeconds,
   processCpuSeconds,
@@ -64,8 +70,9 @@ const list = (value) => value.split(",").map((item) => item.trim()).filter(Boole
 const settings = {
   stores: list(process.env.BENCH_STORES ?? "postgres,pglite"),
   modes: list(process.env.BENCH_MODES ?? "model,extractive"),
-  chunks: Number(process.env.BENCH_CHUNKS ?? 10_000),
-  articles: Number(process.env.BENCH_ARTICLES ?? 1250),
+  sizes: list(process.env.BENCH_CHUNKS ?? "10000").map(Number),
+  articles: process.env.BENCH_ARTICLES ? Number(process.env.BENCH_ARTICLES) : null,
+  seed: process.env.BENCH_SEED ?? null,
   sequential: Number(process.env.BENCH_SEQUENTIAL ?? 200),
   visitors: Number(process.env.BENCH_VISITORS ?? 32),
   durationSeconds: Number(process.env.BENCH_DURATION_SECONDS ?? 20),
@@ -172,6 +179,16 @@ async function runBurstMode({ env, agentId, databaseName, questions, profileDir 
   return { phases: { burst }, serviceLogLines };
 }
 
+/** The service's resident memory now and at its peak (MiB), or null when /proc cannot tell. */
+function serviceMemory(pid) {
+  try {
+    const status = readProcessStatus(pid);
+    return { rssMiB: Math.round(status.rssMiB), peakRssMiB: Math.round(status.peakMiB) };
+  } catch {
+    return null;
+  }
+}
+
 async function runMode({ mode, env, agentId, databaseName, modelServer, questions, profileDir }) {
   if (mode === "burst") return runBurstMode({ env, agentId, databaseName, questions, profileDir });
   const llm = mode === "model" ? modelEnvironment(modelServer) : { FRONTDESK_LLM_PROVIDER: "extractive" };
@@ -179,6 +196,7 @@ async function runMode({ mode, env, agentId, databaseName, modelServer, question
   const ask = mode === "model" ? askStreamed : askSync;
   const base = { baseUrl: service.baseUrl, agentId, questions, ask };
   const phases = {};
+  let memory = null;
   const record = (name, visitors, outcome) => {
     const results = mode === "model" ? withArrivals(outcome.results, modelServer) : outcome.results;
     phases[name] = { visitors, ...summarisePhase({ ...outcome, results }), raw: results.map(({ question: _question, ...rest }) => rest) };
@@ -197,12 +215,13 @@ async function runMode({ mode, env, agentId, databaseName, modelServer, question
       settings.visitors,
       await measure(service.pid, databaseName, () => runVisitors({ ...base, visitors: settings.visitors, durationMs: settings.durationSeconds * 1000 })),
     );
+    memory = serviceMemory(service.pid);
   } finally {
     await service.stop();
   }
   const serviceLogLines = service.logLines();
   if (serviceLogLines > 0) log(`the ${mode} service logged ${serviceLogLines} lines at warn or above; the last: ${service.output().slice(-600)}`);
-  return { phases, serviceLogLines };
+  return { phases, serviceLogLines, memory };
 }
 
 async function runStore(store, corpus, modelServer, questions, stamp) {
@@ -211,14 +230,19 @@ async function runStore(store, corpus, modelServer, questions, stamp) {
   const env = serviceEnvironment({ FRONTDESK_DATA_DIR: dataDir, ...(database ? { FRONTDESK_DATABASE_URL: database.url } : {}) });
   const outcome = { store, database: database?.name ?? null, modes: {} };
   try {
-    log(`${store}: seeding ${corpus.documents.length} articles`);
+    const seedPath = settings.seed ?? (corpus.chunks > 10_000 ? "direct" : "api");
+    log(`${store}: seeding ${corpus.documents.length} articles (${seedPath})`);
     const seeder = await startService({ root: settings.root, env: { ...env, FRONTDESK_WORKER_CONCURRENCY: "4" } });
     let seeded;
     try {
-      seeded = await seed({ root: settings.root, service: seeder, env, corpus });
+      seeded = seedPath === "direct" ? await createAgent({ root: settings.root, env }) : await seed({ root: settings.root, service: seeder, env, corpus });
     } finally {
       await seeder.stop();
     }
+    if (seedPath === "direct") {
+      const direct = await seedDirect({ root: settings.root, env, workspaceId: seeded.workspaceId, agentId: seeded.agentId, corpus });
+      seeded = { ...seeded, path: "direct", pushSeconds: null, indexSeconds: direct.seconds, rebuildIndexSeconds: direct.rebuildSeconds };
+    } else seeded = { ...seeded, path: "api" };
     outcome.seed = seeded;
     const analyze = settings.analyze === "1" || (settings.analyze === "auto" && store === "postgres");
     outcome.analyzed = analyze;
@@ -231,8 +255,9 @@ async function runStore(store, corpus, modelServer, questions, stamp) {
     for (const mode of settings.modes) {
       const profileDir = settings.cpuProfile ? join(resultsDir, "profiles", `answers-${stamp}-${store}-${mode}`) : undefined;
       if (profileDir) await mkdir(profileDir, { recursive: true });
-      const { phases, serviceLogLines } = await runMode({ mode, env, agentId: seeded.agentId, databaseName: database?.name, modelServer, questions, profileDir });
+      const { phases, serviceLogLines, memory } = await runMode({ mode, env, agentId: seeded.agentId, databaseName: database?.name, modelServer, questions, profileDir });
       outcome.modes[mode] = phases;
+      outcome.memory = { ...outcome.memory, [mode]: memory };
       outcome[`${mode}ServiceLogLines`] = serviceLogLines;
     }
     if (database) outcome.storeAfter = await inspectStore({ url: database.url });
@@ -260,12 +285,15 @@ async function main() {
   const loadAverageAtStart = loadavg();
   const startedAt = new Date().toISOString();
   const stamp = new Date().toISOString().replace(/[:]/g, "").replace(/\.\d+Z$/, "Z");
-  const corpus = await buildCorpus({ root: settings.root, chunks: settings.chunks, articles: settings.articles });
   const modelServer = await startModelServer();
   const questions = questionStream(2026);
   const stores = [];
   try {
-    for (const store of settings.stores) stores.push(await runStore(store, corpus, modelServer, questions, stamp));
+    for (const size of settings.sizes) {
+      const articles = settings.articles ?? Math.max(1, Math.round(size / 8));
+      const corpus = await buildCorpus({ root: settings.root, chunks: size, articles });
+      for (const store of settings.stores) stores.push({ size, corpus: corpus.stats, ...(await runStore(store, corpus, modelServer, questions, `${stamp}-${size}`)) });
+    }
   } finally {
     await modelServer.close();
   }
@@ -276,7 +304,6 @@ async function main() {
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverageAtStart, loadAverageAtEnd: loadavg() },
     service: await serviceRevision(),
     settings: { ...settings, adminDatabaseUrl: settings.adminDatabaseUrl.replace(/\/\/[^@]*@/, "//…@") },
-    corpus: corpus.stats,
     modelServer: { requests: modelServer.requests, malformed: modelServer.malformed },
     stores,
     verdicts,
@@ -286,7 +313,7 @@ async function main() {
   await writeFile(file, `${JSON.stringify(report, null, 1)}\n`);
 
   const burst = burstTable(stores);
-  process.stdout.write(`\n${phasesTable(stores)}\n\n${burst ? `${burst}\n\n` : ""}${verdictsTable(verdicts)}\n\nwritten to ${file}\n`);
+  process.stdout.write(`\n${phasesTable(stores)}\n\n${burst ? `${burst}\n\n` : ""}${verdictsTable(verdicts)}\n\n${sizesTable(stores)}\n\nwritten to ${file}\n`);
   if (settings.enforceTargets && verdicts.some((verdict) => verdict.met === false)) process.exitCode = 1;
 }
 
