@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
 import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm25-parameters.js";
-import { candidateSelectingTerms, loadChunkPassages } from "../../src/answering/retrieve/chunk-search-repository.js";
+import { candidateSelectingTerms, loadChunkPassages, searchByTextInSql, SQL_MAX_MATCHED_CHUNKS } from "../../src/answering/retrieve/chunk-search-repository.js";
 import { searchByText } from "../../src/answering/retrieve/search-by-text.js";
 import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
 import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
@@ -22,6 +22,7 @@ import { describeUrlSource } from "../../src/sources/create-source.js";
 import { createDomainEvents } from "../../src/events/domain-events.js";
 import { pino } from "pino";
 import { createTestDatabase, describeEachStore, type TestDatabase } from "../support/test-database.js";
+import { indexesOf, plansOf, scansOf } from "../support/query-plans.js";
 
 const bm25 = (tf: number, length: number, averageLength: number, idf: number) =>
   (idf * tf * (BM25.k1 + 1)) / (tf + BM25.k1 * (1 - BM25.b + (BM25.b * length) / averageLength));
@@ -128,8 +129,14 @@ describe("candidateSelectingTerms (the SQL path's candidates)", () => {
 
   it("edge: past the bound the commonest words only score, and the rarest word always selects", () => {
     expect(candidateSelectingTerms(terms, 3000).map((term) => term.lexeme)).toEqual(["kayak", "battery", "bike"]);
-    expect(candidateSelectingTerms([{ lexeme: "day", df: 9000 }, ...terms], 3000).map((term) => term.lexeme)).toEqual(["day"]);
+    expect(candidateSelectingTerms([{ lexeme: "day", df: 9000 }, ...terms], 3000, 10_000).map((term) => term.lexeme)).toEqual(["day"]);
     expect(candidateSelectingTerms([], 3000)).toEqual([]);
+  });
+
+  it("edge: when even the rarest word is in more chunks than can be ordered per question, no word selects (the vector side's nearest are scored)", () => {
+    expect(candidateSelectingTerms([{ lexeme: "day", df: 9000 }, ...terms], 3000, 8000)).toEqual([]);
+    expect(candidateSelectingTerms([{ lexeme: "day", df: 8000 }, ...terms], 3000, 8000).map((term) => term.lexeme)).toEqual(["day"]);
+    expect(candidateSelectingTerms([{ lexeme: "day", df: SQL_MAX_MATCHED_CHUNKS + 1 }])).toEqual([]);
   });
 });
 
@@ -282,6 +289,41 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       expect(fromMemory.unknownRareShare).toBeCloseTo(fromSql.unknownRareShare, 9);
     }
     expect(sql.indexes.counts.hits).toBe(0);
+  });
+
+  it("happy: when every question word is in too many chunks to order, the SQL path scores only the vector side's nearest chunks that hold them, as the index scores them", async () => {
+    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    await warm(memory);
+    const question = "battery warranty years";
+    const exact = await search(memory, question);
+    const [warranty, battery] = [documentIds[3]!, documentIds[2]!];
+    const chunkOf = async (document: number) => (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [document])).rows[0]!.id;
+    const nearest = [await chunkOf(warranty), await chunkOf(documentIds[0]!)];
+    // The statistics say every word is everywhere: past the bound, no word selects candidates.
+    const statistics = await memory.statistics.get(db, agentId, embedder.id);
+    expect(exact.chunks.map((chunk) => chunk.chunkId)).toContain(await chunkOf(battery));
+    const known = ["batteri", "warranti", "year"].map((lexeme, i) => ({ lexeme, df: SQL_MAX_MATCHED_CHUNKS + 1, idf: 3 - i, weight: 1 }));
+    const hits = await searchByTextInSql(db, { agentId, embedder: embedder.id, limit: 10 }, known, statistics.averageLength, nearest);
+    // The delivery page holds none of the words: only the warranty page of the two is scored, the battery page is not a candidate.
+    expect(hits.map((hit) => hit.chunkId)).toEqual([nearest[0]]);
+    expect(hits.map((hit) => hit.chunkId)).not.toContain(await chunkOf(battery));
+    expect(await searchByTextInSql(db, { agentId, embedder: embedder.id, limit: 10 }, known, statistics.averageLength, [])).toEqual([]);
+    // Another agent's chunk among the nearest is never scored.
+    const foreign = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE agent_id = $1`, [otherAgentId])).rows[0]!.id;
+    expect(await searchByTextInSql(db, { agentId, embedder: embedder.id, limit: 10 }, [{ lexeme: "deliveri", df: SQL_MAX_MATCHED_CHUNKS + 1, idf: 1, weight: 1 }], statistics.averageLength, [foreign])).toEqual([]);
+  });
+
+  it("happy: the SQL path's bounded candidates are read by their ids, without a scan of the chunks", async () => {
+    const statistics = await createLexicalCaches({ indexBudgetBytes: 0 }).statistics.get(db, agentId, embedder.id);
+    const known = [{ lexeme: "warranti", df: SQL_MAX_MATCHED_CHUNKS + 1, idf: 1, weight: 1 }];
+    const nodes = await plansOf(
+      db,
+      (tx) => searchByTextInSql(tx, { agentId, embedder: embedder.id, limit: 10 }, known, statistics.averageLength, [1, 2, 3]),
+      ["SET LOCAL enable_seqscan = off"],
+    );
+    expect(scansOf(nodes, ["chunks"])).toEqual([]);
+    expect(indexesOf(nodes).some((index) => ["chunks_pkey", "chunks_agent_embedder_id_idx"].includes(index))).toBe(true);
+    expect(indexesOf(nodes)).not.toContain("chunks_search_idx");
   });
 
   it("edge: the piece of a contraction after its apostrophe is not searched, so \"I've\" finds what \"I have\" finds, on both paths", async () => {

@@ -1,4 +1,4 @@
-import type { Database, SqlValue } from "../../db/database.js";
+import type { Database, Queryable, SqlValue } from "../../db/database.js";
 import { textArray } from "../../db/text-array.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
 import { BM25 } from "./bm25-parameters.js";
@@ -159,13 +159,23 @@ export const SQL_SCORED_CANDIDATES = 300;
 const PRESELECTION_TERMS = 16;
 
 /**
- * The words whose chunks are the SQL path's candidates: the rarest first (`known` is sorted by
- * IDF, highest first), while their postings stay within `maxPostings`; always the rarest one.
+ * …but never more than this many chunks are matched and ordered per question: past it (the rarest
+ * of the question's words is in more chunks than this, as every word is in a large agent's
+ * knowledge of few distinct words) the cost of ordering them would grow with the knowledge, and the
+ * lexical side scores the vector side's nearest chunks instead (`searchByTextInSql`'s `nearest`).
  */
-export function candidateSelectingTerms<T extends { df: number }>(known: readonly T[], maxPostings = SQL_CANDIDATE_POSTINGS): T[] {
+export const SQL_MAX_MATCHED_CHUNKS = 5000;
+
+/**
+ * The words whose chunks are the SQL path's candidates: the rarest first (`known` is sorted by
+ * IDF, highest first), while their postings stay within `maxPostings`; always the rarest one,
+ * unless it alone is in more than `maxMatched` chunks: then none.
+ */
+export function candidateSelectingTerms<T extends { df: number }>(known: readonly T[], maxPostings = SQL_CANDIDATE_POSTINGS, maxMatched = SQL_MAX_MATCHED_CHUNKS): T[] {
   const selected: T[] = [];
   let postings = 0;
   for (const term of known) {
+    if (selected.length === 0 && term.df > maxMatched) break;
     if (selected.length > 0 && postings + term.df > maxPostings) break;
     selected.push(term);
     postings += term.df;
@@ -185,15 +195,24 @@ export interface WeightedQueryTerm {
 /** A lexeme as a tsquery operand, taken literally (quoted, not parsed or stemmed again). */
 const tsqueryOperand = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 
-/** BM25 over the chunks holding the question's known words, scored in SQL (see `searchByText`). */
+/**
+ * BM25 over the chunks holding the question's known words, scored in SQL (see `searchByText`):
+ * the chunks of its rarer words (`candidateSelectingTerms`), or, when even its rarest word is in
+ * too many chunks to order per question, those of `nearest` (the vector side's best) that hold
+ * any of them. Either way the rows read are bounded, whatever the knowledge's size.
+ */
 export async function searchByTextInSql(
-  db: Database,
+  db: Queryable,
   query: { agentId: string; embedder: string; limit: number },
   known: WeightedQueryTerm[],
   averageLength: number,
+  nearest: readonly number[] = [],
 ): Promise<{ chunkId: number; score: number; matchedIdf: number; matchedWeight: number }[]> {
   const quoted = (term: WeightedQueryTerm) => tsqueryOperand(term.lexeme);
-  const selector = candidateSelectingTerms(known).map(quoted).join(" | ");
+  const selecting = candidateSelectingTerms(known);
+  if (selecting.length === 0 && nearest.length === 0) return [];
+  const selector = (selecting.length > 0 ? selecting : known).map(quoted).join(" | ");
+  const among = selecting.length > 0 ? "" : "AND c.id IN (SELECT (jsonb_array_elements_text($12::jsonb))::bigint)";
   // Σ IDF of the words a candidate holds (`preselected`: one single-lexeme tsquery per word and its
   // IDF), each tested by the tsvector's own binary search.
   const preselected = known.slice(0, PRESELECTION_TERMS);
@@ -208,7 +227,7 @@ export async function searchByTextInSql(
      ),
      candidates AS (
        SELECT c.id, c.search_vector FROM chunks c CROSS JOIN preselected p
-       WHERE c.agent_id = $1 AND c.embedder = $2 AND c.search_vector @@ to_tsquery('simple', $4)
+       WHERE c.agent_id = $1 AND c.embedder = $2 AND c.search_vector @@ to_tsquery('simple', $4) ${among}
        ORDER BY ${preselection} DESC, c.id
        LIMIT $5
      )
@@ -236,6 +255,7 @@ export async function searchByTextInSql(
       averageLength,
       BM25.titleBoost,
       JSON.stringify(preselected.map((term) => [quoted(term), term.idf])),
+      ...(among ? [JSON.stringify(nearest)] : []),
     ],
   );
   return rows.map((row) => ({ chunkId: row.id, score: Number(row.score), matchedIdf: Number(row.matched_idf), matchedWeight: Number(row.matched_weight) }));

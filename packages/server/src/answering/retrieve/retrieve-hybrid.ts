@@ -68,7 +68,7 @@ async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCa
   const search = { agentId: options.agentId, embedder: embedder.id, limit: candidates, text: options.query, textSearchConfig: options.textSearchConfig };
   // One round trip for the nearest vectors and the question's lexemes; the lexical scoring then runs in memory (or in SQL).
   const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector! });
-  const textSearch = await searchByText(db, lexical, search, question);
+  const textSearch = await searchByText(db, lexical, search, question, byVector.map((chunk) => chunk.chunkId));
   const byText = textSearch.chunks;
   const weights = options.calibration.fusion;
   const fuse = (lexical: RankedChunk[]) => reciprocalRankFusion([lexical, byVector], [weights.text, weights.vector]);

@@ -35,7 +35,8 @@ const SCORED_TERMS = 6;
  * "phone" outweighs a common one like "number"), term frequency from lexeme positions, title and
  * heading matches boosted. Any query word may match (a question is not a boolean query). Scored
  * exactly over every matching chunk by the agent's in-memory index when it is current; otherwise
- * in SQL, alike for any agent whose matching chunks are within `SQL_SCORED_CANDIDATES`.
+ * in SQL, alike for any agent whose matching chunks are within `SQL_SCORED_CANDIDATES`, and over a
+ * bounded set of candidates past it (`searchByTextInSql`).
  */
 export async function searchByText(
   db: Database,
@@ -43,6 +44,8 @@ export async function searchByText(
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
   /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
   read?: QuestionLexemes,
+  /** The vector side's nearest chunks: the SQL path's candidates when the question's words are all in too many chunks to order. */
+  nearest: readonly number[] = [],
 ): Promise<TextSearch> {
   const { lexemes: stemmed, revision, spellings, pairs } = read ?? (await queryLexemes(db, query.text, query.textSearchConfig, query.agentId));
   const questionLexemes = withoutContractionFragments(stemmed, query.text);
@@ -99,7 +102,7 @@ export async function searchByText(
   if (known.length === 0) return { ...nothing, unknownShare, unknownRareShare, unknownLexemes };
   const hits = index
     ? index.search(known, query.limit, BM25)
-    : await searchByTextInSql(db, query, known, corpus.averageLength);
+    : await searchByTextInSql(db, query, known, corpus.averageLength, nearest);
   const bestPossible = total([...terms].sort((a, b) => b.idf - a.idf).slice(0, SCORED_TERMS), (term) => term.idf) * (BM25.k1 + 1);
   return {
     chunks: hits.map((hit) => ({
