@@ -143,6 +143,10 @@ export function sizesTable(stores) {
   const rows = [
     ["chunks stored", (store) => cell(store.storeContents?.chunks)],
     ["seeding", seeding],
+    ["in-memory lexical index ready after the warm-up", (store) => {
+      const waits = Object.entries(store.lexicalIndex ?? {}).filter(([, value]) => value);
+      return waits.length === 0 ? "–" : waits.map(([mode, value]) => `${mode} ${value.built ? `${value.seconds} s` : "never (SQL)"}`).join(", ");
+    }],
     ["1 visitor, model: req/s", (store) => cell(phase(store, "model", "sequential")?.requestsPerSecond)],
     ["1 visitor, model: added before the model p50 / p99 (ms)", (store) => pair(phase(store, "model", "sequential")?.addedMs)],
     ["32 visitors, model: req/s", (store) => cell(phase(store, "model", "concurrent")?.requestsPerSecond)],
