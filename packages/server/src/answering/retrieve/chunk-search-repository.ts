@@ -159,12 +159,13 @@ export const SQL_SCORED_CANDIDATES = 300;
 const PRESELECTION_TERMS = 16;
 
 /**
- * …but never more than this many chunks are matched and ordered per question: past it (the rarest
- * of the question's words is in more chunks than this, as every word is in a large agent's
- * knowledge of few distinct words) the cost of ordering them would grow with the knowledge, and the
+ * …and never more chunks than that are matched and ordered per question: when even the rarest of
+ * the question's words is in more (as every word is in a large agent's knowledge of few distinct
+ * words), ordering its chunks would cost in proportion to the knowledge (4,826 chunks of one word,
+ * 142 ms of a 100,000-chunk agent's statement, nearly all of it reading their tsvectors), and the
  * lexical side scores the vector side's nearest chunks instead (`searchByTextInSql`'s `nearest`).
  */
-export const SQL_MAX_MATCHED_CHUNKS = 5000;
+export const SQL_MAX_MATCHED_CHUNKS = SQL_CANDIDATE_POSTINGS;
 
 /**
  * The words whose chunks are the SQL path's candidates: the rarest first (`known` is sorted by
