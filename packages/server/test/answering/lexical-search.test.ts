@@ -5,7 +5,7 @@ import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm2
 import { candidateSelectingTerms, loadChunkPassages, searchByTextInSql, SQL_MAX_MATCHED_CHUNKS } from "../../src/answering/retrieve/chunk-search-repository.js";
 import { searchByText } from "../../src/answering/retrieve/search-by-text.js";
 import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
-import { LexicalIndex } from "../../src/answering/retrieve/lexical-index.js";
+import { LexicalIndex, LexicalIndexBuilder } from "../../src/answering/retrieve/lexical-index.js";
 import { MOST_PAIRS } from "../../src/answering/retrieve/term-proximity.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 import { retrieveHybrid } from "../../src/answering/retrieve/retrieve-hybrid.js";
@@ -78,6 +78,24 @@ describe("LexicalIndex (exact BM25 in memory)", () => {
     for (const lexeme of ["w0", "w7", "w399"]) expect(sliced.documentFrequency(lexeme)).toBe(whole.documentFrequency(lexeme));
     const terms = [{ lexeme: "w3", idf: 1.2 }, { lexeme: "w50", idf: 2.5, weight: 0.5 }, { lexeme: "w211", idf: 0.7 }];
     expect(sliced.search(terms, 25, BM25)).toEqual(whole.search(terms, 25, BM25));
+  });
+
+  it("happy: built from batches as they are read (uneven, one empty), the index is the same as built at once", async () => {
+    const vocabulary = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const chunks = Array.from({ length: 1500 }, (_, c) => {
+      const lexemes = vocabulary.filter((_, i) => (i * 5 + c * 11) % 19 < 3).slice(0, 30);
+      return { chunkId: 10 + 2 * c, length: lexemes.length, lexemes, frequencies: lexemes.map((_, i) => 1 + ((i * c) % 4)) };
+    });
+    const builder = new LexicalIndexBuilder();
+    for (const [start, end] of [[0, 333], [333, 333], [333, 1000], [1000, 1500]] as const) await builder.add(chunks.slice(start, end), async () => undefined);
+    const batched = await builder.finish(async () => undefined);
+    const whole = new LexicalIndex(chunks);
+    expect(batched.chunkCount).toBe(1500);
+    expect(batched.averageLength).toBe(whole.averageLength);
+    expect(batched.byteSize).toBe(whole.byteSize);
+    for (const lexeme of vocabulary) expect(batched.documentFrequency(lexeme)).toBe(whole.documentFrequency(lexeme));
+    const terms = [{ lexeme: "w2", idf: 1.1 }, { lexeme: "w77", idf: 2.2, weight: 0.4 }, { lexeme: "w299", idf: 0.9 }];
+    expect(batched.search(terms, 40, BM25)).toEqual(whole.search(terms, 40, BM25));
   });
 
   it("happy: keeps only the best `limit`, breaks ties by the lower chunk id, and starts every search afresh", () => {

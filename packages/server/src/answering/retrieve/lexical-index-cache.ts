@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.js";
 import { readIndexedChunks, readKnowledgeHead } from "./chunk-search-repository.js";
-import { LexicalIndex, type IndexedChunk } from "./lexical-index.js";
+import { LexicalIndex, LexicalIndexBuilder } from "./lexical-index.js";
 
 /** Chunks read per query while an index is built: each batch is one short query, so questions interleave. */
 const BUILD_BATCH = 1000;
@@ -113,15 +113,16 @@ export class LexicalIndexCache {
       this.store(key, { revision, index: null });
       return;
     }
-    const chunks: IndexedChunk[] = [];
+    // Each batch becomes postings before the next is read; served between slices (a large agent's index is 200 ms of CPU).
+    const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const builder = new LexicalIndexBuilder();
     for (let after = 0; ; ) {
       const batch = await readIndexedChunks(db, { agentId, embedder, after, limit: BUILD_BATCH });
-      chunks.push(...batch);
+      await builder.add(batch, pause);
       if (batch.length < BUILD_BATCH) break;
       after = batch[batch.length - 1]!.chunkId;
     }
-    // In slices, with the event loop served between them (a large agent's index is 200 ms of CPU).
-    const index = await LexicalIndex.build(chunks, () => new Promise((resolve) => setImmediate(resolve)));
+    const index = await builder.finish(pause);
     if (this.closed) return;
     this.store(key, { revision, index });
     this.counts.builds += 1;

@@ -67,10 +67,11 @@ interface GatheredPostings {
 
 const emptyCollection = (): PostingCollection => ({ lists: new Map(), totalLength: 0, postingCount: 0 });
 
-/** Adds the postings of chunks [start, end) (their positions in `chunks`) to the collection. */
-function collectPostings(chunks: readonly IndexedChunk[], start: number, end: number, collection: PostingCollection): PostingCollection {
-  for (let position = start; position < end; position += 1) {
-    const chunk = chunks[position]!;
+/** Adds the postings of chunks [start, end) of `chunks` to the collection, each at its position plus `offset` in the index. */
+function collectPostings(chunks: readonly IndexedChunk[], start: number, end: number, collection: PostingCollection, offset = 0): PostingCollection {
+  for (let at = start; at < end; at += 1) {
+    const chunk = chunks[at]!;
+    const position = at + offset;
     collection.totalLength += chunk.length;
     chunk.lexemes.forEach((lexeme, i) => {
       let list = collection.lists.get(lexeme);
@@ -132,19 +133,9 @@ export class LexicalIndex {
    * for more than a few milliseconds: requests are served between the slices.
    */
   static async build(chunks: readonly IndexedChunk[], pause: () => Promise<void>): Promise<LexicalIndex> {
-    const collection = emptyCollection();
-    for (let start = 0; start < chunks.length; start += BUILD_SLICE) {
-      collectPostings(chunks, start, Math.min(start + BUILD_SLICE, chunks.length), collection);
-      await pause();
-    }
-    const lists = new Map<string, Postings>();
-    let converted = 0;
-    for (const [lexeme, list] of collection.lists) {
-      lists.set(lexeme, toPostings(list));
-      converted += 1;
-      if (converted % (BUILD_SLICE * 10) === 0) await pause();
-    }
-    return new LexicalIndex(chunks, { lists, totalLength: collection.totalLength, postingCount: collection.postingCount });
+    const builder = new LexicalIndexBuilder();
+    await builder.add(chunks, pause);
+    return builder.finish(pause);
   }
 
   /** The memory an index of this many postings (Σ distinct lexemes per chunk) will hold, before building it. */
@@ -222,4 +213,40 @@ export class LexicalIndex {
 /** Higher score first; on equal scores, the lower chunk id (as the SQL path orders). */
 function ranksBefore(x: LexicalHit, y: LexicalHit): boolean {
   return x.score > y.score || (x.score === y.score && x.chunkId < y.chunkId);
+}
+
+const NO_LEXEMES: readonly string[] = [];
+const NO_FREQUENCIES: readonly number[] = [];
+
+/**
+ * A `LexicalIndex` built from batches of chunks as they are read (ascending chunk ids), each batch's
+ * lexemes turned into postings and let go before the next is read: the chunks' lexeme strings (a
+ * string per lexeme per chunk, several times the index's own size) are never all held at once.
+ */
+export class LexicalIndexBuilder {
+  private readonly collection = emptyCollection();
+  /** Each chunk's id and length, in index order (its lexemes are in the postings). */
+  private readonly chunks: IndexedChunk[] = [];
+
+  /** Adds a batch, `BUILD_SLICE` chunks at a time with `pause()` between the slices. */
+  async add(batch: readonly IndexedChunk[], pause: () => Promise<void>): Promise<void> {
+    for (let start = 0; start < batch.length; start += BUILD_SLICE) {
+      const end = Math.min(start + BUILD_SLICE, batch.length);
+      collectPostings(batch, start, end, this.collection, this.chunks.length - start);
+      for (let at = start; at < end; at += 1) this.chunks.push({ chunkId: batch[at]!.chunkId, length: batch[at]!.length, lexemes: NO_LEXEMES, frequencies: NO_FREQUENCIES });
+      await pause();
+    }
+  }
+
+  async finish(pause: () => Promise<void>): Promise<LexicalIndex> {
+    const lists = new Map<string, Postings>();
+    let converted = 0;
+    for (const [lexeme, list] of this.collection.lists) {
+      lists.set(lexeme, toPostings(list));
+      this.collection.lists.delete(lexeme);
+      converted += 1;
+      if (converted % (BUILD_SLICE * 10) === 0) await pause();
+    }
+    return new LexicalIndex(this.chunks, { lists, totalLength: this.collection.totalLength, postingCount: this.collection.postingCount });
+  }
 }
