@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-command.js";
 import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm25-parameters.js";
@@ -329,6 +329,28 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     // Another agent's chunk among the nearest is never scored.
     const foreign = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE agent_id = $1`, [otherAgentId])).rows[0]!.id;
     expect(await searchByTextInSql(db, { agentId, embedder: embedder.id, limit: 10 }, [{ lexeme: "deliveri", df: SQL_MAX_MATCHED_CHUNKS + 1, idf: 1, weight: 1 }], statistics.averageLength, [foreign])).toEqual([]);
+  });
+
+  it("edge: the SQL path's statistics are computed again only once the knowledge has changed (and five minutes have passed)", async () => {
+    const { agent, documents } = await agentWithPages("Statistics", [
+      { slug: "stats-a", title: "Charging", content: "Charge the battery for four hours before the first ride." },
+      { slug: "stats-b", title: "Storage", content: "Store the bike indoors in winter, away from frost." },
+    ]);
+    let clock = 0;
+    const caches = createLexicalCaches({ indexBudgetBytes: 0, now: () => clock });
+    expect((await search(caches, "battery charge", agent)).chunks.length).toBe(1);
+    expect(caches.statistics.counts.loads).toBe(1);
+    clock += 60 * 60_000;
+    await search(caches, "battery charge", agent);
+    await search(caches, "winter storage", agent);
+    expect(caches.statistics.counts.loads).toBe(1);
+    await writeChunks(documents[1]!, agent, ["Store the bike indoors in winter; charge its battery monthly."], "Storage");
+    // The first search after the change is answered with the statistics it had, while they are computed again.
+    await search(caches, "battery charge", agent);
+    await vi.waitFor(() => expect(caches.statistics.counts.loads).toBe(2));
+    expect((await search(caches, "battery charge", agent)).chunks.length).toBe(2);
+    await search(caches, "battery charge", agent);
+    expect(caches.statistics.counts.loads).toBe(2);
   });
 
   it("happy: the SQL path's bounded candidates are read by their ids, without a scan of the chunks", async () => {

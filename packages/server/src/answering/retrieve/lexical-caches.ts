@@ -12,11 +12,11 @@ export interface LexicalCaches {
 export function createLexicalCaches(options: {
   indexBudgetBytes: number;
   onIndexError?: (error: unknown, agentId: string) => void;
-  /** The clock that spaces rebuilds; tests move it. */
+  /** The clock that spaces rebuilds and statistics refreshes; tests move it. */
   now?: () => number;
 }): LexicalCaches {
   return {
-    statistics: new LexemeStatistics(),
+    statistics: new LexemeStatistics(options.now),
     indexes: new LexicalIndexCache({
       budgetBytes: options.indexBudgetBytes,
       ...(options.onIndexError ? { onError: options.onIndexError } : {}),

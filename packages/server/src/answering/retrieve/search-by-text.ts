@@ -59,7 +59,7 @@ export async function searchByText(
         frequencyOf: (lexeme: string) => index.documentFrequency(lexeme),
         compoundVariant: (lexeme: string) => index.compoundVariant(lexeme),
       }
-    : await caches.statistics.get(db, query.agentId, query.embedder).then((statistics) => ({
+    : await caches.statistics.get(db, query.agentId, query.embedder, revision).then((statistics) => ({
         ...statistics,
         frequencyOf: (lexeme: string) => statistics.documentFrequency.get(lexeme) ?? 0,
         compoundVariant: (lexeme: string) => statistics.compounds.variantOf(lexeme, (candidate) => statistics.documentFrequency.has(candidate)),
