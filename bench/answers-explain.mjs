@@ -62,7 +62,7 @@ try {
     const store = printPlans ? explaining : db;
     if (printPlans) process.stdout.write(`\n===== ${text}\n`);
     const nearest = await time(() => repository.searchByVectorWithLexemes(store, { ...search, vector }));
-    const lexical = await time(() => searchByText(store, caches, search, nearest.value.question));
+    const lexical = await time(() => searchByText(store, caches, search, nearest.value.question, nearest.value.nearest.map((chunk) => chunk.chunkId)));
     const ids = [...new Set([...nearest.value.nearest, ...lexical.value.chunks].map((chunk) => chunk.chunkId))];
     const passages = await time(() => repository.loadChunkPassages(store, agentId, ids, lexical.value.pairs));
     process.stdout.write(
