@@ -73,7 +73,7 @@ async function rebuildIndexes(db, work) {
       await tx.query(row.indexdef);
     });
   }
-  return Math.round(performance.now() - started) / 1000;
+  return Math.round((performance.now() - started) / 100) / 10;
 }
 
 /**

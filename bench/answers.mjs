@@ -279,7 +279,7 @@ async function runStore(store, corpus, modelServer, questions, stamp) {
     outcome.analyzed = analyze;
     outcome.storeContents = await inspectStore(database ? { url: database.url } : { dataDir }, { analyze });
     log(
-      `${store}: ${outcome.storeContents.chunks} chunks in ${outcome.storeContents.documents} documents (pushed in ${seeded.pushSeconds}s, ` +
+      `${store}: ${outcome.storeContents.chunks} chunks in ${outcome.storeContents.documents} documents (${seeded.pushSeconds === null ? "seeded directly" : `pushed in ${seeded.pushSeconds}s`}, ` +
         `indexed in ${seeded.indexSeconds}s)${analyze ? ", analyzed" : ", not analyzed"}`,
     );
 
