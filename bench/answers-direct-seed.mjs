@@ -24,7 +24,7 @@ const REBUILT_INDEXES = ["chunks_embedding_384_idx", "chunks_search_idx"];
 async function serverModules(root) {
   const dist = join(root, "packages", "server", "dist");
   const load = (path) => import(pathToFileURL(join(dist, path)).href);
-  const [extract, chunk, embeddingText, hashing, documents, replace, sources, createSource, agents, contentHash, language, openDb] = await Promise.all([
+  const [extract, chunk, embeddingText, hashing, documents, replace, sources, createSource, agents, contentHash, language, openDb, planner] = await Promise.all([
     load("ingest/extract/extract-plain-text.js"),
     load("ingest/chunk/chunk-document.js"),
     load("ingest/chunk/chunk-embedding-text.js"),
@@ -37,6 +37,7 @@ async function serverModules(root) {
     load("ingest/content-hash.js"),
     load("language/text-search-config.js"),
     load("db/open-database.js"),
+    load("ingest/planner-statistics.js"),
   ]);
   return {
     extractPlainText: extract.extractPlainText,
@@ -53,6 +54,7 @@ async function serverModules(root) {
     sha256Hex: contentHash.sha256Hex,
     textSearchConfigFor: language.textSearchConfigFor,
     openDatabase: openDb.openDatabase,
+    PlannerStatistics: planner.PlannerStatistics,
   };
 }
 
@@ -155,6 +157,16 @@ export async function seedDirect({ root, env, workspaceId, agentId, corpus }) {
     if (rebuild) rebuildSeconds = await rebuildIndexes(db, seedAll);
     else await seedAll();
     await modules.setSourceOutcome(db, source.id, { status: "indexed" });
+    // What the ingest workers do after the knowledge changed (ANALYZE of the knowledge tables): PGlite
+    // has no autovacuum, and without the statistics the planner scans every chunk instead of the indexes.
+    let failure = null;
+    const planner = new modules.PlannerStatistics(db, (error) => {
+      failure = error;
+    });
+    planner.knowledgeChanged();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await planner.close();
+    if (failure) throw failure;
   } finally {
     await embedder.close?.();
     await db.close();
