@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
+import { textArray } from "../../src/db/text-array.js";
 import type { Embedder } from "../../src/embeddings/embedder.js";
 import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { indexPageJobs, MAX_PAGES_PER_JOB, pagesPerJob } from "../../src/ingest/index-page-job.js";
@@ -206,7 +207,7 @@ describeEachStore("a sitemap's pages, a few a job, on %s", (kind) => {
     expect(rewritten.sort((a, b) => a - b)).toEqual(changed);
     const { rows } = await t.services.db.query<{ chunks: number }>(
       `SELECT coalesce(sum(chunk_count), 0)::int AS chunks FROM documents WHERE source_id = $1 AND url = ANY($2::text[])`,
-      [sourceId, changed.map((n) => `${site.origin}/p/${n}`)],
+      [sourceId, textArray(changed.map((n) => `${site.origin}/p/${n}`))],
     );
     expect(embedder.embedded - embeddedBefore).toBe(rows[0]!.chunks);
   }, 180_000);
@@ -221,7 +222,7 @@ describeEachStore("a sitemap's pages, a few a job, on %s", (kind) => {
     expect(settled.config).toMatchObject({ pages_found: PAGES, pages_indexed: PAGES - 1, pages_failed: 1 });
     const { rows } = await t.services.db.query<{ url: string; status: string; code: string | null }>(
       `SELECT url, status, error->>'code' AS code FROM documents WHERE source_id = $1 AND url = ANY($2::text[]) ORDER BY url`,
-      [sourceId, [`${site.origin}/p/10`, `${site.origin}/p/9`]],
+      [sourceId, textArray([`${site.origin}/p/10`, `${site.origin}/p/9`])],
     );
     expect(rows).toEqual([
       { url: `${site.origin}/p/10`, status: "indexed", code: null },
