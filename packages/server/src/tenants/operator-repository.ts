@@ -90,6 +90,12 @@ export async function setOperatorAway(db: Queryable, operatorId: string, away: b
   return rows[0]?.away ?? null;
 }
 
+/** Whether any operator of the workspace is away (read by operators_workspace_created_idx). */
+export async function anyOperatorAway(db: Queryable, workspaceId: string): Promise<boolean> {
+  const { rows } = await db.query<{ away: boolean }>(`SELECT EXISTS (SELECT 1 FROM operators WHERE workspace_id = $1 AND away_since IS NOT NULL) AS away`, [workspaceId]);
+  return rows[0]?.away ?? false;
+}
+
 /** Of the workspace's operators `operatorIds` (those connected, say), the ones not away, by id. */
 export async function availableOperatorIds(db: Queryable, workspaceId: string, operatorIds: readonly string[]): Promise<string[]> {
   if (operatorIds.length === 0) return [];

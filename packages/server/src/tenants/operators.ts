@@ -5,6 +5,7 @@
  */
 export {
   OPERATOR_ROLES,
+  anyOperatorAway,
   availableOperatorIds,
   deleteOperator,
   findOperator,

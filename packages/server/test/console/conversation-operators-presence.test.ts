@@ -193,7 +193,7 @@ describeEachStore("the conversation's operators presence (collision) on %s", (ki
     expect(bobHeard).toBe(10);
   });
 
-  it("happy: operatorsOnline counts the workspace's operators on presence-operators (one per operator, however many tabs) without reading the member list", async () => {
+  it("happy: operatorsOnline counts the workspace's operators on presence-operators (one per operator, however many tabs) without reading the member list while nobody is away", async () => {
     const workspace = await seedTenant(t.services);
     const cy = await createSignedInOperator(t, { workspaceId: workspace.workspaceId, role: "agent", name: "Cy" });
     const members = vi.spyOn(t.services.realtime, "presenceMembers");
