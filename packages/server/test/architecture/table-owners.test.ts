@@ -27,6 +27,7 @@ const CROSS_OWNER_READS: readonly Exception[] = [
   ["wordpress/post-index-repository.ts agents", "a post is indexed in its agent's default language, read with the batch's posts in one statement"],
   ["answering/retrieve/chunk-search-repository.ts chunks", "retrieval's ranking SQL reads ingest's index in one statement per stage; its scoring is answering's"],
   ["answering/retrieve/lexeme-statistics.ts chunks", "BM25's lexeme statistics of an agent's chunks are retrieval's, read from ingest's index"],
+  ["answering/retrieve/lexeme-statistics.ts knowledge_revisions", "the statistics are taken at the agent's knowledge revision, read in the statement that counts its chunks, so they are recomputed only when it moved"],
   ["tenants/agent-repository.ts chunks", "the vector-index promotion counts the agent's chunks in the statement that flags the agent"],
   ["wordpress/post-index-repository.ts chunks", "a post's current embedder is read with its document in the batch's one statement"],
   ["conversations/message-repository.ts curated_answers", "a visitor's question is stored with whether the agent has curated answers, one round trip"],
