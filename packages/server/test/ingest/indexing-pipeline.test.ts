@@ -1,23 +1,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
-import type { Embedder } from "../../src/embeddings/embedder.js";
-import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { LoopbackSite } from "../support/loopback-site.js";
 import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
+import { CountingEmbedder } from "../support/counting-embedder.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 
 /** The hashing embedder, counting the texts it is asked to embed. */
-class CountingEmbedder extends HashingEmbedder implements Embedder {
-  embedded = 0;
-  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.embedded += texts.length;
-    return super.embed(texts);
-  }
-}
-
 describeEachStore("indexing pipeline on %s", (kind) => {
   const site = new LoopbackSite();
   const embedder = new CountingEmbedder();

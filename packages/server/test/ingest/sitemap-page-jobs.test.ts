@@ -3,13 +3,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { textArray } from "../../src/db/text-array.js";
-import type { Embedder } from "../../src/embeddings/embedder.js";
-import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { indexPageJobs, MAX_PAGES_PER_JOB, pagesPerJob } from "../../src/ingest/index-page-job.js";
 import { pageWithBoilerplate } from "../support/loopback-site.js";
 import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
+import { CountingEmbedder } from "../support/counting-embedder.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 /** Enough pages for two pages a job (pagesPerJob), few enough for a test. */
@@ -35,14 +34,6 @@ describe("index-page jobs of a sitemap", () => {
 });
 
 /** The hashing embedder, counting the texts it is asked to embed. */
-class CountingEmbedder extends HashingEmbedder implements Embedder {
-  embedded = 0;
-  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.embedded += texts.length;
-    return super.embed(texts);
-  }
-}
-
 /**
  * A site of PAGES pages at /p/N with an ETag and a Last-Modified each (honoured with 304), a version
  * per page to change it, pages made to answer 503 a number of times, and a count of what was asked.

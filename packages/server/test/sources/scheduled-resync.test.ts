@@ -2,8 +2,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
-import type { Embedder } from "../../src/embeddings/embedder.js";
-import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import { enqueueDueResyncs } from "../../src/sources/enqueue-due-resyncs.js";
 import { JITTER_SHARE, jitterFraction, nextSyncAt, SCHEDULE_INTERVAL_MS } from "../../src/sources/source-schedule.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
@@ -11,18 +9,11 @@ import { pageWithBoilerplate } from "../support/loopback-site.js";
 import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
+import { CountingEmbedder } from "../support/counting-embedder.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 
 /** The hashing embedder, counting the texts it embeds. */
-class CountingEmbedder extends HashingEmbedder implements Embedder {
-  embedded = 0;
-  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.embedded += texts.length;
-    return super.embed(texts);
-  }
-}
-
 interface SeenRequest {
   path: string;
   ifNoneMatch: string | undefined;

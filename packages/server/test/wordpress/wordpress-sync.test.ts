@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { loadConfig } from "../../src/config/config.js";
-import type { Embedder } from "../../src/embeddings/embedder.js";
-import { HashingEmbedder } from "../../src/embeddings/hashing-embedder.js";
 import type { BusEvent } from "../../src/realtime/event-bus.js";
 import { adminOf, bearer, seedTenant, SITE_ORIGIN, type Tenant } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -11,20 +9,13 @@ import { indexesOf, plansOf, scansOf } from "../support/query-plans.js";
 import { findPostsToIndex, listPostDocumentIds, lockPostsOfDocuments } from "../../src/wordpress/post-index-repository.js";
 import { findWordpressSource } from "../../src/sources/sources.js";
 import { countPosts, findStoredPosts, findUrlHolders, listFailedPosts } from "../../src/wordpress/wordpress-post-repository.js";
+import { CountingEmbedder } from "../support/counting-embedder.js";
 
 const WP = "/api/v1/wp";
 const POSTS = 1000;
 const BATCH = 100;
 
 /** The hashing embedder, counting the texts it is asked to embed. */
-class CountingEmbedder extends HashingEmbedder implements Embedder {
-  embedded = 0;
-  override async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    this.embedded += texts.length;
-    return super.embed(texts);
-  }
-}
-
 interface Post {
   post_id: number;
   url: string;
