@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 const TESTS = "packages/*/test/**/*.test.ts";
@@ -9,7 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    maxWorkers: 2,
+    // One file more than the cores: with one per core a fifth of the CPU sat idle while files waited
+    // on child processes, timers and sockets (20 % idle with 2 on 2 cores, 6 % with 3; 622 s → 549 s).
+    maxWorkers: Number(process.env.FRONTDESK_TEST_WORKERS ?? availableParallelism() + 1),
     reporters: ["default"],
     projects: [
       {
