@@ -8,6 +8,7 @@ import { pgliteDirectory } from "../../src/db/open-database.js";
 import { openPgliteDatabase } from "../../src/db/pglite-database.js";
 import { openPostgresDatabase } from "../../src/db/postgres-database.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
+import { leasePgliteStore } from "./pglite-store-pool.js";
 import { adminPostgresUrl, copyPgliteTemplate, createTestPostgresDatabase, postgresTemplateDatabase, testStoreDirectory, type TemplateStage } from "./store-templates.js";
 import { dropPostgresDatabase, testDatabasePrefix, testStorePrefix } from "./test-database-sweep.js";
 import { describeEachNeeding, skippedLegReason, type TestLegName } from "./test-legs.js";
@@ -46,7 +47,13 @@ export async function createEmptyTestDatabase(kind: StoreKind): Promise<TestData
  * migrated template (store-templates.ts).
  */
 export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
-  if (kind === "pglite") return copiedPgliteDatabase("migrated");
+  if (kind === "pglite") {
+    const db = await leasePgliteStore(async () => {
+      const copied = await copiedPgliteDatabase("migrated");
+      return { db: copied.db, dispose: () => copied.drop() };
+    });
+    return { db, url: null, drop: () => db.close() };
+  }
   const skipped = skippedLegReason("postgres");
   if (skipped) throw new Error(`the postgres test leg is skipped (${skipped}): wrap this test in describeEachStore or describeNeeding("postgres")`);
   return newPostgresDatabase(await postgresTemplateDatabase());
