@@ -18,7 +18,7 @@ import { forgetOperatorDevices } from "../push/push-subscriptions.js";
  * alike), so inviting is no way to learn whether an address is another workspace's operator.
  */
 export async function setPasswordWithToken(db: Database, input: { token: string; password: string }, now: Date): Promise<{ operatorId: string; endedSessionIds: string[] }> {
-  requireAcceptablePassword(input.password);
+  await requireAcceptablePassword(input.password);
   const invalid = new AppError("password_token_invalid", "This set-password link is invalid, used or expired; ask an admin for a new one.");
   if (!looksLikeConsoleSecret(input.token)) throw invalid;
   const passwordHash = await hashPassword(input.password);
@@ -36,7 +36,7 @@ export async function setPasswordWithToken(db: Database, input: { token: string;
 
 /** `admin operator set-password`: sets the password directly; the operator's sessions end (their ids are returned) and their devices' push alerts stop. Null: no such operator. */
 export async function setOperatorPassword(db: Database, operatorId: string, password: string, now: Date): Promise<string[] | null> {
-  requireAcceptablePassword(password);
+  await requireAcceptablePassword(password);
   const passwordHash = await hashPassword(password);
   return db
     .transaction(async (tx) => {

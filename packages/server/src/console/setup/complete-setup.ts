@@ -41,7 +41,7 @@ export async function completeSetup(services: Services, body: SetupBody): Promis
   const now = services.now();
   if (await anyOperatorExists(services.db)) throw alreadyDone();
   if (!looksLikeConsoleSecret(body.token)) throw tokenInvalid();
-  requireAcceptablePassword(body.password);
+  await requireAcceptablePassword(body.password);
   const passwordHash = await hashPassword(body.password);
   const tokenHash = hashConsoleSecret(body.token);
 
