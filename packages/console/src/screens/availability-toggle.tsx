@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { api, dataOf, describeError } from "../api/client.js";
 import { OPERATORS_KEY } from "../settings/settings-keys.js";
 
@@ -13,6 +13,9 @@ const AVAILABILITY_KEY = ["me", "availability"] as const;
 export function AvailabilityToggle() {
   const queryClient = useQueryClient();
   const hintId = useId();
+  // The box shows the choice in the click's own render: the mutation's state reaches React a task
+  // later, and until then React would put a controlled box back as it was.
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const availability = useQuery({ queryKey: AVAILABILITY_KEY, queryFn: async () => (await dataOf(api.GET("/api/v1/console/me/availability"))).data });
   const change = useMutation({
     mutationFn: async (away: boolean) => (await dataOf(api.PUT("/api/v1/console/me/availability", { body: { away } }))).data,
@@ -21,11 +24,15 @@ export function AvailabilityToggle() {
       void queryClient.invalidateQueries({ queryKey: OPERATORS_KEY });
     },
   });
-  const away = change.isPending ? (change.variables ?? false) : (availability.data?.away ?? false);
+  const away = chosen ?? availability.data?.away ?? false;
+  const choose = (value: boolean) => {
+    setChosen(value);
+    change.mutate(value, { onSettled: () => setChosen(null) });
+  };
   return (
     <div className="availability">
       <label title="New requests skip you and the widget counts you as offline, while you stay signed in.">
-        <input type="checkbox" checked={away} disabled={!availability.data || change.isPending} aria-describedby={hintId} onChange={(event) => change.mutate(event.target.checked)} /> Away
+        <input type="checkbox" checked={away} disabled={!availability.data || chosen !== null} aria-describedby={hintId} onChange={(event) => choose(event.target.checked)} /> Away
       </label>
       <span id={hintId} className="visually-hidden">
         New requests skip you and the widget counts you as offline, while you stay signed in.
