@@ -92,6 +92,8 @@ describeNeeding("postgres", "redis")("two serve processes on one Postgres and on
     const { users } = (await response.json()) as { users: { id: string }[] };
     return users.map((user) => user.id).sort();
   };
+  /** Waits until neither process counts a member: an earlier test's sockets, closed in afterEach, leave the channel asynchronously (a late member_removed would land in the next test's events). */
+  const presenceLeft = () => until(async () => (await usersOn(a)).length === 0 && (await usersOn(b)).length === 0, 10_000);
   const occupancyOn = async (at: Serve, channel: string) => {
     const response = await at.api.get({ path: `/channels/${channel}`, params: { info: "subscription_count,user_count" } });
     return response.json() as Promise<{ occupied: boolean; subscription_count?: number; user_count?: number }>;
@@ -154,6 +156,7 @@ describeNeeding("postgres", "redis")("two serve processes on one Postgres and on
   }, 30_000);
 
   it("happy: presence is the same on A and B, and a user with a tab on each is removed only when its last tab (on B) closes", async () => {
+    await presenceLeft();
     const watcher = await joinPresence(b, "op_carol");
     const events = memberEvents(watcher.channel);
     const adaOnA = await joinPresence(a, "op_ada");
@@ -187,6 +190,7 @@ describeNeeding("postgres", "redis")("two serve processes on one Postgres and on
   }, 30_000);
 
   it("error: A killed with SIGKILL: B removes, within the expiry, the members whose last socket was on A (once), and a new A agrees", async () => {
+    await presenceLeft();
     const watcher = await joinPresence(b, "op_carol");
     const events = memberEvents(watcher.channel);
     const onA = [await joinPresence(a, "op_dave"), await joinPresence(a, "op_erin")];
