@@ -91,7 +91,8 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   bus.subscribe((event) => published.push(event));
   const logger = options.logger ?? pino({ level: "silent" });
   const limiter = await createRateLimiter(config.rateLimits, config.redisUrl, { logger, redisPrefix: config.redisPrefix });
-  const jobs = await startJobQueue(database.db, { retry: { ...TEST_JOB_RETRY, ...config.jobs } });
+  // As `serve` starts it: on PGlite the process's own sends wake its workers, which otherwise poll every 2 s.
+  const jobs = await startJobQueue(database.db, { retry: { ...TEST_JOB_RETRY, ...config.jobs }, singleProcess: kind === "pglite" });
   // Large calls go to its worker thread, which runs compiled JavaScript.
   const embedder = options.embedder ?? new HashingEmbedder({ workerUrl: compiledWorkerUrl("embeddings/hashing-embedding-worker.js") });
   const sessionCache = new SessionCache(() => now().getTime());
