@@ -8,7 +8,6 @@ import { CountingEmbedder } from "../support/counting-embedder.js";
 
 const SOURCES = "/api/v1/workspace/sources";
 
-/** The hashing embedder, counting the texts it is asked to embed. */
 describeEachStore("indexing pipeline on %s", (kind) => {
   const site = new LoopbackSite();
   const embedder = new CountingEmbedder();
