@@ -70,7 +70,7 @@ async function rebuildIndexes(db, work) {
   const started = performance.now();
   for (const row of rows) {
     await db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL maintenance_work_mem = '2GB'`);
+      await tx.query(`SET LOCAL maintenance_work_mem = '4GB'`);
       await tx.query(`SET LOCAL max_parallel_maintenance_workers = 2`);
       await tx.query(row.indexdef);
     });

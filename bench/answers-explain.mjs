@@ -17,7 +17,7 @@ const { openPostgresDatabase } = await load("db/postgres-database.js");
 const { HashingEmbedder } = await load("embeddings/hashing-embedder.js");
 const repository = await load("answering/retrieve/chunk-search-repository.js");
 const { searchByText } = await load("answering/retrieve/search-by-text.js");
-const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
+const { createRetrievalCaches } = await load("answering/retrieve/retrieval-caches.js");
 
 const url = process.env.BENCH_EXPLAIN_URL;
 if (!url) throw new Error("BENCH_EXPLAIN_URL: a database kept by BENCH_KEEP_DATABASE=1 node bench/answers.mjs");
@@ -51,7 +51,7 @@ try {
   const { agent_id: agentId, embedder: embedderId, chunks } = agents[0];
   process.stdout.write(`agent ${agentId}: ${chunks} chunks of ${embedderId}\n`);
   // The in-memory index is off (budget 0): this is the path of an agent past the budget.
-  const caches = createLexicalCaches({ indexBudgetBytes: 0 });
+  const caches = createRetrievalCaches({ indexBudgetBytes: 0 });
   const statistics = await time(() => caches.statistics.get(db, agentId, embedderId));
   process.stdout.write(`lexeme statistics (ts_stat over the agent's chunks): ${statistics.ms} ms, ${statistics.value.documentFrequency.size} lexemes\n`);
   const questions = questionStream(2026);

@@ -1,12 +1,39 @@
 // The two measurements of `bench/ingest.mjs`, through the Sources API: one sitemap pushed and
 // polled until it settles, then text sources pushed one at a time and polled every 50 ms.
 import { median, percentile } from "./ingest-report.mjs";
-import { BenchFailure, backendCpuBetween, machineCpuTicks, postgresBackendCpuSeconds, processCpuSeconds, sleep } from "./bench-service.mjs";
+import { BenchFailure, backendCpuBetween, machineCpuTicks, postgresBackendCpuSeconds, processCpuSeconds, sleep, withStore } from "./bench-service.mjs";
 import { renderText } from "./ingest-site.mjs";
 
 const SITEMAP_POLL_MS = 100;
 const TEXT_POLL_MS = 50;
 const TEXT_TIMEOUT_MS = 60_000;
+const VECTORS_POLL_MS = 500;
+
+/**
+ * Whether every vector of the agent is in an HNSW index: its own index built and valid
+ * (migration 0051), or the agent in the shared index with no chunk left outside it (0022).
+ */
+const vectorsIndexedSql = (agentId) => `SELECT coalesce((SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('"' || a.own_vector_index || '"')), false)
+    OR (a.vectors_indexed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.agent_id = a.id AND c.dimensions = 384 AND NOT c.vector_indexed)) AS done
+  FROM agents a WHERE a.id = '${agentId.replace(/'/g, "''")}'`;
+
+/**
+ * After the sitemap is indexed (its pages searchable: vectors outside an index are compared
+ * exactly), waits until the agent's vectors are all in an HNSW index as well: the shared index's
+ * upkeep, or a large agent's own index built after its sync. Postgres only (PGlite's store belongs
+ * to the running service); times and the backends' CPU from the push.
+ */
+async function waitForVectorIndex({ database, agentId, pushedAt, postgresBefore, timeoutMs }) {
+  return withStore({ url: database.url }, async (query) => {
+    for (;;) {
+      const [row] = await query(vectorsIndexedSql(agentId));
+      if (row?.done) break;
+      if (Date.now() - pushedAt > timeoutMs) throw new BenchFailure(`the agent's vectors were not all in an HNSW index after ${timeoutMs / 1000}s`);
+      await sleep(VECTORS_POLL_MS);
+    }
+    return { pushToVectorsIndexedMs: Date.now() - pushedAt, postgresCpuSecondsToVectorsIndexed: backendCpuBetween(postgresBefore, postgresBackendCpuSeconds(database.name)) };
+  });
+}
 
 /**
  * Pushes the sitemap and polls it every 100 ms until it settles (times on this, the client's, clock);
@@ -36,8 +63,12 @@ export async function measureSitemap({ client, agentId, sitemapUrl, pid, databas
   const postgresSeconds = database ? backendCpuBetween(postgresBefore, postgresBackendCpuSeconds(database.name)) : null;
   const elapsedSeconds = (settledAt - pushedAt) / 1000;
   if (current.status !== "indexed") throw new BenchFailure(`the sitemap ended ${current.status}: ${JSON.stringify(current.error)}`);
+  const vectors = database ? await waitForVectorIndex({ database, agentId, pushedAt, postgresBefore, timeoutMs }) : null;
   return {
     sourceId: source.id,
+    // Until every vector is in an HNSW index too (null on PGlite).
+    pushToVectorsIndexedMs: vectors?.pushToVectorsIndexedMs ?? null,
+    postgresCpuSecondsToVectorsIndexed: vectors?.postgresCpuSecondsToVectorsIndexed ?? null,
     pushedAt,
     pushToIndexedMs: settledAt - pushedAt,
     firstProgressMs: firstProgressAt === null ? null : firstProgressAt - pushedAt,

@@ -27,6 +27,7 @@
 //   BENCH_PROBE_LOCAL=0             skip checking whether the `local` provider can load its model
 //   BENCH_SITEMAP_TIMEOUT_SECONDS=900   BENCH_KEEP_DATA=1 (keep the PGlite data dirs)
 //   BENCH_VECTOR_INDEX_MIN_CHUNKS=N  the service's FRONTDESK_VECTOR_INDEX_MIN_CHUNKS (10000000: no HNSW insert during the run)
+//   BENCH_VECTOR_OWN_INDEX_MIN_CHUNKS=N  the service's FRONTDESK_VECTOR_OWN_INDEX_MIN_CHUNKS (0: every agent in the shared index, as before 0051)
 //   BENCH_ENFORCE_TARGETS=1         exit 1 when a target is missed
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -72,6 +73,7 @@ const settings = {
   sitemapTimeoutMs: Number(process.env.BENCH_SITEMAP_TIMEOUT_SECONDS ?? 900) * 1000,
   keepData: process.env.BENCH_KEEP_DATA === "1",
   vectorIndexMinChunks: process.env.BENCH_VECTOR_INDEX_MIN_CHUNKS,
+  vectorOwnIndexMinChunks: process.env.BENCH_VECTOR_OWN_INDEX_MIN_CHUNKS,
   enforceTargets: process.env.BENCH_ENFORCE_TARGETS === "1",
 };
 
@@ -131,6 +133,8 @@ async function runScenario({ store, provider, concurrency }, shared) {
     FRONTDESK_WORKER_CONCURRENCY: String(concurrency),
     // Chunks enter the HNSW index once the agent has this many (unset: the service's default, 1,000); a huge value measures ingestion without it.
     ...(settings.vectorIndexMinChunks ? { FRONTDESK_VECTOR_INDEX_MIN_CHUNKS: settings.vectorIndexMinChunks } : {}),
+    // An agent expected to hold this many chunks gets its own index, built after the sync (unset: the default, 20,000; 0: never).
+    ...(settings.vectorOwnIndexMinChunks ? { FRONTDESK_VECTOR_OWN_INDEX_MIN_CHUNKS: settings.vectorOwnIndexMinChunks } : {}),
     // The default cap is 5,000 pages a sitemap source.
     FRONTDESK_SITEMAP_MAX_PAGES: String(Math.max(5000, shared.pages)),
     ...(database ? { FRONTDESK_DATABASE_URL: database.url } : {}),

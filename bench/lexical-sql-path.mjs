@@ -23,7 +23,7 @@ const { replaceDocumentChunks, upsertDocuments } = await load("ingest/document-r
 const { insertSourceUnlessDuplicate } = await load("sources/source-repository.js");
 const { describeUrlSource } = await load("sources/create-source.js");
 const { searchByText } = await load("answering/retrieve/search-by-text.js");
-const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
+const { createRetrievalCaches } = await load("answering/retrieve/retrieval-caches.js");
 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const chunkTarget = Number(process.env.BENCH_CHUNKS ?? 20_000);
@@ -66,8 +66,8 @@ try {
 
   const stream = questionStream(11);
   const questions = Array.from({ length: questionCount }, (_, i) => (i % 3 === 2 ? `${stream.next()} ${stream.next()} ${stream.next()}` : stream.next()));
-  const sql = createLexicalCaches({ indexBudgetBytes: 0 });
-  const memory = createLexicalCaches({ indexBudgetBytes: 512 * 1024 * 1024 });
+  const sql = createRetrievalCaches({ indexBudgetBytes: 0 });
+  const memory = createRetrievalCaches({ indexBudgetBytes: 512 * 1024 * 1024 });
   const search = (caches, text) => searchByText(db, caches, { agentId: agent.id, embedder, text, textSearchConfig: "english", limit: 10 });
   await search(sql, "warm up");
   await search(memory, "warm up");

@@ -20,7 +20,7 @@ const { createEmbedder } = await load("embeddings/create-embedder.js");
 const { createIngestPipeline } = await load("ingest/ingest-pipeline.js");
 const { isConfident } = await load("answering/retrieve/retrieve-hybrid.js");
 const { retrievalCalibrationFor } = await load("answering/retrieve/retrieval-calibration.js");
-const { createLexicalCaches } = await load("answering/retrieve/lexical-caches.js");
+const { createRetrievalCaches } = await load("answering/retrieve/retrieval-caches.js");
 const { ExtractiveAnswerGenerator } = await load("answering/generate/extractive-answer-generator.js");
 const { askedKindOf, holdsKind } = await load("answering/generate/asked-kind.js");
 // HISTORY_TURNS: the last messages of the conversation (visitor and bot) a turn reads, as in the widget.
@@ -63,7 +63,7 @@ async function evaluateEmbedder(kind, sets) {
   const admin = { db, jobs: async () => { throw new Error("no jobs in eval"); } };
   const workspace = await runAdminCommand(admin, { command: "workspace.create", name: "Eval" });
   const pipeline = createIngestPipeline(config, embedder);
-  const lexical = createLexicalCaches({ indexBudgetBytes: process.env.EVAL_LEXICAL_PATH === "sql" ? 0 : 64 * 1024 * 1024 });
+  const lexical = createRetrievalCaches({ indexBudgetBytes: process.env.EVAL_LEXICAL_PATH === "sql" ? 0 : 64 * 1024 * 1024 });
   const calibration = retrievalCalibrationFor(embedder.id, config.retrieval);
   const generator = new ExtractiveAnswerGenerator();
   const results = [];

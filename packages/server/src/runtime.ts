@@ -15,7 +15,7 @@ import { startJobQueue } from "./jobs/job-queue.js";
 import { createAnswerGenerator } from "./answering/generate/create-answer-generator.js";
 import { createAnswerModels } from "./answering/generate/create-answer-models.js";
 import { retrievalCalibrationFor } from "./answering/retrieve/retrieval-calibration.js";
-import { createLexicalCaches } from "./answering/retrieve/lexical-caches.js";
+import { createRetrievalCaches } from "./answering/retrieve/retrieval-caches.js";
 import { SessionCache } from "./widget/session-cache.js";
 import { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import { createRateLimiter } from "./ratelimit/flexible-rate-limiter.js";
@@ -117,7 +117,7 @@ async function openServices(config: Config, logger: Logger, opened: (() => Promi
     answers,
     answerModels: createAnswerModels(config, jwtSecret, { logger: logger.child({ component: "answers" }) }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
-    lexical: createLexicalCaches({
+    lexical: createRetrievalCaches({
       indexBudgetBytes: config.retrievalIndexBudgetBytes,
       onIndexError: (error, agentId) => logger.warn({ err: error, agentId }, "lexical index build failed; searching in SQL"),
     }),

@@ -12,7 +12,7 @@ import type { JobQueue } from "./jobs/job-queue.js";
 import type { AnswerGenerator } from "./answering/generate/answer-generator.js";
 import type { AnswerModels } from "./answering/generate/answer-models.js";
 import type { RetrievalCalibration } from "./answering/retrieve/retrieval-calibration.js";
-import type { LexicalCaches } from "./answering/retrieve/lexical-caches.js";
+import type { RetrievalCaches } from "./answering/retrieve/retrieval-caches.js";
 import type { SessionCache } from "./widget/session-cache.js";
 import type { SessionStartBatcher } from "./widget/session-start-batcher.js";
 import type { Registry } from "prom-client";
@@ -48,7 +48,7 @@ export interface Services {
   /** Fusion weights and low-confidence thresholds for vectors of an embedder. */
   retrievalCalibration: (embedderId: string) => RetrievalCalibration;
   /** BM25 statistics and in-memory lexical indexes of agents' knowledge, cached in this process. */
-  lexical: LexicalCaches;
+  lexical: RetrievalCaches;
   /** Recently authenticated sessions' conversations (two seconds). */
   sessionCache: SessionCache;
   /** POST /init's store writes, batched per agent (group commit). */

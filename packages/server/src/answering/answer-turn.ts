@@ -9,7 +9,7 @@ import type { AnswerDone, AnswerErrorCode, AnswerGenerator, ConversationTurn } f
 import { asksForPerson, saysYes } from "./intent/person-request.js";
 import { smallTalkOf } from "./intent/small-talk.js";
 import { retrievalTexts } from "./retrieve/build-retrieval-query.js";
-import type { LexicalCaches } from "./retrieve/lexical-caches.js";
+import type { RetrievalCaches } from "./retrieve/retrieval-caches.js";
 import type { RetrievalCalibration } from "./retrieve/retrieval-calibration.js";
 import { retrieveHybrid, type Retrieval } from "./retrieve/retrieve-hybrid.js";
 import type { StageRecord, TurnStage, TurnTrace } from "./turn-trace.js";
@@ -39,7 +39,7 @@ export interface CuratedMatch {
 export interface TurnKnowledge {
   db: Database;
   embedder: Embedder;
-  lexical: LexicalCaches;
+  lexical: RetrievalCaches;
   calibration: RetrievalCalibration;
   generator: AnswerGenerator;
   /** Looks for an operator's curated answer to the message (a read only); absent when the agent has none. */

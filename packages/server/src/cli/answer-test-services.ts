@@ -3,7 +3,7 @@ import type { RunningServices } from "../answer-tests/answer-tests.js";
 import { createAnswerGenerator } from "../answering/generate/create-answer-generator.js";
 import { createAnswerModels } from "../answering/generate/create-answer-models.js";
 import { resolveJwtSecret } from "../config/jwt-secret.js";
-import { createLexicalCaches } from "../answering/retrieve/lexical-caches.js";
+import { createRetrievalCaches } from "../answering/retrieve/retrieval-caches.js";
 import { retrievalCalibrationFor } from "../answering/retrieve/retrieval-calibration.js";
 import type { Config } from "../config/config.js";
 import type { Database } from "../db/database.js";
@@ -20,7 +20,7 @@ import { subscribeDomainEvents } from "../subscribe-domain-events.js";
 export async function openAnswerTestServices(config: Config, db: Database, jobs: () => Promise<JobQueue>): Promise<RunningServices & { close(): Promise<void> }> {
   const logger = pino({ level: config.logLevel, name: "frontdesk-admin" }, pino.destination(2));
   const opened = await openWorkspaceEmbedders(config, db, logger);
-  const lexical = createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes });
+  const lexical = createRetrievalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes });
   const answerModels = createAnswerModels(config, await resolveJwtSecret(config.auth.jwtSecret, config.dataDir), { logger: logger.child({ component: "answers" }) });
   return {
     db,

@@ -33,7 +33,7 @@ export async function startWorkers(services: Services, logger: Logger): Promise<
       onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
     },
     services.config.workers.concurrency,
-    { vectorIndexMinChunks: services.config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], workspaceEmbedders: services.embedders },
+    { vectorIndex: services.config.ingest.vectorIndex, sourceKinds: [wordpressSourceKind], workspaceEmbedders: services.embedders },
   );
   // The other workers' attempts are counted in /metrics too (ingestion's handlers count their own).
   const observed = { ...services, jobs: observedJobQueue(services.jobs, metrics) };

@@ -43,8 +43,12 @@ export interface Config {
   jobs: { expireInSeconds?: number; retryLimit?: number; retryDelaySeconds?: number };
   embeddings: EmbedderConfig;
   crawler: { allowPrivateNetworks: boolean; userAgent: string | undefined };
-  /** `vectorIndexMinChunks`: an agent's vectors enter the HNSW index once it has this many chunks (0: at once; migration 0022). */
-  ingest: { sitemapMaxPages: number; vectorIndexMinChunks: number; uploadMaxBytes: number };
+  /**
+   * `vectorIndex.minChunks`: an agent's vectors enter the shared HNSW index once it has this many
+   * chunks (0: at once; migration 0022); `vectorIndex.own`: an agent expected to hold
+   * `minChunks` gets an index of its own, built in bulk with `buildMemoryMb` (0: never; migration 0051).
+   */
+  ingest: { sitemapMaxPages: number; vectorIndex: { minChunks: number; own: { minChunks: number; buildMemoryMb: number } }; uploadMaxBytes: number };
   /** Files sent in conversations (attachments/): the largest accepted, in bytes. */
   attachments: { maxBytes: number };
   answers: AnswerGeneratorConfig;
@@ -147,7 +151,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       idleTimeoutMs: env.EMBEDDINGS_IDLE_SECONDS * 1000,
     },
     crawler: { allowPrivateNetworks: env.CRAWLER_ALLOW_PRIVATE_NETWORKS, userAgent: env.CRAWLER_USER_AGENT },
-    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndexMinChunks: env.VECTOR_INDEX_MIN_CHUNKS, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
+    ingest: { sitemapMaxPages: env.SITEMAP_MAX_PAGES, vectorIndex: { minChunks: env.VECTOR_INDEX_MIN_CHUNKS, own: { minChunks: env.VECTOR_OWN_INDEX_MIN_CHUNKS, buildMemoryMb: env.VECTOR_INDEX_BUILD_MEMORY_MB } }, uploadMaxBytes: env.UPLOAD_MAX_BYTES },
     attachments: { maxBytes: env.ATTACHMENT_MAX_BYTES },
     answers: {
       provider: env.LLM_PROVIDER,

@@ -121,6 +121,10 @@ export const envSchema = z.object({
   ATTACHMENT_MAX_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   SITEMAP_MAX_PAGES: positiveInt.max(1_000_000).default(5000),
   VECTOR_INDEX_MIN_CHUNKS: z.coerce.number().int().min(0).max(10_000_000).default(1000),
+  /** An agent expected to hold this many chunks gets an HNSW index of its own, built in bulk after its sync (Postgres; 0: never). */
+  VECTOR_OWN_INDEX_MIN_CHUNKS: z.coerce.number().int().min(0).max(100_000_000).default(20_000),
+  /** `maintenance_work_mem` of that build, in MiB. */
+  VECTOR_INDEX_BUILD_MEMORY_MB: z.coerce.number().int().min(64).max(1_048_576).default(1024),
   ADMIN_SOCKET: booleanFromEnv.default(true),
   RETENTION_DAYS: positiveInt.max(36_500).optional(),
   RETENTION_INCLUDE_LEADS: booleanFromEnv.default(false),

@@ -39,9 +39,18 @@ export interface Database extends Queryable {
   /**
    * Runs `work` while this process holds the session-level advisory lock `key`, so that processes
    * sharing one Postgres take turns (PGlite belongs to one process: `work` runs at once). `work`
-   * uses the store as usual; it must not wait for the same lock itself.
+   * uses the store as usual; it must not wait for the same lock itself. It is given the connection
+   * that holds the lock: on Postgres a session apart from the pool, outside any transaction, whose
+   * settings end with `work` (a concurrent index build with memory of its own); on PGlite the
+   * store itself, whose settings `work` must reset.
    */
-  withAdvisoryLock<T>(key: number, work: () => Promise<T>): Promise<T>;
+  withAdvisoryLock<T>(key: number, work: (holder: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * withAdvisoryLock, but when another session holds `key` it resolves to null at once instead of
+   * waiting: a session that waits for a lock holds a snapshot, which a concurrent index build of
+   * the lock's holder would wait for in turn (a deadlock).
+   */
+  withAdvisoryLockIfFree<T>(key: number, work: (holder: Queryable) => Promise<T>): Promise<T | null>;
   /**
    * Resolves once the store answers `SELECT 1`, for /healthz. On Postgres it goes over a connection
    * of its own, not the pool: a pool busy with answers is load, not an outage, and a health check

@@ -99,7 +99,7 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
   // waiters woken by one gate, would both run inside one BEGIN.
   let gate: Promise<void> | null = null;
 
-  return {
+  const database: Database = {
     kind: "pglite",
     async query<Row>(sql: string, params?: readonly SqlValue[]) {
       while (gate) await gate;
@@ -133,7 +133,8 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       while (gate) await gate;
       return send({ kind: "exec", sql });
     },
-    withAdvisoryLock: (_key, work) => work(),
+    withAdvisoryLock: (_key, work) => work(database),
+    withAdvisoryLockIfFree: (_key, work) => work(database),
     // PGlite is one connection in a thread of its own: there is no pool to go around.
     async ping() {
       while (gate) await gate;
@@ -146,4 +147,5 @@ export async function openPgliteDatabase(dataDir: string | null, options: Pglite
       await unlock();
     },
   };
+  return database;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { afterCommitQueue, type Database, type QueryResult, type SqlValue, type Transaction } from "./database.js";
+import { afterCommitQueue, type Database, type Queryable, type QueryResult, type SqlValue, type Transaction } from "./database.js";
 import { VECTOR_SEARCH_OPTIONS } from "./vector-search-settings.js";
 
 const statementNames = new Map<string, string>();
@@ -60,23 +60,31 @@ export async function openPostgresDatabase(url: string, poolSize: number): Promi
       const last = Array.isArray(result) ? result.at(-1) : result;
       return (last?.rows ?? []) as Record<string, unknown>[];
     },
-    withAdvisoryLock: async (key, work) => {
-      // A connection of its own, outside the pool: `work` may need every pooled connection.
-      const holder = new pg.Client({ connectionString: url });
-      holder.on("error", () => undefined);
-      await holder.connect();
-      try {
-        await holder.query("SELECT pg_advisory_lock($1)", [key]);
-        return await work();
-      } finally {
-        await holder.end().catch(() => undefined);
-      }
-    },
+    withAdvisoryLock: async (key, work) => (await withLockSession(url, true, key, work))!.value,
+    withAdvisoryLockIfFree: async (key, work) => (await withLockSession(url, false, key, work))?.value ?? null,
     close: async () => {
       await health.close();
       await pool.end();
     },
   };
+}
+
+/**
+ * Runs `work` on a connection of its own, outside the pool (`work` may need every pooled
+ * connection), once it holds the advisory lock `key`, waiting for it (`wait`) or not; null when
+ * another session held it. The lock ends with the session.
+ */
+async function withLockSession<T>(url: string, wait: boolean, key: number, work: (holder: Queryable) => Promise<T>): Promise<{ value: T } | null> {
+  const holder = new pg.Client({ connectionString: url });
+  holder.on("error", () => undefined);
+  await holder.connect();
+  try {
+    if (wait) await holder.query("SELECT pg_advisory_lock($1)", [key]);
+    else if (!(await holder.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key])).rows[0]?.locked) return null;
+    return { value: await work({ query: async (sql, params) => ({ rows: (await holder.query(sql, params ? [...params] : undefined)).rows }) }) };
+  } finally {
+    await holder.end().catch(() => undefined);
+  }
 }
 
 /**

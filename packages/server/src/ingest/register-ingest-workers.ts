@@ -6,6 +6,7 @@ import { runIndexSourceJob } from "./index-source-job.js";
 import { IngestProgressLog, type IngestProgressLogOptions } from "./ingest-progress-log.js";
 import { PlannerStatistics } from "./planner-statistics.js";
 import { VectorIndexUpkeep } from "./vector-index-upkeep.js";
+import type { VectorIndexOptions } from "./index-agent-vectors.js";
 import { runReembedDocumentJob } from "./reembed-document-job.js";
 import { registerReembeddingWorkers } from "./embedding-generations/register-reembedding-workers.js";
 import type { WorkspaceEmbedders } from "./embedding-generations/workspace-embedders.js";
@@ -13,8 +14,8 @@ import type { WorkspaceEmbedders } from "./embedding-generations/workspace-embed
 export interface IngestWorkersOptions {
   /** The cadence of a sitemap's progress lines. */
   progress?: IngestProgressLogOptions;
-  /** An agent's vectors enter the HNSW index once it has this many chunks (FRONTDESK_VECTOR_INDEX_MIN_CHUNKS; see index-agent-vectors.ts). */
-  vectorIndexMinChunks: number;
+  /** When agents' vectors enter the shared HNSW index, and which get one of their own (FRONTDESK_VECTOR_INDEX_*; see index-agent-vectors.ts). */
+  vectorIndex: VectorIndexOptions;
   /** Source kinds that plug into ingestion (the composition root passes the WordPress sync's). */
   sourceKinds?: readonly SourceKindPlugin[];
   /** Workspaces' own embedders: their re-embedding jobs run here (absent where workspaces choose none). */
@@ -30,9 +31,9 @@ export async function registerIngestWorkers(
   const planner = new PlannerStatistics(base.db, (error) => base.logger.warn({ err: error }, "ANALYZE failed"));
   const vectorIndex = new VectorIndexUpkeep(
     base.db,
-    options.vectorIndexMinChunks,
+    options.vectorIndex,
     (error) => base.logger.warn({ err: error }, "indexing vectors failed"),
-    (agentId, indexing) => base.logger.info({ agentId, promoted: indexing.promoted, chunks: indexing.flagged }, "vectors indexed"),
+    (agentId, indexing) => base.logger.info({ agentId, promoted: indexing.promoted, chunks: indexing.flagged, ownIndex: indexing.own }, "vectors indexed"),
   );
   await vectorIndex.resume();
   const context: IngestJobContext = {

@@ -1,13 +1,15 @@
 import type { Database } from "../db/database.js";
-import { indexAgentVectors, listAgentsWithVectorsToIndex, type VectorIndexing } from "./index-agent-vectors.js";
+import { listAgentsWithOwnVectorIndex } from "../tenants/agents.js";
+import { indexAgentVectors, listAgentsWithVectorsToIndex, type VectorIndexing, type VectorIndexOptions } from "./index-agent-vectors.js";
+import { ownVectorIndexIsValid } from "./own-vector-index.js";
 
 const MIN_INTERVAL_MS = 30_000;
 
 /**
- * Moves large agents' vectors into the HNSW index (indexAgentVectors) after their knowledge
- * changed, at most every 30 seconds per process, in the background of the jobs that changed it:
- * a bulk load (a sitemap) inserts its chunks without the index's cost, and the agent's chunks
- * enter the index in batches once it has `minChunks` of them.
+ * Moves agents' vectors into an HNSW index (indexAgentVectors) after their knowledge changed, at
+ * most every 30 seconds per process, in the background of the jobs that changed it: a bulk load
+ * (a sitemap) inserts its chunks without the index's cost; the agent's chunks then enter the
+ * shared index in batches, or a large agent's own index is built once, in bulk.
  */
 export class VectorIndexUpkeep {
   private readonly pending = new Set<string>();
@@ -19,7 +21,7 @@ export class VectorIndexUpkeep {
 
   constructor(
     private readonly db: Database,
-    private readonly minChunks: number,
+    private readonly options: VectorIndexOptions,
     private readonly onError: (error: unknown) => void,
     private readonly onIndexed: (agentId: string, indexing: VectorIndexing) => void = () => {},
     private readonly now: () => number = Date.now,
@@ -40,8 +42,8 @@ export class VectorIndexUpkeep {
         for (const agentId of [...this.pending]) {
           if (this.closed) return;
           this.pending.delete(agentId);
-          const indexing = await indexAgentVectors(this.db, agentId, this.minChunks, this.stopping.signal);
-          if (indexing.promoted || indexing.flagged > 0) this.onIndexed(agentId, indexing);
+          const indexing = await indexAgentVectors(this.db, agentId, this.options, this.stopping.signal);
+          if (indexing.promoted || indexing.flagged > 0 || indexing.own === "built") this.onIndexed(agentId, indexing);
         }
       })
       .catch(this.onError)
@@ -51,10 +53,18 @@ export class VectorIndexUpkeep {
       });
   }
 
-  /** Schedules the promoted agents whose chunks are not all in the index yet (when the workers start). */
+  /**
+   * Schedules the promoted agents whose chunks are not all in the shared index yet, and the agents
+   * whose own index a stopped process left unbuilt (when the workers start).
+   */
   async resume(): Promise<void> {
     try {
       for (const agentId of await listAgentsWithVectorsToIndex(this.db)) this.knowledgeChanged(agentId);
+      if (this.options.own && this.db.kind === "postgres") {
+        for (const { agentId, name } of await listAgentsWithOwnVectorIndex(this.db)) {
+          if (!(await ownVectorIndexIsValid(this.db, name))) this.knowledgeChanged(agentId);
+        }
+      }
     } catch (error) {
       this.onError(error);
     }

@@ -235,7 +235,8 @@ export async function updateAgentSettings(db: Queryable, agentId: string, settin
 /**
  * Marks the agent's vectors as meant for the HNSW index (`vectors_indexed_at`, migration 0022) once
  * it has at least `minChunks` 384-dimension chunks outside it, counted in the same statement.
- * `indexed`: they are (now) meant to be; `promoted`: this call passed the threshold.
+ * `indexed`: they are (now) meant to be; `promoted`: this call passed the threshold. An agent with
+ * an index of its own (claimOwnVectorIndex) is never promoted.
  */
 export async function promoteAgentToVectorIndex(db: Queryable, agentId: string, minChunks: number): Promise<{ indexed: boolean; promoted: boolean }> {
   const { rows } = await db.query<{ indexed: boolean; promoted: boolean }>(
@@ -243,7 +244,7 @@ export async function promoteAgentToVectorIndex(db: Queryable, agentId: string, 
        SELECT id, vectors_indexed_at IS NOT NULL AS indexed FROM agents WHERE id = $1
      ), promoted AS (
        UPDATE agents SET vectors_indexed_at = now()
-       WHERE id = (SELECT id FROM agent WHERE NOT indexed)
+       WHERE id = (SELECT id FROM agent WHERE NOT indexed) AND own_vector_index IS NULL
          AND (SELECT count(*) FROM (SELECT 1 FROM chunks WHERE agent_id = $1 AND dimensions = 384 AND NOT vector_indexed LIMIT $2) outside) >= $2
        RETURNING id
      )
@@ -251,4 +252,33 @@ export async function promoteAgentToVectorIndex(db: Queryable, agentId: string, 
     [agentId, Math.max(0, minChunks)],
   );
   return rows[0] ?? { indexed: false, promoted: false };
+}
+
+/**
+ * Claims for the agent an HNSW index of its own named `name` (migration 0051), unless its vectors
+ * are in the shared index already. True when the agent's own index is `name` (claimed now or before).
+ */
+export async function claimOwnVectorIndex(db: Queryable, agentId: string, name: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE agents SET own_vector_index = $2
+     WHERE id = $1 AND vectors_indexed_at IS NULL AND (own_vector_index IS NULL OR own_vector_index = $2)
+     RETURNING 1`,
+    [agentId, name],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Where the agent's vectors are indexed: `shared`, in the shared HNSW index (migration 0022);
+ * `own`, the name of its own index (migration 0051); neither while it is small.
+ */
+export async function findVectorIndexOf(db: Queryable, agentId: string): Promise<{ shared: boolean; own: string | null }> {
+  const { rows } = await db.query<{ shared: boolean; own: string | null }>(`SELECT vectors_indexed_at IS NOT NULL AS shared, own_vector_index AS own FROM agents WHERE id = $1`, [agentId]);
+  return rows[0] ?? { shared: false, own: null };
+}
+
+/** The agents with an HNSW index of their own: the workers check each is built when they start. */
+export async function listAgentsWithOwnVectorIndex(db: Queryable): Promise<{ agentId: string; name: string }[]> {
+  const { rows } = await db.query<{ id: string; own_vector_index: string }>(`SELECT id, own_vector_index FROM agents WHERE own_vector_index IS NOT NULL ORDER BY id`);
+  return rows.map((row) => ({ agentId: row.id, name: row.own_vector_index }));
 }

@@ -26,6 +26,7 @@ function recordingStatements(db: Database, statements: string[]): Database {
     transaction: (work) => db.transaction((tx) => work(recorded(tx))),
     exec: (sql) => db.exec(sql),
     withAdvisoryLock: (key, work) => db.withAdvisoryLock(key, work),
+    withAdvisoryLockIfFree: (key, work) => db.withAdvisoryLockIfFree(key, work),
     ping: () => db.ping(),
     close: () => db.close(),
   };

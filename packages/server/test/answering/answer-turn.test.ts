@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerTurn, type CuratedMatch, type TurnDecision, type TurnHistoryEntry, type TurnKnowledge } from "../../src/answering/answer-turn.js";
 import type { AnswerGenerator } from "../../src/answering/generate/answer-generator.js";
-import { createLexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
+import { createRetrievalCaches } from "../../src/answering/retrieve/retrieval-caches.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 import { TURN_STAGES, type TurnTrace } from "../../src/answering/turn-trace.js";
 import type { Database } from "../../src/db/database.js";
@@ -14,6 +14,7 @@ const untouchedStore: Database = {
   transaction: () => Promise.reject(new Error("the store was read")),
   exec: () => Promise.reject(new Error("the store was read")),
   withAdvisoryLock: () => Promise.reject(new Error("the store was read")),
+  withAdvisoryLockIfFree: () => Promise.reject(new Error("the store was read")),
   ping: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -31,7 +32,7 @@ function knowledgeWith(curated: CuratedMatch | null = null, lookup = true): Turn
   return {
     db: untouchedStore,
     embedder,
-    lexical: createLexicalCaches({ indexBudgetBytes: 0 }),
+    lexical: createRetrievalCaches({ indexBudgetBytes: 0 }),
     calibration: retrievalCalibrationFor(embedder.id),
     generator: modelNeverAsked,
     ...(lookup ? { findCuratedAnswer: async () => curated } : {}),

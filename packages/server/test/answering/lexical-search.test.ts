@@ -4,7 +4,7 @@ import { runAdminCommand, type AdminContext } from "../../src/admin/run-admin-co
 import { BM25, inverseDocumentFrequency } from "../../src/answering/retrieve/bm25-parameters.js";
 import { candidateSelectingTerms, loadChunkPassages, searchByTextInSql, SQL_MAX_MATCHED_CHUNKS } from "../../src/answering/retrieve/chunk-search-repository.js";
 import { searchByText } from "../../src/answering/retrieve/search-by-text.js";
-import { createLexicalCaches, type LexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
+import { createRetrievalCaches, type RetrievalCaches } from "../../src/answering/retrieve/retrieval-caches.js";
 import { LexicalIndex, LexicalIndexBuilder } from "../../src/answering/retrieve/lexical-index.js";
 import { MOST_PAIRS } from "../../src/answering/retrieve/term-proximity.js";
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
@@ -198,11 +198,11 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   const revisionOf = async (agent: string) =>
     (await db.query<{ revision: string }>(`SELECT revision::text AS revision FROM knowledge_revisions WHERE agent_id = $1`, [agent])).rows[0]?.revision ?? null;
 
-  const search = (caches: LexicalCaches, text: string, agent = agentId) =>
+  const search = (caches: RetrievalCaches, text: string, agent = agentId) =>
     searchByText(db, caches, { agentId: agent, embedder: embedder.id, text, textSearchConfig: "english", limit: 10 });
 
   /** Searches once to start the build, waits for it, and checks the next search is served from memory. */
-  async function warm(caches: LexicalCaches, agent = agentId): Promise<void> {
+  async function warm(caches: RetrievalCaches, agent = agentId): Promise<void> {
     await search(caches, "warm up", agent);
     await caches.indexes.settled();
   }
@@ -220,7 +220,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       documents.push(document);
       chunks.push((await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE document_id = $1`, [document])).rows[0]!.id);
     }
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory, agent);
     return { agent, documents, chunks, memory };
   }
@@ -276,8 +276,8 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("happy: the SQL path ranks exactly as the in-memory index does, long questions included", async () => {
-    const sql = createLexicalCaches({ indexBudgetBytes: 0 });
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const sql = createRetrievalCaches({ indexBudgetBytes: 0 });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory);
     const questions = [
       "How long does express delivery take?",
@@ -310,7 +310,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("happy: when every question word is in too many chunks to order, the SQL path scores only the vector side's nearest chunks that hold them, as the index scores them", async () => {
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory);
     const question = "battery warranty years";
     const exact = await search(memory, question);
@@ -337,7 +337,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       { slug: "stats-b", title: "Storage", content: "Store the bike indoors in winter, away from frost." },
     ]);
     let clock = 0;
-    const caches = createLexicalCaches({ indexBudgetBytes: 0, now: () => clock });
+    const caches = createRetrievalCaches({ indexBudgetBytes: 0, now: () => clock });
     expect((await search(caches, "battery charge", agent)).chunks.length).toBe(1);
     expect(caches.statistics.counts.loads).toBe(1);
     clock += 60 * 60_000;
@@ -354,7 +354,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("happy: the SQL path's bounded candidates are read by their ids, without a scan of the chunks", async () => {
-    const statistics = await createLexicalCaches({ indexBudgetBytes: 0 }).statistics.get(db, agentId, embedder.id);
+    const statistics = await createRetrievalCaches({ indexBudgetBytes: 0 }).statistics.get(db, agentId, embedder.id);
     const known = [{ lexeme: "warranti", df: SQL_MAX_MATCHED_CHUNKS + 1, idf: 1, weight: 1 }];
     const nodes = await plansOf(
       db,
@@ -372,7 +372,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       { slug: "returns", title: "Returns", content: "Return any unused bike within 60 days for a full refund, or exchange it for another bike." },
     ]);
     const returnsChunk = chunks[1]!;
-    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+    for (const caches of [memory, createRetrievalCaches({ indexBudgetBytes: 0 })]) {
       const contracted = await search(caches, "Can I return a bike I’ve bought? You'll refund it, won't you?", agent);
       const spelledOut = await search(caches, "Can I return a bike I have bought? You will refund it, will you not?", agent);
       // "ve", "ll" and "re" would be rare words here: only the account page holds them.
@@ -387,7 +387,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       { slug: "licence", title: "E-bike law", content: "You need no driving licence to ride an e-bike on UK roads, and no insurance." },
     ]);
     const tyres = documents[0]!;
-    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+    for (const caches of [memory, createRetrievalCaches({ indexBudgetBytes: 0 })]) {
       const american = await search(caches, "What pressure for road tires?", agent);
       expect(american.chunks[0]?.chunkId).toBe(chunks[0]);
       expect(american.unknownShare).toBe(0);
@@ -402,7 +402,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
     expect(hybrid.passages[0]?.documentId).toBe(tyres);
     expect(hybrid.signals.unknownShare).toBe(0);
     // Another language's configuration is left alone: the lists are English.
-    const simple = await searchByText(db, createLexicalCaches({ indexBudgetBytes: 0 }), { agentId: agent, embedder: embedder.id, text: "tires", textSearchConfig: "simple", limit: 10 });
+    const simple = await searchByText(db, createRetrievalCaches({ indexBudgetBytes: 0 }), { agentId: agent, embedder: embedder.id, text: "tires", textSearchConfig: "simple", limit: 10 });
     expect(simple.chunks).toEqual([]);
   });
 
@@ -412,7 +412,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
       { slug: "e-bikes", title: "Our e-bikes", content: "The maximum rider weight of our e-bikes is 120 kg, luggage included." },
     ]);
     const question = "What's the maximum rider weight?";
-    for (const caches of [memory, createLexicalCaches({ indexBudgetBytes: 0 })]) {
+    for (const caches of [memory, createRetrievalCaches({ indexBudgetBytes: 0 })]) {
       const text = await search(caches, question, agent);
       // BM25 alone prefers the page that repeats the words.
       expect(text.chunks.map((chunk) => chunk.chunkId)).toEqual([chunks[0], chunks[1]]);
@@ -442,7 +442,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("security: an agent's index holds only its own chunks", async () => {
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(memory);
     await warm(memory, otherAgentId);
     const own = (await db.query<{ id: number }>(`SELECT id::int AS id FROM chunks WHERE agent_id = $1`, [agentId])).rows.map((row) => row.id);
@@ -456,7 +456,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
 
   it("happy: after the knowledge changes the next search goes to SQL and sees the change at once; the rebuilt index then serves it", async () => {
     let clock = 0;
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
     await warm(memory);
     const workspaceId = (await db.query<{ workspace_id: string }>(`SELECT workspace_id FROM agents WHERE id = $1`, [agentId])).rows[0]!.workspace_id;
     const added = await newDocument(agentId, workspaceId, "gift-cards");
@@ -486,7 +486,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
 
   it("edge: while the knowledge keeps changing, rebuilds are spaced rather than run for every question", async () => {
     let clock = 0;
-    const memory = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
+    const memory = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024, now: () => clock });
     await warm(memory);
     await writeChunks(documentIds[1]!, agentId, [texts[1]!.content], "Returns");
     for (let i = 0; i < 5; i += 1) await search(memory, "refund");
@@ -501,7 +501,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("edge: knowledge larger than the budget is searched in SQL, and is not rebuilt again and again", async () => {
-    const tiny = createLexicalCaches({ indexBudgetBytes: 16 });
+    const tiny = createRetrievalCaches({ indexBudgetBytes: 16 });
     await warm(tiny);
     const result = await search(tiny, "express delivery");
     expect(result.chunks.length).toBeGreaterThan(0);
@@ -513,14 +513,14 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("edge: past the budget the least recently used agent's index is dropped", async () => {
-    const probe = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const probe = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await warm(probe);
     const oneAgent = probe.indexes.bytes;
     await warm(probe, otherAgentId);
     const bothAgents = probe.indexes.bytes;
     expect(bothAgents).toBeGreaterThan(oneAgent);
     const budget = Math.max(oneAgent, bothAgents - oneAgent);
-    const caches = createLexicalCaches({ indexBudgetBytes: budget });
+    const caches = createRetrievalCaches({ indexBudgetBytes: budget });
     await warm(caches);
     await warm(caches, otherAgentId);
     expect(caches.indexes.bytes).toBeLessThanOrEqual(budget);
@@ -533,7 +533,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   it("edge: after close (shutdown) no build starts and searches still answer from SQL", async () => {
-    const caches = createLexicalCaches({ indexBudgetBytes: 1024 * 1024 });
+    const caches = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024 });
     await caches.indexes.close();
     const result = await search(caches, "express delivery");
     await caches.indexes.settled();
@@ -544,7 +544,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
 
   it("error: a failed build is reported and searches keep working in SQL", async () => {
     const errors: unknown[] = [];
-    const caches = createLexicalCaches({ indexBudgetBytes: 1024 * 1024, onIndexError: (error) => errors.push(error) });
+    const caches = createRetrievalCaches({ indexBudgetBytes: 1024 * 1024, onIndexError: (error) => errors.push(error) });
     const failing: Database = {
       ...db,
       kind: db.kind,
@@ -564,7 +564,7 @@ describeEachStore("lexical search on %s: the in-memory index and the SQL path", 
   });
 
   const retrieve = (question: string, query = question) =>
-    retrieveHybrid(db, embedder, createLexicalCaches({ indexBudgetBytes: 0 }), {
+    retrieveHybrid(db, embedder, createRetrievalCaches({ indexBudgetBytes: 0 }), {
       agentId,
       query,
       question,

@@ -98,7 +98,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
 
   it("happy: below the threshold chunks are inserted outside the index, nothing is promoted, and vector search is exact and scoped to the agent", async () => {
     expect(new Set(await flagsOf(agentId))).toEqual(new Set([false]));
-    expect(await indexAgentVectors(db, agentId, passages.length + 1)).toEqual({ indexed: false, promoted: false, flagged: 0 });
+    expect(await indexAgentVectors(db, agentId, { minChunks: passages.length + 1 })).toEqual({ indexed: false, promoted: false, flagged: 0 });
     expect(new Set(await flagsOf(agentId))).toEqual(new Set([false]));
     const smallChunks = new Set(await chunkIdsOf(smallAgentId));
     for (const text of questions) {
@@ -112,7 +112,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
   it("happy: at the threshold the agent is promoted and every chunk enters the index in batches; answers stay the same and the search reads the HNSW index", async () => {
     const answersBefore = [];
     for (const text of questions) answersBefore.push(await search(agentId, (await embedder.embed([text]))[0]!));
-    const indexing = await indexAgentVectors(db, agentId, passages.length);
+    const indexing = await indexAgentVectors(db, agentId, { minChunks: passages.length });
     expect(indexing).toEqual({ indexed: true, promoted: true, flagged: passages.length });
     expect(new Set(await flagsOf(agentId))).toEqual(new Set([true]));
     const { rows } = await db.query<{ promoted: boolean }>(`SELECT vectors_indexed_at IS NOT NULL AS promoted FROM agents WHERE id = $1`, [agentId]);
@@ -133,7 +133,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     const combinedPlan = await plansOf(db, (tx) => searchByVectorWithLexemes({ ...db, query: tx.query.bind(tx) }, withLexemes), ["SET LOCAL enable_seqscan = off", "SET LOCAL enable_sort = off"]);
     expect(indexesOf(combinedPlan)).toContain("chunks_embedding_384_idx");
     // A second call has nothing left to do.
-    expect(await indexAgentVectors(db, agentId, passages.length)).toEqual({ indexed: true, promoted: false, flagged: 0 });
+    expect(await indexAgentVectors(db, agentId, { minChunks: passages.length })).toEqual({ indexed: true, promoted: false, flagged: 0 });
   });
 
   it("happy: a promoted agent's new chunks are inserted into the index; a small agent's are not", async () => {
@@ -141,7 +141,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     await writeDocument(smallAgentId, ["Returns of model 1 are free."]);
     expect(new Set(await flagsOf(agentId))).toEqual(new Set([true]));
     expect(new Set(await flagsOf(smallAgentId))).toEqual(new Set([false]));
-    expect(await indexAgentVectors(db, smallAgentId, 1000)).toEqual({ indexed: false, promoted: false, flagged: 0 });
+    expect(await indexAgentVectors(db, smallAgentId, { minChunks: 1000 })).toEqual({ indexed: false, promoted: false, flagged: 0 });
   });
 
   it("edge: chunks of a promoted agent left outside the index (an insert that raced the promotion) are still found, exactly, and the next call flags them", async () => {
@@ -156,7 +156,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     const [outside] = await db.query<{ content: string }>(`SELECT content FROM chunks WHERE id = $1`, [left[3]!]).then((result) => result.rows);
     const [itself] = await embedder.embed([outside!.content]);
     expect((await search(agentId, itself!, 1))[0]).toBe(left[3]);
-    expect(await indexAgentVectors(db, agentId, passages.length)).toEqual({ indexed: true, promoted: false, flagged: left.length });
+    expect(await indexAgentVectors(db, agentId, { minChunks: passages.length })).toEqual({ indexed: true, promoted: false, flagged: left.length });
     expect(new Set(await flagsOf(agentId))).toEqual(new Set([true]));
   });
 
@@ -165,14 +165,14 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     await db.query(`UPDATE chunks SET vector_indexed = false WHERE agent_id = $1`, [agentId]);
     const stopped = new AbortController();
     stopped.abort();
-    expect(await indexAgentVectors(db, agentId, 0, stopped.signal)).toEqual({ indexed: true, promoted: false, flagged: VECTOR_FLAG_BATCH });
-    expect(await indexAgentVectors(db, agentId, 0)).toEqual({ indexed: true, promoted: false, flagged: ids.length - VECTOR_FLAG_BATCH });
+    expect(await indexAgentVectors(db, agentId, { minChunks: 0 }, stopped.signal)).toEqual({ indexed: true, promoted: false, flagged: VECTOR_FLAG_BATCH });
+    expect(await indexAgentVectors(db, agentId, { minChunks: 0 })).toEqual({ indexed: true, promoted: false, flagged: ids.length - VECTOR_FLAG_BATCH });
   });
 
   it("happy: the upkeep indexes an agent after its knowledge changed, once it has the threshold's chunks", async () => {
     const indexed: string[] = [];
     const errors: unknown[] = [];
-    const upkeep = new VectorIndexUpkeep(db, 3, (error) => errors.push(error), (agent) => indexed.push(agent), Date.now, 0);
+    const upkeep = new VectorIndexUpkeep(db, { minChunks: 3 }, (error) => errors.push(error), (agent) => indexed.push(agent), Date.now, 0);
     upkeep.knowledgeChanged(smallAgentId);
     await upkeep.settled();
     expect(indexed).toEqual([smallAgentId]);
@@ -188,7 +188,7 @@ describeEachStore("vectors of large agents only in the HNSW index (migration 002
     await db.query(`UPDATE chunks SET vector_indexed = false WHERE agent_id = $1 AND chunk_index = 0`, [agentId]);
     expect(await listAgentsWithVectorsToIndex(db)).toEqual([agentId]);
     const indexed: string[] = [];
-    const upkeep = new VectorIndexUpkeep(db, 1_000_000, () => {}, (agent, indexing) => indexed.push(`${agent}:${indexing.flagged}`), Date.now, 0);
+    const upkeep = new VectorIndexUpkeep(db, { minChunks: 1_000_000 }, () => {}, (agent, indexing) => indexed.push(`${agent}:${indexing.flagged}`), Date.now, 0);
     await upkeep.resume();
     await upkeep.settled();
     expect(indexed).toEqual([`${agentId}:${passages.length / 4 + 1}`]);
@@ -208,7 +208,7 @@ describe("VectorIndexUpkeep", () => {
         return Promise.reject(new Error("store closed"));
       },
     } as unknown as Database;
-    const upkeep = new VectorIndexUpkeep(failing, 10, (error) => errors.push(error), () => {}, Date.now, 0);
+    const upkeep = new VectorIndexUpkeep(failing, { minChunks: 10 }, (error) => errors.push(error), () => {}, Date.now, 0);
     await upkeep.resume();
     expect(errors.map((error) => (error as Error).message)).toEqual(["store closed"]);
     errors.length = 0;
@@ -224,7 +224,7 @@ describe("VectorIndexUpkeep", () => {
   it("edge: closing cancels a scheduled run", async () => {
     let calls = 0;
     const counting = { query: () => ((calls += 1), Promise.resolve({ rows: [] })) } as unknown as Database;
-    const upkeep = new VectorIndexUpkeep(counting, 10, () => {}, () => {}, Date.now, 60_000);
+    const upkeep = new VectorIndexUpkeep(counting, { minChunks: 10 }, () => {}, () => {}, Date.now, 60_000);
     upkeep.knowledgeChanged("agt_1");
     await upkeep.settled();
     upkeep.knowledgeChanged("agt_2");

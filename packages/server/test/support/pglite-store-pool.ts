@@ -1,4 +1,4 @@
-import type { Database, SqlValue, Transaction } from "../../src/db/database.js";
+import type { Database, Queryable, SqlValue, Transaction } from "../../src/db/database.js";
 import { VECTOR_SEARCH_SETTINGS } from "../../src/db/vector-search-settings.js";
 
 /**
@@ -166,9 +166,13 @@ function leased(store: PooledStore): Database {
       open();
       return db.exec(sql);
     },
-    async withAdvisoryLock<T>(key: number, work: () => Promise<T>) {
+    async withAdvisoryLock<T>(key: number, work: (holder: Queryable) => Promise<T>) {
       open();
-      return db.withAdvisoryLock(key, work);
+      return db.withAdvisoryLock(key, () => work(leasedStore));
+    },
+    async withAdvisoryLockIfFree<T>(key: number, work: (holder: Queryable) => Promise<T>) {
+      open();
+      return db.withAdvisoryLockIfFree(key, () => work(leasedStore));
     },
     async ping() {
       open();

@@ -17,7 +17,7 @@ import { createAnswerModels } from "../../src/answering/generate/create-answer-m
 import { retrievalCalibrationFor } from "../../src/answering/retrieve/retrieval-calibration.js";
 export { compiledWorkerUrl } from "./compiled-worker.js";
 import { compiledWorkerUrl } from "./compiled-worker.js";
-import { createLexicalCaches } from "../../src/answering/retrieve/lexical-caches.js";
+import { createRetrievalCaches } from "../../src/answering/retrieve/retrieval-caches.js";
 import { SessionCache } from "../../src/widget/session-cache.js";
 import { SessionStartBatcher } from "../../src/widget/session-start-batcher.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
@@ -120,7 +120,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
     answers: createAnswerGenerator(config.answers),
     answerModels: createAnswerModels(config, TEST_JWT_SECRET, { logger }),
     retrievalCalibration: (embedderId) => retrievalCalibrationFor(embedderId, config.retrieval),
-    lexical: createLexicalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
+    lexical: createRetrievalCaches({ indexBudgetBytes: config.retrievalIndexBudgetBytes }),
     sessionCache,
     sessionStarts: new SessionStartBatcher(database.db),
     events: subscribeDomainEvents(jobs, config, { db: database.db, bus, sessionCache, logger }),
@@ -145,7 +145,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
         onSourceChanged: (sourceId, progress) => void sourceUpdates.sourceChanged(sourceId, progress),
       },
       config.workers.concurrency,
-      { vectorIndexMinChunks: config.ingest.vectorIndexMinChunks, sourceKinds: [wordpressSourceKind], ...(options.reembedding === false ? {} : { workspaceEmbedders: embedders }), ...(options.progress ? { progress: options.progress } : {}) },
+      { vectorIndex: config.ingest.vectorIndex, sourceKinds: [wordpressSourceKind], ...(options.reembedding === false ? {} : { workspaceEmbedders: embedders }), ...(options.progress ? { progress: options.progress } : {}) },
     );
   }
   return {

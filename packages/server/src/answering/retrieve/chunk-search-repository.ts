@@ -1,6 +1,7 @@
 import type { Database, Queryable, SqlValue } from "../../db/database.js";
 import { textArray } from "../../db/text-array.js";
 import { vectorLiteral } from "../../db/vector-literal.js";
+import { ownVectorIndexPredicate } from "../../ingest/own-vector-index.js";
 import { BM25 } from "./bm25-parameters.js";
 import type { IndexedChunk } from "./lexical-index.js";
 import { spellingVariantsOf } from "./spelling-variants.js";
@@ -20,18 +21,26 @@ export interface RankedChunk {
  * `vector_indexed`: its scan iterates until it has `limit` of them (pgvector iterative index
  * scans), and runs only for such an agent (the one-time filter on `vectors_indexed_at`). Every
  * other chunk of the agent is compared exactly. The best `limit` of both are the same as an
- * exact search's, up to what the HNSW graph misses.
+ * exact search's, up to what the HNSW graph misses. An agent with an index of its own
+ * (`ownIndex`, migration 0051) is searched through it alone.
  */
-export async function searchByVector(
-  db: Database,
-  query: { agentId: string; embedder: string; vector: Float32Array; limit: number },
-): Promise<RankedChunk[]> {
-  const { rows } = await db.query<{ id: number; similarity: number }>(vectorSearchSql(query.vector.length), vectorSearchParameters(query));
+export async function searchByVector(db: Database, query: VectorQuery): Promise<RankedChunk[]> {
+  const { rows } = await db.query<{ id: number; similarity: number }>(vectorSearchSql(query), vectorSearchParameters(query));
   return rows.map(toRankedChunk);
 }
 
+export interface VectorQuery {
+  agentId: string;
+  embedder: string;
+  vector: Float32Array;
+  limit: number;
+  /** The agent's vectors have an HNSW index of their own (OwnVectorIndexes). */
+  ownIndex?: boolean;
+}
+
 /** searchByVector's statement: $1 the agent, $2 the vector, $3 the embedder, $4 its dimensions, $5 the limit; rows (id, similarity), nearest first. */
-function vectorSearchSql(dimensions: number): string {
+function vectorSearchSql(query: VectorQuery): string {
+  const dimensions = query.vector.length;
   if (dimensions !== INDEXED_DIMENSIONS) {
     return `SELECT id::int AS id, 1 - (embedding <=> $2::vector) AS similarity
        FROM chunks
@@ -40,6 +49,17 @@ function vectorSearchSql(dimensions: number): string {
        LIMIT $5`;
   }
   const distance = `(embedding::vector(${INDEXED_DIMENSIONS})) <=> $2::vector(${INDEXED_DIMENSIONS})`;
+  if (query.ownIndex) {
+    // The index's own predicate, written out (not a parameter), so that the planner can prove it
+    // and scan the agent's index; the same statement text per agent.
+    return `SELECT id::int AS id, 1 - distance AS similarity FROM (
+       SELECT id, ${distance} AS distance FROM chunks
+       WHERE ${ownVectorIndexPredicate(query.agentId)} AND agent_id = $1 AND embedder = $3 AND dimensions = $4
+       ORDER BY ${distance}
+       LIMIT $5
+     ) nearest
+     ORDER BY distance, id`;
+  }
   return `SELECT id::int AS id, 1 - distance AS similarity FROM (
        (SELECT id, ${distance} AS distance FROM chunks
         WHERE agent_id = $1 AND embedder = $3 AND dimensions = ${INDEXED_DIMENSIONS} AND vector_indexed
@@ -56,7 +76,7 @@ function vectorSearchSql(dimensions: number): string {
      LIMIT $5`;
 }
 
-function vectorSearchParameters(query: { agentId: string; embedder: string; vector: Float32Array; limit: number }): SqlValue[] {
+function vectorSearchParameters(query: VectorQuery): SqlValue[] {
   return [query.agentId, vectorLiteral(query.vector), query.embedder, query.vector.length, query.limit];
 }
 
@@ -116,7 +136,7 @@ const questionLexemesOf = (row: QuestionLexemes | undefined): QuestionLexemes =>
  */
 export async function searchByVectorWithLexemes(
   db: Database,
-  query: { agentId: string; embedder: string; vector: Float32Array; limit: number; text: string; textSearchConfig: string },
+  query: VectorQuery & { text: string; textSearchConfig: string },
 ): Promise<{ nearest: RankedChunk[]; question: QuestionLexemes }> {
   const { rows } = await db.query<QuestionLexemes & { id: number | null; similarity: number | null }>(
     // The question's arrays come on the first row only: the driver parses every row's arrays.
@@ -125,7 +145,7 @@ export async function searchByVectorWithLexemes(
        CASE WHEN row_number() OVER best = 1 THEN question.pairs END AS pairs,
        nearest.id, nearest.similarity
      FROM (${questionLexemesSql("$6", "$7", "$1", "$8", "$9")}) question
-     LEFT JOIN LATERAL (${vectorSearchSql(query.vector.length)}) nearest ON true
+     LEFT JOIN LATERAL (${vectorSearchSql(query)}) nearest ON true
      WINDOW best AS (ORDER BY nearest.similarity DESC, nearest.id)
      ORDER BY nearest.similarity DESC, nearest.id`,
     [...vectorSearchParameters(query), query.textSearchConfig, query.text, ...spellingParameters(query.text, query.textSearchConfig)],

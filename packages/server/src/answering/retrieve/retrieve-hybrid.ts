@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database.js";
 import type { Embedder } from "../../embeddings/embedder.js";
-import type { LexicalCaches } from "./lexical-caches.js";
+import type { RetrievalCaches } from "./retrieval-caches.js";
 import { searchByVectorWithLexemes, loadChunkPassages, type ChunkPassage, type RankedChunk } from "./chunk-search-repository.js";
 import { searchByText } from "./search-by-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
@@ -50,7 +50,7 @@ export interface RetrieveOptions {
  * Hybrid retrieval over one agent's chunks: pgvector cosine search and Postgres full-text search,
  * fused by reciprocal rank fusion, among vectors of the active embedder only.
  */
-export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
+export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: RetrievalCaches, options: RetrieveOptions): Promise<Retrieval> {
   if (options.query === options.question) return retrieveOnce(db, embedder, lexical, options);
   // The query adds earlier messages or the page's context: the question alone is tried first, and
   // the enriched query is kept only when the question alone is not grounded and it is better grounded.
@@ -62,12 +62,13 @@ export async function retrieveHybrid(db: Database, embedder: Embedder, lexical: 
   return alone;
 }
 
-async function retrieveOnce(db: Database, embedder: Embedder, lexical: LexicalCaches, options: RetrieveOptions): Promise<Retrieval> {
+async function retrieveOnce(db: Database, embedder: Embedder, lexical: RetrievalCaches, options: RetrieveOptions): Promise<Retrieval> {
   const candidates = options.candidates ?? 20;
   const [vector] = await embedder.embed([options.query]);
   const search = { agentId: options.agentId, embedder: embedder.id, limit: candidates, text: options.query, textSearchConfig: options.textSearchConfig };
+  const ownIndex = await lexical.ownVectorIndexes.has(db, options.agentId);
   // One round trip for the nearest vectors and the question's lexemes; the lexical scoring then runs in memory (or in SQL).
-  const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector! });
+  const { nearest: byVector, question } = await searchByVectorWithLexemes(db, { ...search, vector: vector!, ownIndex });
   const textSearch = await searchByText(db, lexical, search, question, byVector.map((chunk) => chunk.chunkId));
   const byText = textSearch.chunks;
   const weights = options.calibration.fusion;

@@ -3,7 +3,7 @@ import { lexemeWeights, MIN_WORD_WEIGHT } from "../confidence/general-english-ra
 import { BM25, inverseDocumentFrequency } from "./bm25-parameters.js";
 import { queryLexemes, searchByTextInSql, type QuestionLexemes, type RankedChunk, type WeightedQueryTerm } from "./chunk-search-repository.js";
 import { withoutContractionFragments } from "./contraction-fragments.js";
-import type { LexicalCaches } from "./lexical-caches.js";
+import type { RetrievalCaches } from "./retrieval-caches.js";
 import { MOST_PAIRS, type TermPair } from "./term-proximity.js";
 
 export interface TextRankedChunk extends RankedChunk {
@@ -40,7 +40,7 @@ const SCORED_TERMS = 6;
  */
 export async function searchByText(
   db: Database,
-  caches: LexicalCaches,
+  caches: RetrievalCaches,
   query: { agentId: string; embedder: string; text: string; textSearchConfig: string; limit: number },
   /** The question's lexemes when already read (searchByVectorWithLexemes); otherwise they are read first. */
   read?: QuestionLexemes,

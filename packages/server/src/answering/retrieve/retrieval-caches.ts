@@ -1,20 +1,23 @@
 import { LexemeStatistics } from "./lexeme-statistics.js";
 import { LexicalIndexCache } from "./lexical-index-cache.js";
+import { OwnVectorIndexes } from "./own-vector-indexes.js";
 
-/** What lexical search keeps in memory between questions, per process. */
-export interface LexicalCaches {
+/** What retrieval keeps in memory between questions, per process. */
+export interface RetrievalCaches {
   /** Document frequencies for the SQL path. */
   statistics: LexemeStatistics;
   /** Whole in-memory indexes, used while current. */
   indexes: LexicalIndexCache;
+  /** Which agents' vectors have an HNSW index of their own. */
+  ownVectorIndexes: OwnVectorIndexes;
 }
 
-export function createLexicalCaches(options: {
+export function createRetrievalCaches(options: {
   indexBudgetBytes: number;
   onIndexError?: (error: unknown, agentId: string) => void;
   /** The clock that spaces rebuilds and statistics refreshes; tests move it. */
   now?: () => number;
-}): LexicalCaches {
+}): RetrievalCaches {
   return {
     statistics: new LexemeStatistics(options.now),
     indexes: new LexicalIndexCache({
@@ -22,5 +25,6 @@ export function createLexicalCaches(options: {
       ...(options.onIndexError ? { onError: options.onIndexError } : {}),
       ...(options.now ? { now: options.now } : {}),
     }),
+    ownVectorIndexes: new OwnVectorIndexes(options.now),
   };
 }
