@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { LoopbackSite } from "../support/loopback-site.js";
-import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
+import { adminOf, type Tenant } from "../support/seed.js";
+import { startIndexingStage } from "../support/indexing-stage.js";
+import type { TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { CountingEmbedder } from "../support/counting-embedder.js";
 
@@ -17,13 +18,7 @@ describeEachStore("indexing pipeline on %s", (kind) => {
 
   beforeAll(async () => {
     await site.start();
-    t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000" }, {
-      embedder,
-      // The guard stays on; only the loopback test site itself is let through.
-      workers: { allowedNetworks: ["127.0.0.1/32"], responseTimeoutMs: 1500, connectTimeoutMs: 1000 },
-    });
-    tenant = await seedTenant(t.services);
-    token = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "sync" })) as { token: string }).token;
+    ({ t, tenant, token } = await startIndexingStage(kind, embedder, { responseTimeoutMs: 1500, connectTimeoutMs: 1000 }));
   });
   afterAll(async () => {
     await t.close();

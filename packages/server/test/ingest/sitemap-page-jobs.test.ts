@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { textArray } from "../../src/db/text-array.js";
 import { indexPageJobs, MAX_PAGES_PER_JOB, pagesPerJob } from "../../src/ingest/index-page-job.js";
 import { pageWithBoilerplate } from "../support/loopback-site.js";
-import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
+import type { Tenant } from "../support/seed.js";
+import { startIndexingStage } from "../support/indexing-stage.js";
+import type { TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { CountingEmbedder } from "../support/counting-embedder.js";
 
@@ -105,12 +105,7 @@ describeEachStore("a sitemap's pages, a few a job, on %s", (kind) => {
 
   beforeAll(async () => {
     await site.start();
-    t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000" }, {
-      embedder,
-      workers: { allowedNetworks: ["127.0.0.1/32"], responseTimeoutMs: 3000, connectTimeoutMs: 2000 },
-    });
-    tenant = await seedTenant(t.services);
-    token = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "sync" })) as { token: string }).token;
+    ({ t, tenant, token } = await startIndexingStage(kind, embedder, { responseTimeoutMs: 3000, connectTimeoutMs: 2000 }));
   }, 120_000);
   afterAll(async () => {
     await t.close();

@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAdminCommand } from "../../src/admin/run-admin-command.js";
 import { enqueueDueResyncs } from "../../src/sources/enqueue-due-resyncs.js";
 import { JITTER_SHARE, jitterFraction, nextSyncAt, SCHEDULE_INTERVAL_MS } from "../../src/sources/source-schedule.js";
 import { CONSOLE, createSignedInOperator, type ConsoleSession } from "../support/console-session.js";
 import { pageWithBoilerplate } from "../support/loopback-site.js";
-import { adminOf, seedTenant, type Tenant } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
+import { seedTenant, type Tenant } from "../support/seed.js";
+import { startIndexingStage } from "../support/indexing-stage.js";
+import type { TestApp } from "../support/test-app.js";
 import { describeEachStore } from "../support/test-database.js";
 import { CountingEmbedder } from "../support/counting-embedder.js";
 
@@ -110,12 +110,7 @@ describeEachStore("scheduled re-sync on %s", (kind) => {
 
   beforeAll(async () => {
     await site.start();
-    t = await createTestApp(kind, { FRONTDESK_RATE_LIMIT_SOURCES_PER_MINUTE: "100000" }, {
-      embedder,
-      workers: { allowedNetworks: ["127.0.0.1/32"], responseTimeoutMs: 1500, connectTimeoutMs: 1000 },
-    });
-    tenant = await seedTenant(t.services);
-    token = ((await runAdminCommand(adminOf(t.services), { command: "token.create", workspaceId: tenant.workspaceId, name: "sync" })) as { token: string }).token;
+    ({ t, tenant, token } = await startIndexingStage(kind, embedder, { responseTimeoutMs: 1500, connectTimeoutMs: 1000 }));
     admin = await createSignedInOperator(t, { workspaceId: tenant.workspaceId, role: "admin" });
   });
   afterAll(async () => {
