@@ -45,7 +45,7 @@ export interface VectorIndexOptions {
  */
 export async function indexAgentVectors(db: Database, agentId: string, options: VectorIndexOptions, signal?: AbortSignal): Promise<VectorIndexing> {
   if (options.own && db.kind === "postgres") {
-    const own = await indexOwnVectors(db, agentId, options.own);
+    const own = await indexOwnVectors(db, agentId, options.own, signal);
     if (own) return own;
   }
   const state = await promoteAgentToVectorIndex(db, agentId, options.minChunks);
@@ -72,7 +72,7 @@ export async function indexAgentVectors(db: Database, agentId: string, options: 
 }
 
 /** The own-index half of indexAgentVectors; null when the agent belongs in the shared index. */
-async function indexOwnVectors(db: Database, agentId: string, options: OwnVectorIndexOptions): Promise<VectorIndexing | null> {
+async function indexOwnVectors(db: Database, agentId: string, options: OwnVectorIndexOptions, signal?: AbortSignal): Promise<VectorIndexing | null> {
   const where = await findVectorIndexOf(db, agentId);
   if (where.shared) return null;
   if (where.own !== null) {
@@ -82,9 +82,9 @@ async function indexOwnVectors(db: Database, agentId: string, options: OwnVector
     if (plan === "shared") return null;
     if (plan === "wait") return { indexed: false, promoted: false, flagged: 0, own: "waiting" };
   }
-  const built = await buildOwnVectorIndex(db, agentId, options.buildMemoryMb);
+  const built = await buildOwnVectorIndex(db, agentId, options.buildMemoryMb, signal);
   if (built === "refused") return null;
-  return { indexed: built !== "busy", promoted: false, flagged: 0, own: built };
+  return { indexed: built === "built" || built === "exists", promoted: false, flagged: 0, own: built };
 }
 
 /**

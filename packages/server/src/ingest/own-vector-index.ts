@@ -61,7 +61,7 @@ export async function planVectorIndex(db: Queryable, agentId: string, minChunks:
 }
 
 /** What `buildOwnVectorIndex` found or did. */
-export type OwnIndexBuild = "built" | "exists" | "refused" | "busy";
+export type OwnIndexBuild = "built" | "exists" | "refused" | "busy" | "stopped";
 
 /**
  * Builds the agent's own HNSW index (`CREATE INDEX CONCURRENTLY`: the agent's and every other
@@ -69,21 +69,29 @@ export type OwnIndexBuild = "built" | "exists" | "refused" | "busy";
  * `refused` when the agent's vectors are in the shared index already. One process builds at a
  * time (an advisory lock, not waited for: `busy` while another builds, and whichever process
  * runs the upkeep next checks its work); a build a stopped process left invalid is dropped and
- * made again.
- * Postgres only: PGlite's agents stay small and use the shared index.
+ * made again. `signal` (the workers stopping) cancels a build under way: `stopped`, and the
+ * next start builds it. Postgres only: PGlite's agents stay small and use the shared index.
  */
-export async function buildOwnVectorIndex(db: Database, agentId: string, buildMemoryMb: number): Promise<OwnIndexBuild> {
+export async function buildOwnVectorIndex(db: Database, agentId: string, buildMemoryMb: number, signal?: AbortSignal): Promise<OwnIndexBuild> {
   const name = ownVectorIndexName(agentId);
   const outcome = await db.withAdvisoryLockIfFree(OWN_INDEX_LOCK, async (session): Promise<OwnIndexBuild> => {
     if (!(await claimOwnVectorIndex(db, agentId, name))) return "refused";
     const state = await indexState(session, name);
     if (state === "valid") return "exists";
+    if (signal?.aborted) return "stopped";
     if (state === "invalid") await session.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedName(name)}`);
     await session.query(`SET maintenance_work_mem = '${Math.max(64, Math.floor(buildMemoryMb))}MB'`);
+    const { rows } = await session.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`);
+    // The build is one statement of minutes: stopping cancels it from another connection.
+    const cancel = () => void db.query(`SELECT pg_cancel_backend($1)`, [rows[0]!.pid]).catch(() => undefined);
+    signal?.addEventListener("abort", cancel, { once: true });
     try {
       await session.query(`CREATE INDEX CONCURRENTLY ${quotedName(name)} ON chunks USING hnsw ((embedding::vector(384)) vector_cosine_ops) WHERE ${ownVectorIndexPredicate(agentId)}`);
+    } catch (error) {
+      if (signal?.aborted) return "stopped";
+      throw error;
     } finally {
-      await session.query(`RESET maintenance_work_mem`);
+      signal?.removeEventListener("abort", cancel);
     }
     return "built";
   });

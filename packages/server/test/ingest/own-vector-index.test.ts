@@ -212,6 +212,41 @@ describeEachStore("a large agent's own HNSW index (migration 0051) on %s", (kind
     }
   });
 
+  it("edge: workers that stop cancel a build under way; it is made again at their next start", async () => {
+    const agentId = await newAgent("Stopped");
+    await seed(agentId, passages);
+    // A transaction that may write chunks keeps the concurrent build waiting: it is under way when stopped.
+    const reader = await openDatabase({ kind: "postgres", url: store.url!, poolSize: 1 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const reading = reader.transaction(async (tx) => {
+      await tx.query(`LOCK TABLE chunks IN ROW EXCLUSIVE MODE`);
+      await held;
+    });
+    try {
+      const stopping = new AbortController();
+      const building = buildOwnVectorIndex(db, agentId, 64, stopping.signal);
+      await expect.poll(async () => (await db.query(`SELECT 1 FROM pg_stat_progress_create_index`)).rows.length, { timeout: 10_000 }).toBe(1);
+      stopping.abort();
+      expect(await building).toBe("stopped");
+    } finally {
+      release();
+      await reading;
+      await reader.close();
+    }
+    const { rows } = await db.query<{ valid: boolean }>(`SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass($1)`, [`"${ownVectorIndexName(agentId)}"`]);
+    expect(rows.map((row) => row.valid)).toEqual([false]);
+    // Already stopped: nothing begins.
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await buildOwnVectorIndex(db, agentId, 64, stopped.signal)).toBe("stopped");
+    const upkeep = new VectorIndexUpkeep(db, OPTIONS, (error) => expect.fail(String(error)), () => {}, Date.now, 0);
+    await upkeep.resume();
+    await upkeep.settled();
+    await upkeep.close();
+    expect(await indexAgentVectors(db, agentId, OPTIONS)).toEqual({ indexed: true, promoted: false, flagged: 0 });
+  });
+
   it("edge: retrieval believes an agent has no own index for 30 seconds, and once it has one, for good", async () => {
     const agentId = await newAgent("Cached");
     let now = 0;
