@@ -165,6 +165,9 @@ export async function startJobQueue(db: Database, options: JobQueueOptions = {})
         // After a job, the worker asks for the next one at once; it sleeps the polling interval only when the queue is empty.
         let workerId = "";
         workerId = await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async (jobs) => {
+          // A fetch slower than stop()'s wait (a saturated store) can hand jobs over after stop()
+          // returned and the store closed: they are refused, so pg-boss runs them again later.
+          if (stopped) throw new Error("the job queue is stopping: the job runs again later");
           try {
             for (const job of jobs) {
               const payload = jobCatalog[name].payload.parse(job.data) as JobPayload<typeof name>;
