@@ -10,9 +10,9 @@ import { launchChromium } from "../../widget/test/support/browser.js";
 import { ARTIFACTS } from "./support/artifacts.js";
 import { seriousViolations } from "./support/axe.js";
 import { SmallSite } from "./support/small-site.js";
+import { poll } from "./support/console-browser.js";
 
 /** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
-const poll = <T>(read: () => Promise<T> | T, timeout = 20_000) => expect.poll(read, { timeout, interval: 50 });
 
 const PASSWORD = "handlebar-tandem-42";
 

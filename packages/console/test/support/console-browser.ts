@@ -6,7 +6,7 @@ import { adminOf } from "../../../server/test/support/seed.js";
 import type { WidgetStage } from "../../../widget/test/support/widget-stage.js";
 
 /** Waits for what the browser shows: a bound for a stuck page, not a speed requirement. */
-export const poll = <T>(read: () => Promise<T> | T, timeout = 20_000) => expect.poll(read, { timeout, interval: 25 });
+export const poll = <T>(read: () => Promise<T> | T, timeout = 20_000) => expect.poll(read, { timeout, interval: 50 });
 
 export { seriousViolations } from "./axe.js";
 
