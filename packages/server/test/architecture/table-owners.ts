@@ -43,6 +43,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   curated_answers: "console",
   // answering/: the keys a visitor's messages were sent with
   message_idempotency_keys: "answering",
+  // answering/: BM25's lexeme statistics of an agent, kept once computed
+  lexeme_statistics: "answering",
   // privacy/
   erasures: "privacy",
   // mail/: the outbox, its attempts, the operators' alert choices, digests, pending checks and the replies received

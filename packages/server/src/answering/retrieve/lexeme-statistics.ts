@@ -22,7 +22,9 @@ interface Entry {
 }
 
 /**
- * Per-agent lexeme statistics for BM25, computed with one `ts_stat` pass and kept in memory.
+ * Per-agent lexeme statistics for BM25, computed with one `ts_stat` pass and kept in memory, and
+ * in `lexeme_statistics` (migration 0052) for the processes that start later: a process reads them
+ * there while the agent's knowledge revision is the one they were taken at.
  * Counting document frequencies per query would scan the agent's chunks once per word; instead
  * they are cached, refreshed in the background once the agent's knowledge revision has moved and
  * five minutes have passed, and dropped when this process re-indexes the agent (other processes
@@ -66,11 +68,23 @@ export class LexemeStatistics {
   }
 
   private async load(db: Database, key: string, agentId: string, embedder: string): Promise<CorpusStatistics> {
-    this.counts.loads += 1;
     // The revision first: whatever commits after it moves it past it, so the statistics are never taken for newer than they are.
-    const totals = await db.query<{ revision: string; n: number; average: number | null }>(
+    const { rows: current } = await db.query<{ revision: string; stored: boolean }>(
       `SELECT coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0)::text AS revision,
-         count(*)::int AS n, avg(length(search_vector))::float8 AS average FROM chunks WHERE agent_id = $1 AND embedder = $2`,
+         coalesce((SELECT s.revision = coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0) FROM lexeme_statistics s WHERE s.agent_id = $1 AND s.embedder = $2), false) AS stored`,
+      [agentId, embedder],
+    );
+    const revision = current[0]?.revision ?? "0";
+    const statistics = (current[0]?.stored ? await readStored(db, agentId, embedder, revision) : null) ?? (await this.compute(db, agentId, embedder, revision));
+    this.entries.set(key, { statistics, revision, loadedAt: this.now(), refreshing: null });
+    return statistics;
+  }
+
+  /** One pass over the agent's chunks, whose result is stored for the next process (unless a newer one is). */
+  private async compute(db: Database, agentId: string, embedder: string, revision: string): Promise<CorpusStatistics> {
+    this.counts.loads += 1;
+    const totals = await db.query<{ n: number; average: number | null }>(
+      `SELECT count(*)::int AS n, avg(length(search_vector))::float8 AS average FROM chunks WHERE agent_id = $1 AND embedder = $2`,
       [agentId, embedder],
     );
     const { rows } = await db.query<{ word: string; ndoc: number }>(
@@ -78,13 +92,31 @@ export class LexemeStatistics {
       [agentId, embedder],
     );
     const documentFrequency = new Map(rows.map((row) => [row.word, Number(row.ndoc)]));
-    const statistics: CorpusStatistics = {
-      chunkCount: totals.rows[0]?.n ?? 0,
-      averageLength: Number(totals.rows[0]?.average ?? 1) || 1,
-      documentFrequency,
-      compounds: new CompoundSpellings(documentFrequency.keys()),
-    };
-    this.entries.set(key, { statistics, revision: totals.rows[0]?.revision ?? "0", loadedAt: this.now(), refreshing: null });
-    return statistics;
+    const chunkCount = totals.rows[0]?.n ?? 0;
+    const averageLength = Number(totals.rows[0]?.average ?? 1) || 1;
+    await db.query(
+      `INSERT INTO lexeme_statistics AS s (agent_id, embedder, revision, chunk_count, average_length, document_frequencies)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+       ON CONFLICT (agent_id, embedder) DO UPDATE
+         SET revision = EXCLUDED.revision, chunk_count = EXCLUDED.chunk_count, average_length = EXCLUDED.average_length,
+             document_frequencies = EXCLUDED.document_frequencies, computed_at = now()
+         WHERE s.revision < EXCLUDED.revision`,
+      // Pairs in the pass's order (an object would put number-like lexemes first), so a stored copy ranks as the pass did.
+      [agentId, embedder, revision, chunkCount, averageLength, JSON.stringify([...documentFrequency])],
+    );
+    return { chunkCount, averageLength, documentFrequency, compounds: new CompoundSpellings(documentFrequency.keys()) };
   }
+}
+
+/** The statistics another process stored at `revision`; null when they have moved on since. */
+async function readStored(db: Database, agentId: string, embedder: string, revision: string): Promise<CorpusStatistics | null> {
+  const { rows } = await db.query<{ chunk_count: number; average_length: number; document_frequencies: [string, number][] | string }>(
+    `SELECT chunk_count, average_length, document_frequencies FROM lexeme_statistics WHERE agent_id = $1 AND embedder = $2 AND revision = $3`,
+    [agentId, embedder, revision],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const pairs = typeof row.document_frequencies === "string" ? (JSON.parse(row.document_frequencies) as [string, number][]) : row.document_frequencies;
+  const documentFrequency = new Map(pairs.map(([word, count]) => [word, Number(count)]));
+  return { chunkCount: row.chunk_count, averageLength: Number(row.average_length), documentFrequency, compounds: new CompoundSpellings(documentFrequency.keys()) };
 }
