@@ -48,6 +48,7 @@ const OTHER_TABLES = [
   "documents",
   "chunks",
   "knowledge_revisions",
+  "lexeme_statistics", // counts of the words of an agent's site content (migration 0052): no visitor's words
   "setup_tokens",
   "curated_answers", // written by operators; a question still in a visitor's words is emptied by their erasure (test/webhooks/erasure-leaves-nothing.test.ts)
   "erasures", // counts only, checked below
