@@ -4,8 +4,11 @@ import { claimOwnVectorIndex } from "../tenants/agents.js";
 /** The advisory lock under which one process at a time builds agents' own indexes. */
 const OWN_INDEX_LOCK = 0x46447669; // "FDvi"
 
-/** An agent's id (db/ids.ts): the prefix, 8 characters of time and 14 random, base62. */
-const AGENT_ID = /^agt_[0-9A-Za-z]{22}$/;
+/**
+ * An agent's id (db/ids.ts): the prefix and base62 characters (22 today: 8 of time and 14 random;
+ * the first releases made 20 random ones). Nothing else may reach the SQL it is written into.
+ */
+const AGENT_ID = /^agt_[0-9A-Za-z]{1,40}$/;
 
 /** Where a large agent's vectors go (migration 0051). */
 export interface OwnVectorIndexOptions {

@@ -268,6 +268,9 @@ describeEachStore("a large agent's own HNSW index (migration 0051) on %s", (kind
     expect(() => ownVectorIndexName("agt_0vCksqF883QexMr8YKA7V'")).toThrow(/not an agent id/);
     const [vector] = await embedder.embed(["delivery"]);
     await expect(searchByVector(db, { agentId: "agt_1' OR true --", embedder: embedder.id, vector: vector!, limit: 3, ownIndex: true })).rejects.toThrow(/not an agent id/);
-    await expect(buildOwnVectorIndex(db, "agt_short", 64)).rejects.toThrow(/not an agent id/);
+    await expect(buildOwnVectorIndex(db, "agt_0vCk-qF8", 64)).rejects.toThrow(/not an agent id/);
+    expect(() => ownVectorIndexName(`agt_${"a".repeat(41)}`)).toThrow(/not an agent id/);
+    // An id of the first releases (20 random characters) is an agent's id too.
+    expect(ownVectorIndexName("agt_0123456789abcdefABCD")).toBe("chunks_vectors_agt_0123456789abcdefABCD");
   });
 });
