@@ -74,6 +74,7 @@ export type OwnIndexBuild = "built" | "exists" | "refused" | "busy" | "stopped";
  * runs the upkeep next checks its work); a build a stopped process left invalid is dropped and
  * made again. `signal` (the workers stopping) cancels a build under way: `stopped`, and the
  * next start builds it. Postgres only: PGlite's agents stay small and use the shared index.
+ * Agents are never deleted today; a change that deletes one must drop its index too.
  */
 export async function buildOwnVectorIndex(db: Database, agentId: string, buildMemoryMb: number, signal?: AbortSignal): Promise<OwnIndexBuild> {
   const name = ownVectorIndexName(agentId);
