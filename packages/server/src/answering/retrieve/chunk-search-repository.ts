@@ -51,7 +51,8 @@ function vectorSearchSql(query: VectorQuery): string {
   const distance = `(embedding::vector(${INDEXED_DIMENSIONS})) <=> $2::vector(${INDEXED_DIMENSIONS})`;
   if (query.ownIndex) {
     // The index's own predicate, written out (not a parameter), so that the planner can prove it
-    // and scan the agent's index; the same statement text per agent.
+    // and scan the agent's index; the same statement text per agent. $1 and $4 repeat it only
+    // because every parameter of the shared list must appear in the statement.
     return `SELECT id::int AS id, 1 - distance AS similarity FROM (
        SELECT id, ${distance} AS distance FROM chunks
        WHERE ${ownVectorIndexPredicate(query.agentId)} AND agent_id = $1 AND embedder = $3 AND dimensions = $4

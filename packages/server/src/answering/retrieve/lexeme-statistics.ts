@@ -68,14 +68,16 @@ export class LexemeStatistics {
   }
 
   private async load(db: Database, key: string, agentId: string, embedder: string): Promise<CorpusStatistics> {
-    // The revision first: whatever commits after it moves it past it, so the statistics are never taken for newer than they are.
-    const { rows: current } = await db.query<{ revision: string; stored: boolean }>(
-      `SELECT coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0)::text AS revision,
-         coalesce((SELECT s.revision = coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0) FROM lexeme_statistics s WHERE s.agent_id = $1 AND s.embedder = $2), false) AS stored`,
+    // The revision first: whatever commits after it moves it past it, so the statistics are never
+    // taken for newer than they are. With it, the copy stored at that revision, if there is one.
+    const { rows } = await db.query<StoredRow & { revision: string }>(
+      `SELECT r.revision::text AS revision, s.chunk_count, s.average_length, s.document_frequencies
+       FROM (SELECT coalesce((SELECT revision FROM knowledge_revisions WHERE agent_id = $1), 0) AS revision) r
+       LEFT JOIN lexeme_statistics s ON s.agent_id = $1 AND s.embedder = $2 AND s.revision = r.revision`,
       [agentId, embedder],
     );
-    const revision = current[0]?.revision ?? "0";
-    const statistics = (current[0]?.stored ? await readStored(db, agentId, embedder, revision) : null) ?? (await this.compute(db, agentId, embedder, revision));
+    const revision = rows[0]?.revision ?? "0";
+    const statistics = storedStatistics(rows[0]) ?? (await this.compute(db, agentId, embedder, revision));
     this.entries.set(key, { statistics, revision, loadedAt: this.now(), refreshing: null });
     return statistics;
   }
@@ -108,14 +110,16 @@ export class LexemeStatistics {
   }
 }
 
-/** The statistics another process stored at `revision`; null when they have moved on since. */
-async function readStored(db: Database, agentId: string, embedder: string, revision: string): Promise<CorpusStatistics | null> {
-  const { rows } = await db.query<{ chunk_count: number; average_length: number; document_frequencies: [string, number][] | string }>(
-    `SELECT chunk_count, average_length, document_frequencies FROM lexeme_statistics WHERE agent_id = $1 AND embedder = $2 AND revision = $3`,
-    [agentId, embedder, revision],
-  );
-  const row = rows[0];
-  if (!row) return null;
+/** A row of `lexeme_statistics`; its columns are null when no copy is stored at the current revision. */
+interface StoredRow {
+  chunk_count: number | null;
+  average_length: number | null;
+  document_frequencies: [string, number][] | string | null;
+}
+
+/** The statistics another process stored at the current revision; null when there are none. */
+function storedStatistics(row: StoredRow | undefined): CorpusStatistics | null {
+  if (!row || row.chunk_count === null || row.document_frequencies === null) return null;
   const pairs = typeof row.document_frequencies === "string" ? (JSON.parse(row.document_frequencies) as [string, number][]) : row.document_frequencies;
   const documentFrequency = new Map(pairs.map(([word, count]) => [word, Number(count)]));
   return { chunkCount: row.chunk_count, averageLength: Number(row.average_length), documentFrequency, compounds: new CompoundSpellings(documentFrequency.keys()) };
