@@ -1,6 +1,8 @@
 import { attachmentMediaTypes, type AttachmentMediaType } from "@frontdesk/contracts";
-import { fileTypeFromBuffer } from "file-type";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import { AppError } from "../http/app-error.js";
+
+const loadFileType = loadOnFirstUse(() => import("file-type"));
 
 const ACCEPTED = new Set<string>(attachmentMediaTypes);
 
@@ -19,6 +21,7 @@ export const EXTENSION_OF: Record<AttachmentMediaType, string> = {
  * page named photo.png, an SVG, a ZIP, text) is a 415 `unsupported_media_type` saying what it is.
  */
 export async function detectAttachmentMediaType(bytes: Uint8Array): Promise<AttachmentMediaType> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const detected = await fileTypeFromBuffer(bytes);
   if (detected && ACCEPTED.has(detected.mime)) return detected.mime as AttachmentMediaType;
   throw new AppError(

@@ -1,6 +1,8 @@
-import sharp from "sharp";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import type { AttachmentMediaType } from "@frontdesk/contracts";
 import { AppError } from "../http/app-error.js";
+
+const loadSharp = loadOnFirstUse(() => import("sharp"));
 
 /** The most pixels an image may decode to (a 10 MB file can claim billions: a decompression bomb). */
 const MAX_INPUT_PIXELS = 50_000_000;
@@ -15,6 +17,7 @@ const MAX_INPUT_PIXELS = 50_000_000;
  */
 export async function stripImageMetadata(bytes: Uint8Array, mediaType: Exclude<AttachmentMediaType, "application/pdf">): Promise<Buffer> {
   const animated = mediaType === "image/gif" || mediaType === "image/webp";
+  const { default: sharp } = await loadSharp();
   try {
     const image = sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
     switch (mediaType) {

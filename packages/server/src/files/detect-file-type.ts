@@ -1,5 +1,7 @@
-import { fileTypeFromBuffer } from "file-type";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import { AppError } from "../http/app-error.js";
+
+const loadFileType = loadOnFirstUse(() => import("file-type"));
 
 /** The file kinds a file source can hold, by the media type stored with it. */
 export const FILE_MEDIA_TYPES = {
@@ -48,6 +50,7 @@ const looksLikeHtml = (bytes: Uint8Array): boolean =>
  * file that is not what its name says ends as a failed source with its reason.
  */
 export async function detectFileMediaType(bytes: Uint8Array, filename: string): Promise<FileMediaType> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime === FILE_MEDIA_TYPES.pdf) return FILE_MEDIA_TYPES.pdf;
   if (detected?.mime === FILE_MEDIA_TYPES.docx) return FILE_MEDIA_TYPES.docx;

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
-import { simpleParser, type AddressObject, type ParsedMail, type StructuredHeader } from "mailparser";
+import type { AddressObject, ParsedMail, StructuredHeader } from "mailparser";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
+
+const loadMailparser = loadOnFirstUse(() => import("mailparser"));
 import { readDeliveryReport, type DeliveryReport } from "./delivery-report.js";
 
 /** Where an inbound mail came from. */
@@ -63,6 +66,7 @@ function deliveryReportOf(parsed: ParsedMail, raw: Buffer, references: string[])
 export async function parseRawMail(raw: Buffer, channel: InboundChannel): Promise<InboundMail> {
   const head = raw.subarray(0, 64 * 1024).toString("latin1");
   if (!/^[\x21-\x39\x3b-\x7e]+:/m.test(head) || !/\r?\n\r?\n/.test(head)) throw new UnreadableMailError("no header block");
+  const { simpleParser } = await loadMailparser();
   let parsed;
   try {
     parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepDeliveryStatus: true, maxHtmlLengthToParse: 1024 * 1024 });

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import { replyAddressFor } from "../config/inbound-mail.js";
 import type { MailConfig, Mailbox } from "../config/mail.js";
 import { messageIdFor } from "./reply-key.js";
@@ -35,25 +36,11 @@ interface SmtpError {
  * hangs costs one attempt, not a worker. Addresses and header text are checked before (queue-mail.ts).
  */
 export class MailTransport {
-  private readonly transport: Transporter;
-
   constructor(
     private readonly config: MailConfig & { smtpUrl: string; from: Mailbox },
-    ca: string | undefined,
+    private readonly transport: Transporter,
     private readonly replyTo: string | null = null,
-  ) {
-    this.transport = nodemailer.createTransport({
-      url: config.smtpUrl,
-      connectionTimeout: config.timeoutMs,
-      greetingTimeout: config.timeoutMs,
-      socketTimeout: config.timeoutMs,
-      dnsTimeout: config.timeoutMs,
-      pool: false,
-      disableFileAccess: true,
-      disableUrlAccess: true,
-      ...(ca ? { tls: { ca } } : {}),
-    });
-  }
+  ) {}
 
   async send(mail: OutgoingMail): Promise<SendOutcome> {
     const started = performance.now();
@@ -84,6 +71,8 @@ export class MailTransport {
   }
 }
 
+const loadNodemailer = loadOnFirstUse(() => import("nodemailer"));
+
 /** The transport of the configuration, or null when no SMTP server is configured (mails wait in the outbox). */
 export async function createMailTransport(config: MailConfig, replyTo: string | null = null): Promise<MailTransport | null> {
   if (config.smtpUrl === null || config.from === null) return null;
@@ -95,5 +84,17 @@ export async function createMailTransport(config: MailConfig, replyTo: string | 
       throw new Error(`FRONTDESK_SMTP_TLS_CA: cannot read ${config.tlsCaFile} (${(error as Error).message})`);
     }
   }
-  return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, ca, replyTo);
+  const { default: nodemailer } = await loadNodemailer();
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: config.timeoutMs,
+    greetingTimeout: config.timeoutMs,
+    socketTimeout: config.timeoutMs,
+    dnsTimeout: config.timeoutMs,
+    pool: false,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    ...(ca ? { tls: { ca } } : {}),
+  });
+  return new MailTransport({ ...config, smtpUrl: config.smtpUrl, from: config.from }, transport, replyTo);
 }

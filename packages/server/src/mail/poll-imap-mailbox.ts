@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import type { InboundMailConfig } from "../config/inbound-mail.js";
 import { parseRawMail, UnreadableMailError } from "./inbound-mail.js";
 import { receiveInboundMail, type InboundMailContext, type InboundResult } from "./receive-inbound-mail.js";
@@ -12,11 +13,14 @@ export interface PollResult {
   outcomes: InboundResult["outcome"][];
 }
 
+const loadImapflow = loadOnFirstUse(() => import("imapflow"));
+
 /** The IMAP client of FRONTDESK_IMAP_URL: TLS at once (`imaps://`) or STARTTLS whenever offered (`imap://`), user and password from the URL. */
 async function imapClientOf(settings: InboundMailConfig & { imapUrl: string }): Promise<ImapFlow> {
   const url = new URL(settings.imapUrl);
   const secure = url.protocol === "imaps:";
   const ca = settings.imapTlsCaFile === null ? undefined : await readFile(settings.imapTlsCaFile, "utf8");
+  const { ImapFlow } = await loadImapflow();
   return new ImapFlow({
     host: url.hostname.replace(/^\[|\]$/g, ""),
     port: Number(url.port || (secure ? 993 : 143)),

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Counter } from "prom-client";
-import webpush from "web-push";
+import { loadOnFirstUse } from "../startup/load-on-first-use.js";
 import type { PushConfig } from "../config/push.js";
 import { findConversationState } from "../conversations/conversation-states.js";
 import type { Database } from "../db/database.js";
@@ -12,6 +12,8 @@ import type { PushAlert } from "@frontdesk/contracts";
 import type { PushOutcome } from "./push-metrics.js";
 import { deletePushSubscription, findUsablePushSubscription, recordPushFailure, recordPushSuccess } from "./push-subscription-repository.js";
 import type { PushServices } from "./push-services.js";
+
+const loadWebPush = loadOnFirstUse(() => import("web-push"));
 
 /** What sending needs. */
 export interface PushSendContext {
@@ -78,6 +80,7 @@ async function attemptSend(context: PushSendContext, payload: SendPushPayload, l
     log.warn("push alert failed: the subscription's auth secret cannot be opened");
     return "failed";
   }
+  const { default: webpush } = await loadWebPush();
   const request = webpush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth } }, JSON.stringify(alert), {
     vapidDetails: { subject: push.vapid.subject, publicKey: push.vapid.publicKey, privateKey: push.vapid.privateKey },
     TTL: settings.ttlSeconds,

@@ -25,6 +25,7 @@ const KERNEL = new Set([
   "paging",
   "ratelimit",
   "realtime", // the Pusher-protocol server; only bus-channels.ts names conversations
+  "startup", // libraries loaded on first use
   "threads",
 ]);
 

@@ -1,5 +1,7 @@
 import { generate, generateSecret, generateURI, verify } from "otplib";
-import { toString as qrCodeSvg } from "qrcode";
+import { loadOnFirstUse } from "../../startup/load-on-first-use.js";
+
+const loadQrcode = loadOnFirstUse(() => import("qrcode"));
 
 /** RFC 6238's defaults, which every authenticator app reads: SHA-1, 6 digits, 30-second steps. */
 const PERIOD_SECONDS = 30;
@@ -16,6 +18,7 @@ export const totpUri = (secret: string, email: string): string => generateURI({ 
 
 /** The URI as a QR code: an SVG data URL (the console's policy allows `img-src data:`). */
 export async function totpQrCode(uri: string): Promise<string> {
+  const { toString: qrCodeSvg } = await loadQrcode();
   const svg = await qrCodeSvg(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
 }
