@@ -135,8 +135,11 @@ function backoffTests(environment: () => Record<string, string>) {
 
     it("error: the per-IP window still answers 429 past 20 attempts in 5 minutes, whatever the e-mail", async () => {
       const address = newAddress();
+      // Operators' e-mails and unknown ones alike. One in five is unknown: each of those is checked
+      // against a hash at production's scrypt cost, an operator's fixture password in a millisecond.
       for (let attempt = 0; attempt < 20; attempt += 1) {
-        expect((await signIn(`guess${attempt}-${randomUUID().slice(0, 6)}@acme.test`, WRONG, address)).statusCode).toBe(401);
+        const email = attempt % 5 === 0 ? `guess${attempt}-${randomUUID().slice(0, 6)}@acme.test` : await operatorWithPassword();
+        expect((await signIn(email, WRONG, address)).statusCode).toBe(401);
       }
       const refused = await signIn(await operatorWithPassword(), PASSWORD, address);
       expect(refused.statusCode).toBe(429);
