@@ -1,13 +1,12 @@
-import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../config/config.js";
 import { AppError } from "../http/app-error.js";
+import { builtFile, type BuiltFile } from "../http/built-file.js";
 
 /** Where `npm run build` puts the console (packages/console/dist), from src/console or dist/console alike. */
 export const DEFAULT_CONSOLE_BUILD_DIRECTORY = fileURLToPath(new URL("../../../console/dist/", import.meta.url));
@@ -21,17 +20,14 @@ const PAGE_CACHE = "no-cache";
 /** Where build.mjs leaves room for the realtime settings in index.html. */
 const REALTIME_PLACEHOLDER = "<!--frontdesk-realtime-->";
 
-interface ServedFile {
-  body: Buffer;
-  gzipped: Buffer;
-  etag: string;
+interface ServedFile extends BuiltFile {
   type: string;
 }
 
 type ConsoleBuild = { ready: true; page: ServedFile; assets: ReadonlyMap<string, ServedFile>; pushWorker: ServedFile } | { ready: false; problem: string };
 
 function servedFile(body: Buffer, type: string): ServedFile {
-  return { body, gzipped: gzipSync(body, { level: 9 }), etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`, type };
+  return { ...builtFile(body), type };
 }
 
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
