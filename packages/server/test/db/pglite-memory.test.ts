@@ -34,7 +34,9 @@ describe("PGlite's memory settings (embedded store)", () => {
   }, 120_000);
 
   it("happy: FRONTDESK_PGLITE_SHARED_BUFFERS_MB sets the pool of a data directory opened through the configuration", async () => {
-    const config = loadConfig({ FRONTDESK_DATA_DIR: path.join(dataDir, "configured"), FRONTDESK_PGLITE_SHARED_BUFFERS_MB: "48" });
+    // The data directory of the test above (made here when that test did not run): a new one would
+    // cost another initdb, and the setting is given at every open, new or not.
+    const config = loadConfig({ FRONTDESK_DATA_DIR: dataDir, FRONTDESK_PGLITE_SHARED_BUFFERS_MB: "48" });
     if (config.store.kind !== "pglite") throw new Error("expected the embedded store");
     const db = await openPgliteDatabase(pgliteDirectory(config.store.dataDir), { workerUrl, sharedBuffersMb: config.store.sharedBuffersMb });
     try {
