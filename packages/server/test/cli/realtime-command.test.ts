@@ -10,6 +10,7 @@ import { redisEventsChannel } from "../../src/realtime/adapters/redis-adapter.js
 import { Pusher } from "../support/pusher-client.js";
 import { connected, createListeningTestApp, rawClient, signedPusherClient, socketIdOf, until, type ListeningTestApp, visitorPusher } from "../support/realtime-clients.js";
 import { SHARED_REALTIME_SECRET, startRealtimeProcess, type RealtimeProcess } from "../support/realtime-process.js";
+import { dataDirWithMigratedStore } from "../support/test-database.js";
 import { describeNeeding } from "../support/test-legs.js";
 import { freePort, json, run, startServer, stopServer } from "./cli-process.js";
 
@@ -141,7 +142,8 @@ describeNeeding("redis")("bin/frontdesk realtime beside an embedded service on o
 describe("bin/frontdesk serve with FRONTDESK_REALTIME_DRIVER=pusher, beside bin/frontdesk realtime", () => {
   it("happy: a visitor's pusher-js, configured only from serve's init, hears the typing serve publishes through the realtime process", async () => {
     const realtime = await startRealtimeProcess();
-    const dataDir = await mkdtemp(join(tmpdir(), "frontdesk-serve-pusher-driver-"));
+    // A migrated store (the subject is the driver, not a first start: that would cost an initdb).
+    const dataDir = await dataDirWithMigratedStore("pglite", "frontdesk-serve-pusher-driver-");
     const env = {
       FRONTDESK_DATA_DIR: dataDir,
       FRONTDESK_LOG_LEVEL: "warn",
