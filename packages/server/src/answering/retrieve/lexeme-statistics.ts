@@ -114,13 +114,13 @@ export class LexemeStatistics {
 interface StoredRow {
   chunk_count: number | null;
   average_length: number | null;
-  document_frequencies: [string, number][] | string | null;
+  document_frequencies: [string, number][] | null;
 }
 
 /** The statistics another process stored at the current revision; null when there are none. */
 function storedStatistics(row: StoredRow | undefined): CorpusStatistics | null {
   if (!row || row.chunk_count === null || row.document_frequencies === null) return null;
-  const pairs = typeof row.document_frequencies === "string" ? (JSON.parse(row.document_frequencies) as [string, number][]) : row.document_frequencies;
-  const documentFrequency = new Map(pairs.map(([word, count]) => [word, Number(count)]));
+  // Both stores' drivers parse jsonb: the pairs arrive as an array.
+  const documentFrequency = new Map(row.document_frequencies);
   return { chunkCount: row.chunk_count, averageLength: Number(row.average_length), documentFrequency, compounds: new CompoundSpellings(documentFrequency.keys()) };
 }
