@@ -26,6 +26,11 @@ export interface IngestPipelineOptions {
   /** Overrides for tests: shorter timeouts, a worker file from dist, … */
   crawler?: Parameters<typeof createCrawler>[0];
   extractionWorkerUrl?: URL;
+  /**
+   * Page extraction threads owned elsewhere, used instead of a pool of the pipeline's own and left
+   * open by `close()` (the tests' apps share one per process: a thread's start costs ~0.2 s of CPU).
+   */
+  extraction?: ExtractionPool;
   /** The file extraction threads: their worker file, time and memory limits (tests shorten them). */
   files?: Partial<FileExtractionPoolOptions>;
   /** Where jobs, fetches and embeddings are counted; nowhere by default. */
@@ -40,10 +45,12 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     ...(config.crawler.userAgent ? { userAgent: config.crawler.userAgent } : {}),
     ...options.crawler,
   });
-  const extraction = createExtractionPool({
-    size: Math.max(1, config.workers.concurrency),
-    ...(options.extractionWorkerUrl ? { workerUrl: options.extractionWorkerUrl } : {}),
-  });
+  const extraction =
+    options.extraction ??
+    createExtractionPool({
+      size: Math.max(1, config.workers.concurrency),
+      ...(options.extractionWorkerUrl ? { workerUrl: options.extractionWorkerUrl } : {}),
+    });
   const files = createFileExtractionPool({ size: Math.max(1, config.workers.concurrency), ...options.files });
   return {
     crawler,
@@ -55,7 +62,7 @@ export function createIngestPipeline(config: Config, embedder: Embedder, options
     sitemapMaxPages: config.ingest.sitemapMaxPages,
     async close() {
       await crawler.close();
-      await extraction.close();
+      if (!options.extraction) await extraction.close();
       await files.close();
     },
   };

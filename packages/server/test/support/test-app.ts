@@ -21,6 +21,7 @@ import { createRetrievalCaches } from "../../src/answering/retrieve/retrieval-ca
 import { SessionCache } from "../../src/widget/session-cache.js";
 import { SessionStartBatcher } from "../../src/widget/session-start-batcher.js";
 import { startJobQueue } from "../../src/jobs/job-queue.js";
+import { createExtractionPool, type ExtractionPool } from "../../src/ingest/extract/extraction-pool.js";
 import { createIngestPipeline, type IngestPipeline, type IngestPipelineOptions } from "../../src/ingest/ingest-pipeline.js";
 import { registerIngestWorkers } from "../../src/ingest/register-ingest-workers.js";
 import type { Embedder } from "../../src/embeddings/embedder.js";
@@ -72,6 +73,18 @@ export interface TestAppOptions {
   requestLogger?: Logger;
   /** The file extraction threads' limits (time, heap), shortened by the hostile-file tests. */
   files?: IngestPipelineOptions["files"];
+}
+
+/**
+ * The page extraction threads of every test app this worker process builds (Vitest runs a worker's
+ * files one after another, `isolate: false`): extraction keeps no state between pages, and a new
+ * pool per app started 161 threads in a run, each loading linkedom and Readability (~0.2 s of CPU).
+ * Its threads exit when idle and never keep the process alive.
+ */
+let extractionThreads: ExtractionPool | null = null;
+function sharedExtractionPool(): ExtractionPool {
+  extractionThreads ??= createExtractionPool({ size: 2, workerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), idleTimeoutMs: 120_000 });
+  return extractionThreads;
 }
 
 /** The real application on a fresh store, with its environment given as FRONTDESK_* variables. */
@@ -132,7 +145,7 @@ export async function createTestApp(kind: StoreKind, environment: Record<string,
   let workers: { close(): Promise<void> } | null = null;
   if (options.workers) {
     const sourceUpdates = new SourceUpdatePublisher(database.db, bus, (error) => logger.warn({ err: error }, "source update not announced"));
-    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extractionWorkerUrl: compiledWorkerUrl("ingest/extract/extract-worker.js"), files: { workerUrl: compiledWorkerUrl("ingest/extract/file-extract-worker.js"), ...options.files }, metrics: registerIngestMetrics(services.metrics), embedders });
+    pipeline = createIngestPipeline(config, embedder, { crawler: options.workers, extraction: sharedExtractionPool(), files: { workerUrl: compiledWorkerUrl("ingest/extract/file-extract-worker.js"), ...options.files }, metrics: registerIngestMetrics(services.metrics), embedders });
     workers = await registerIngestWorkers(
       {
         db: database.db,
