@@ -114,4 +114,74 @@ describeNeeding("chromium")("collision in the conversation screen, in Chromium",
     expect([...ana.pageErrors, ...bea.pageErrors]).toEqual([]);
     await Promise.all([ana.context.close(), bea.context.close()]);
   }, 120_000);
+
+  it("happy: a reply whose answer was lost (the connection dropped after the service stored it) is sent again with the same Idempotency-Key, by the console once and then by the operator: the visitor and the transcript get it once; no serious axe violation", async () => {
+    const visitor = await startSession(stage.t.app, stage.tenant.agentId, { page_url: stage.site.url("/repairs") }, stage.site.origin);
+    const requested = await stage.t.app.inject({ method: "POST", url: "/api/v1/widget/request-human", headers: bearer(visitor.jwt), payload: { reason: "Is my bike ready?" } });
+    expect(requested.statusCode, requested.body).toBe(200);
+    const ana = await signedInOperator(browser, stage, { email: "ana@lost-reply.test", name: "Ana", role: "agent" }, `/console/inbox/${visitor.conversationId}`);
+    onTestFailed(async () => {
+      await ana.page.screenshot({ path: join(ARTIFACTS, "console-lost-reply-failure.png") });
+      console.error("page errors:", ana.pageErrors);
+    });
+    await ana.page.getByRole("button", { name: "Take over" }).click();
+    const box = ana.page.getByRole("textbox", { name: "Reply to the visitor" });
+    await poll(() => box.isEnabled()).toBe(true);
+
+    // Every send reaches the service (which stores the reply the first time); while `dropping` lasts,
+    // no answer reaches the page.
+    const keys: (string | null)[] = [];
+    let dropping = 0;
+    await ana.page.route(`**/api/v1/console/conversations/${visitor.conversationId}/messages`, async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      keys.push(await route.request().headerValue("idempotency-key"));
+      if (dropping === 0) return route.fallback();
+      dropping -= 1;
+      await route.fetch();
+      await route.abort("connectionreset");
+    });
+    const transcript = ana.page.getByRole("log", { name: "Transcript" });
+    const operatorReplies = async () =>
+      (await stage.t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1 AND role = 'operator'`, [visitor.conversationId])).rows[0]!.n;
+
+    // One answer lost: the console sends the reply again by itself, with the same key.
+    dropping = 1;
+    await box.fill("Your bike is ready: pick it up any time before six.");
+    await box.press("Enter");
+    await poll(() => box.inputValue()).toBe("");
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    await poll(() => transcript.getByText("Your bike is ready: pick it up any time before six.").count()).toBe(1);
+    expect(await operatorReplies()).toBe(1);
+
+    // Both answers lost: the box keeps the reply and says to send it again; sent again, it goes with the same key.
+    dropping = 2;
+    await box.fill("The lock is in the basket.");
+    await box.press("Enter");
+    const warning = ana.page.getByRole("alert").filter({ hasText: "No answer from the service. Send again: the visitor gets the reply once." });
+    await poll(() => warning.count()).toBe(1);
+    expect(await box.inputValue()).toBe("The lock is in the basket.");
+    // The reply was stored at the first try: the transcript shows it, live.
+    await poll(() => transcript.getByText("The lock is in the basket.").count()).toBe(1);
+    await ana.page.screenshot({ path: join(ARTIFACTS, "console-lost-reply.png") });
+    expect(await seriousViolations(ana.page)).toEqual([]);
+    await box.press("Enter");
+    await poll(() => box.inputValue()).toBe("");
+    expect(keys).toHaveLength(5);
+    expect(new Set(keys.slice(2))).toEqual(new Set([keys[2]]));
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(await warning.count()).toBe(0);
+    expect(await transcript.getByText("The lock is in the basket.").count()).toBe(1);
+    expect(await operatorReplies()).toBe(2);
+
+    // A new reply gets a new key.
+    await box.fill("See you soon.");
+    await box.press("Enter");
+    await poll(() => transcript.getByText("See you soon.").count()).toBe(1);
+    expect(keys).toHaveLength(6);
+    expect(keys.slice(0, 5)).not.toContain(keys[5]);
+    expect(ana.pageErrors).toEqual([]);
+    await ana.context.close();
+  }, 120_000);
 });

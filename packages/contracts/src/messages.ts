@@ -20,8 +20,9 @@ export type MessageBody = z.infer<typeof messageBodySchema>;
 export const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
 
 /**
- * The headers of POST /messages(/stream) that are validated: an optional `Idempotency-Key` (others pass
- * through untouched). A repeat of the key in the conversation within 24 hours answers the first answer again.
+ * The headers of POST /messages(/stream), and of an operator's reply in the console, that are validated: an
+ * optional `Idempotency-Key` (others pass through untouched). A repeat of the key in the conversation
+ * within 24 hours answers the first answer (or reply) again.
  */
 export const messageHeadersSchema = z.looseObject({
   "idempotency-key": z.string().regex(IDEMPOTENCY_KEY, "must be 1-255 printable ASCII characters").optional(),

@@ -171,7 +171,7 @@ export function ConversationView({ id, backTo }: { id: string; backTo: string })
               <NoteBox ref={noteInput} onAdd={(content) => notes.add.mutateAsync(content)} adding={notes.add.isPending} />
             ) : mine || takenByColleague ? (
               <ReplyBox
-                onSend={(content, attachment_ids) => actions.reply.mutateAsync({ content, attachment_ids })}
+                onSend={(content, attachment_ids, idempotencyKey) => actions.reply.mutateAsync({ content, attachment_ids, idempotencyKey })}
                 onKeystroke={() => {
                   actions.keystroke();
                   presence.keystroke();

@@ -1,10 +1,16 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { describeError } from "../api/client.js";
+import { ApiError, describeError } from "../api/client.js";
 import { useSavedReplyPicker } from "./saved-reply-picker.js";
 import { ReplyAttachments, useReplyAttachments } from "./attachments.js";
 
+/** A key for one reply (128 random bits, hex): crypto.getRandomValues works on plain HTTP too, where randomUUID does not. */
+function newReplyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 interface ReplyBoxProps {
-  onSend(content: string, attachmentIds?: string[]): Promise<unknown>;
+  /** Sends the reply with its Idempotency-Key: the same key when the same reply is sent again after a failure. */
+  onSend(content: string, attachmentIds: string[] | undefined, idempotencyKey: string): Promise<unknown>;
   onKeystroke(): void;
   onStopTyping(): void;
   sending: boolean;
@@ -21,12 +27,16 @@ interface ReplyBoxProps {
 /**
  * The operator's reply: Enter sends, Shift+Enter starts a new line. With a `disabledReason` (the
  * server would refuse the reply: 409 `not_assignee`) it is disabled and the reason is its description.
- * `/shortcut` opens the saved replies (saved-reply-picker.tsx); Escape leaves the box.
+ * `/shortcut` opens the saved replies (saved-reply-picker.tsx); Escape leaves the box. A reply that
+ * failed (the network dropped, perhaps after the service stored it) and is sent again unchanged goes
+ * with the same Idempotency-Key, so the visitor gets it once; a changed reply gets a new key.
  */
 export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnShow, disabledReason = null, conversationId = null, focusRequest = 0 }: ReplyBoxProps) {
   const [content, setContent] = useState("");
   const files = useReplyAttachments(conversationId);
   const [error, setError] = useState<string | null>(null);
+  /** The reply being sent or last failed, with its key. */
+  const attempt = useRef<{ request: string; key: string } | null>(null);
   const inputId = useId();
   const reasonId = useId();
   const disabled = disabledReason !== null;
@@ -52,12 +62,17 @@ export function ReplyBox({ onSend, onKeystroke, onStopTyping, sending, focusOnSh
     if ((!text && files.ready.length === 0) || files.uploading || sending || disabled) return;
     setError(null);
     onStopTyping();
+    const attachmentIds = files.ready.length > 0 ? files.ready.map((file) => file.id) : undefined;
+    const request = JSON.stringify([text, attachmentIds ?? []]);
+    if (attempt.current?.request !== request) attempt.current = { request, key: newReplyKey() };
     try {
-      await onSend(text, files.ready.length > 0 ? files.ready.map((file) => file.id) : undefined);
+      await onSend(text, attachmentIds, attempt.current.key);
+      attempt.current = null;
       setContent("");
       files.clear();
     } catch (failure) {
-      setError(describeError(failure));
+      // No answer came (tried twice, see use-conversation-actions.ts): the reply may have been stored.
+      setError(failure instanceof ApiError && failure.status === 0 ? "No answer from the service. Send again: the visitor gets the reply once." : describeError(failure));
     }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {

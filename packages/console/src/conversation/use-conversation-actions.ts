@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { api, dataOf } from "../api/client.js";
+import { api, ApiError, dataOf } from "../api/client.js";
 import { CONVERSATIONS_QUERY_KEY } from "../inbox/use-conversation-list.js";
 import { mergeMessages } from "./merge-messages.js";
 import type { Conversation } from "./use-conversation.js";
@@ -33,8 +33,19 @@ export function useConversationActions(id: string, update: (change: (conversatio
     onSuccess: settle,
   });
   const reply = useMutation({
-    mutationFn: async ({ content, attachment_ids }: { content: string; attachment_ids?: string[] | undefined }) =>
-      (await dataOf(api.POST("/api/v1/console/conversations/{id}/messages", { ...path, body: { content, ...(attachment_ids ? { attachment_ids } : {}) } }))).data,
+    mutationFn: async ({ content, attachment_ids, idempotencyKey }: { content: string; attachment_ids?: string[] | undefined; idempotencyKey: string }) =>
+      (
+        await dataOf(
+          api.POST("/api/v1/console/conversations/{id}/messages", {
+            params: { path: { id }, header: { "idempotency-key": idempotencyKey } },
+            body: { content, ...(attachment_ids ? { attachment_ids } : {}) },
+          }),
+        )
+      ).data,
+    // A send that got no answer (the network dropped, perhaps after the reply was stored) is sent
+    // once more, with the same Idempotency-Key: the visitor gets the reply once either way.
+    retry: (failures, error) => failures < 1 && error instanceof ApiError && error.status === 0,
+    retryDelay: 1000,
     onSuccess: (message) => {
       update((conversation) => ({ ...conversation, messages: mergeMessages(conversation.messages, [{ ...message, low_confidence: false }]) }));
       void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_QUERY_KEY });

@@ -39,7 +39,9 @@ export const conversationActionRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: replyToConversationRouteSchema,
     preValidation: guard,
     handler: async (request, reply) =>
-      reply.code(201).send({ data: await replyAsOperator(services, operatorOf(request), request.params.id, request.body.content, request.body.attachment_ids) }),
+      reply.code(201).send({
+        data: await replyAsOperator(services, operatorOf(request), request.params.id, request.body.content, request.body.attachment_ids, request.headers["idempotency-key"]),
+      }),
   });
 
   app.post("/conversations/:id/release", {

@@ -2,6 +2,7 @@ import {
   assignConversationBodySchema,
   conversationIdParamsSchema,
   conversationStateResponseSchema,
+  messageHeadersSchema,
   operatorMessageBodySchema,
   operatorMessageResponseSchema,
   operatorTypingBodySchema,
@@ -40,15 +41,22 @@ export const replyToConversationRouteSchema = {
   summary: "Write to the visitor",
   description:
     "Stores the assignee's message (role `operator`, with its `author`) and sends it live to the visitor and the operators. " +
-    "Only the assignee of a conversation taken over may reply.",
+    "Only the assignee of a conversation taken over may reply.\n\n" +
+    "**Idempotency-Key** (optional header, 1–255 printable ASCII characters, e.g. a random UUID per reply; the console sends one with " +
+    "every reply and the same one when it sends the reply again): a repeat of the key in the same conversation within 24 hours stores " +
+    "nothing, sends nothing and answers 201 with the reply stored the first time (its attachment links as signed then), even when the " +
+    "conversation was handed back or closed meanwhile. A repeat by another operator, or with another `content` or `attachment_ids`, " +
+    "is 422 `idempotency_key_reused`.",
   security: consoleSecurity,
   params: conversationIdParamsSchema,
+  headers: messageHeadersSchema,
   body: operatorMessageBodySchema,
   response: {
     201: jsonResponse("The stored message.", operatorMessageResponseSchema),
     ...consoleWriteErrors,
     404: notFound,
     409: errorResponse("`not_assignee`: the operator is not the conversation's assignee (take it over first); `conversation_closed`: it is closed."),
+    422: errorResponse("`validation_failed`: the body or the `Idempotency-Key` header is invalid (`fields`); `idempotency_key_reused`: the key was sent before with another reply."),
   },
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Attachment, Citation } from "@frontdesk/contracts";
 import { sendAttachments } from "../attachments/attachments.js";
 import { insertMessage } from "./message-repository.js";
@@ -6,6 +7,7 @@ import { AppError } from "../http/app-error.js";
 import type { Services } from "../services.js";
 import { lockConversationState } from "./conversation-state-repository.js";
 import type { OperatorActor } from "./operator-actor.js";
+import { findKeptReply, keepReply } from "./operator-reply-key-repository.js";
 
 export interface OperatorMessage {
   id: string;
@@ -25,6 +27,12 @@ export interface OperatorMessage {
  * after a release or a hand-over commits. The reply moves its author's read marker to itself.
  * Files the operator uploaded to the conversation (`attachmentIds`) are sent with it, in its
  * transaction (one that is not their unsent upload here: 404 `attachment_not_found`, nothing stored).
+ *
+ * With an `idempotencyKey` (the console sends one per reply, the same one when it sends the reply
+ * again), a repeat within 24 hours stores nothing and returns the reply stored the first time, even
+ * after the conversation was handed back or closed meanwhile; a repeat by another operator, or with
+ * another content or attachments, is 422 `idempotency_key_reused`. The key is read under the
+ * conversation's row lock, so two sends at once store one reply.
  */
 export async function replyAsOperator(
   services: Services,
@@ -32,11 +40,22 @@ export async function replyAsOperator(
   conversationId: string,
   content: string,
   attachmentIds: readonly string[] = [],
+  idempotencyKey?: string,
 ): Promise<OperatorMessage> {
   const author = { id: actor.id, name: actor.name };
-  const stored = await services.db.transaction(async (tx) => {
+  const requestHash = createHash("sha256").update(JSON.stringify([content, attachmentIds])).digest("hex");
+  return services.db.transaction(async (tx): Promise<OperatorMessage> => {
     const before = await lockConversationState(tx, actor.workspaceId, conversationId);
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
+    if (idempotencyKey !== undefined) {
+      const kept = await findKeptReply<OperatorMessage>(tx, conversationId, idempotencyKey);
+      if (kept && (kept.operatorId !== actor.id || kept.requestHash !== requestHash)) {
+        throw new AppError("idempotency_key_reused", "This Idempotency-Key was sent before with another reply in this conversation; send a new key for a new reply.", {
+          "headers.idempotency-key": ["was used with another reply"],
+        });
+      }
+      if (kept) return kept.reply;
+    }
     if (before.status === "closed") throw new AppError("conversation_closed", "The conversation is closed.");
     if (before.status !== "human" || before.assignee?.id !== actor.id) {
       throw new AppError(
@@ -66,8 +85,8 @@ export async function replyAsOperator(
       repliedAt: stored.createdAt,
       ...(attachments ? { attachments } : {}),
     });
-    return { ...stored, attachments };
+    const reply: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt, ...(attachments ? { attachments } : {}) };
+    if (idempotencyKey !== undefined) await keepReply(tx, conversationId, idempotencyKey, { operatorId: actor.id, requestHash, reply });
+    return reply;
   });
-  const { attachments } = stored;
-  return { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt, ...(attachments ? { attachments } : {}) };
 }

@@ -20,6 +20,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   visitors: "conversations",
   conversations: "conversations",
   messages: "conversations",
+  operator_reply_keys: "conversations",
   conversation_reads: "conversations",
   conversation_counters: "conversations",
   conversation_labels: "conversations",
