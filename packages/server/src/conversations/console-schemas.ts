@@ -44,7 +44,7 @@ export const replyToConversationRouteSchema = {
     "Only the assignee of a conversation taken over may reply.\n\n" +
     "**Idempotency-Key** (optional header, 1–255 printable ASCII characters, e.g. a random UUID per reply; the console sends one with " +
     "every reply and the same one when it sends the reply again): a repeat of the key in the same conversation within 24 hours stores " +
-    "nothing, sends nothing and answers 201 with the reply stored the first time (its attachment links as signed then), even when the " +
+    "nothing, sends nothing and answers 201 with the reply stored the first time (its files' links signed anew), even when the " +
     "conversation was handed back or closed meanwhile. A repeat by another operator, or with another `content` or `attachment_ids`, " +
     "is 422 `idempotency_key_reused`.",
   security: consoleSecurity,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Attachment, Citation } from "@frontdesk/contracts";
-import { sendAttachments } from "../attachments/attachments.js";
+import { sendAttachments, withAttachments } from "../attachments/attachments.js";
 import { insertMessage } from "./message-repository.js";
 import { markConversationRead } from "./conversation-detail-repository.js";
 import { AppError } from "../http/app-error.js";
@@ -32,7 +32,8 @@ export interface OperatorMessage {
  * again), a repeat within 24 hours stores nothing and returns the reply stored the first time, even
  * after the conversation was handed back or closed meanwhile; a repeat by another operator, or with
  * another content or attachments, is 422 `idempotency_key_reused`. The key is read under the
- * conversation's row lock, so two sends at once store one reply.
+ * conversation's row lock, so two sends at once store one reply. The reply is kept without its
+ * files: a repeat presents them again, with links signed then (a signed link is never stored).
  */
 export async function replyAsOperator(
   services: Services,
@@ -44,7 +45,7 @@ export async function replyAsOperator(
 ): Promise<OperatorMessage> {
   const author = { id: actor.id, name: actor.name };
   const requestHash = createHash("sha256").update(JSON.stringify([content, attachmentIds])).digest("hex");
-  return services.db.transaction(async (tx): Promise<OperatorMessage> => {
+  const outcome = await services.db.transaction(async (tx): Promise<{ replayed: boolean; reply: OperatorMessage }> => {
     const before = await lockConversationState(tx, actor.workspaceId, conversationId);
     if (!before) throw new AppError("conversation_not_found", "No conversation of this workspace has this id.");
     if (idempotencyKey !== undefined) {
@@ -54,7 +55,7 @@ export async function replyAsOperator(
           "headers.idempotency-key": ["was used with another reply"],
         });
       }
-      if (kept) return kept.reply;
+      if (kept) return { replayed: true, reply: kept.reply };
     }
     if (before.status === "closed") throw new AppError("conversation_closed", "The conversation is closed.");
     if (before.status !== "human" || before.assignee?.id !== actor.id) {
@@ -85,8 +86,12 @@ export async function replyAsOperator(
       repliedAt: stored.createdAt,
       ...(attachments ? { attachments } : {}),
     });
-    const reply: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt, ...(attachments ? { attachments } : {}) };
+    const reply: OperatorMessage = { id: stored.id, seq: stored.seq, role: "operator", content, citations: [], author, created_at: stored.createdAt };
     if (idempotencyKey !== undefined) await keepReply(tx, conversationId, idempotencyKey, { operatorId: actor.id, requestHash, reply });
-    return reply;
+    return { replayed: false, reply: attachments ? { ...reply, attachments } : reply };
   });
+  if (!outcome.replayed || attachmentIds.length === 0) return outcome.reply;
+  // Read after the transaction: the files were sent with the reply the first time, and are committed.
+  const [replayed] = await withAttachments(services, conversationId, [outcome.reply], "visitor");
+  return replayed ?? outcome.reply;
 }

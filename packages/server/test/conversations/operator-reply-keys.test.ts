@@ -2,10 +2,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { purgeExpiredReplyKeys } from "../../src/conversations/operator-reply-keys.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { createSignedInOperator, CONSOLE, type ConsoleSession } from "../support/console-session.js";
+import { formData } from "../support/generated-files.js";
 import { bearer, SITE_ORIGIN, seedTenant, type Tenant } from "../support/seed.js";
 import { describeEachStore } from "../support/test-database.js";
 
 const W = "/api/v1/widget";
+/** A 1×1 PNG, the file an operator sends with a reply. */
+const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 /**
  * An operator's reply sent again with its Idempotency-Key (the console lost the answer: the network
@@ -70,12 +73,47 @@ describeEachStore("an operator's reply with an Idempotency-Key on %s", (kind) =>
   it("happy: the repeat answers the first reply after the conversation was handed back and closed meanwhile", async () => {
     const { conversationId } = await takenOver(ana);
     const first = await reply(ana, conversationId, "Done, see you.", "key-closed");
+    expect((await consoleCall(ana, conversationId, "release")).statusCode).toBe(200);
+    const handedBack = await reply(ana, conversationId, "Done, see you.", "key-closed");
+    expect(handedBack.statusCode).toBe(201);
+    expect(handedBack.json()).toEqual(first.json());
     expect((await consoleCall(ana, conversationId, "close")).statusCode).toBe(200);
     const again = await reply(ana, conversationId, "Done, see you.", "key-closed");
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
     // A new reply in the closed conversation is still refused.
     expect((await reply(ana, conversationId, "Done, see you.", "another-key")).json()).toMatchObject({ error: { code: "conversation_closed" } });
+  });
+
+  it("happy: a repeat of a reply with a file presents the file again with a link signed then (none is kept), which opens after the first link expired", async () => {
+    const { conversationId } = await takenOver(ana);
+    const uploaded = await t.app.inject({
+      method: "POST",
+      url: `${CONSOLE}/conversations/${conversationId}/attachments`,
+      headers: ana.headers,
+      payload: formData({}, { name: "receipt.png", bytes: PIXEL_PNG, type: "image/png" }),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const fileId = uploaded.json<{ data: { id: string } }>().data.id;
+    const send = () => consoleCall(ana, conversationId, "messages", { content: "Your receipt", attachment_ids: [fileId] }, { "idempotency-key": "key-file" });
+    const first = (await send()).json<{ data: { attachments: { id: string; url: string }[] } }>().data;
+    expect(first.attachments.map((file) => file.id)).toEqual([fileId]);
+    const kept = (await t.services.db.query<{ reply: string }>(`SELECT reply::text AS reply FROM operator_reply_keys WHERE conversation_id = $1`, [conversationId])).rows[0]!.reply;
+    expect(kept).not.toContain("access=");
+    const open = async (url: string) => (await t.app.inject({ method: "GET", url: new URL(url).pathname + new URL(url).search })).statusCode;
+    expect(await open(first.attachments[0]!.url)).toBe(200);
+    t.clock.offsetMs += 2 * 60 * 60 * 1000;
+    try {
+      expect(await open(first.attachments[0]!.url)).not.toBe(200);
+      const again = await send();
+      expect(again.statusCode).toBe(201);
+      const replayed = again.json<{ data: { id: string; attachments: { id: string; url: string }[] } }>().data;
+      expect({ ...replayed, attachments: replayed.attachments.map((file) => file.id) }).toEqual({ ...first, attachments: [fileId] });
+      expect(await open(replayed.attachments[0]!.url)).toBe(200);
+    } finally {
+      t.clock.offsetMs -= 2 * 60 * 60 * 1000;
+    }
+    expect(await operatorMessages(conversationId)).toHaveLength(1);
   });
 
   it("happy: the same key in two conversations is two replies", async () => {

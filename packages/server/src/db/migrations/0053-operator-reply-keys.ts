@@ -5,7 +5,7 @@ import type { Migration } from "./migration.js";
  * console that lost the answer to a reply (the network dropped after the service stored it) sends
  * it again with the same key and gets the reply stored the first time instead of a second message
  * for the visitor. `request_hash` is the reply's content and attachments; `reply` is the answer
- * given the first time. Kept 24 hours (`expires_at`, purged hourly by the retention job); deleted
+ * given the first time, without its files (a repeat signs their links anew). Kept 24 hours (`expires_at`, purged hourly by the retention job); deleted
  * with the conversation (and so with the visitor's erasure).
  */
 export const operatorReplyKeys: Migration = {
