@@ -5,8 +5,8 @@
 // skipped with its reason in the leg record (node_modules/.cache/frontdesk/test-legs.json, or
 // FRONTDESK_TEST_LEGS_FILE) and the script exits 0, so the suite runs what it can and its tests of
 // that leg are skipped; with FRONTDESK_TEST_REQUIRE_ALL=1 a skipped leg exits 1.
-// Targets: FRONTDESK_TEST_POSTGRES_URL, FRONTDESK_TEST_REDIS_URL, FRONTDESK_TEST_CHROMIUM_PATH,
-// FRONTDESK_TEST_DOVECOT_PATH, FRONTDESK_TEST_HAPROXY_PATH (see scripts/test-legs/).
+// Targets: FRONTDESK_TEST_POSTGRES_URL, FRONTDESK_TEST_REDIS_URL, FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH,
+// FRONTDESK_TEST_CHROMIUM_PATH, FRONTDESK_TEST_DOVECOT_PATH, FRONTDESK_TEST_HAPROXY_PATH (see scripts/test-legs/).
 import { legRecordPath, requireAllLegs, writeLegRecord } from "./test-legs/leg-record.mjs";
 import { legs } from "./test-legs/legs.mjs";
 import { machine, redactUrl } from "./test-legs/machine.mjs";

@@ -3,7 +3,7 @@
 // global setup probes them again and skips the tests of a leg that is not there.
 //
 // A leg is a row of this table. To add one, write its module next to these and list it here.
-import { chromiumLeg } from "./chromium-leg.mjs";
+import { chromiumHeadlessShellLeg, chromiumLeg } from "./chromium-leg.mjs";
 import { dovecotLeg } from "./dovecot-leg.mjs";
 import { haproxyLeg } from "./haproxy-leg.mjs";
 import { postgresLeg } from "./postgres-leg.mjs";
@@ -22,4 +22,4 @@ import { redisLeg } from "./redis-leg.mjs";
  */
 
 /** @type {Leg[]} */
-export const legs = [postgresLeg, redisLeg, chromiumLeg, dovecotLeg, haproxyLeg];
+export const legs = [postgresLeg, redisLeg, chromiumHeadlessShellLeg, chromiumLeg, dovecotLeg, haproxyLeg];

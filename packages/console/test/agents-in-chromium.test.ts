@@ -19,7 +19,7 @@ const PASSWORD = "handlebar-tandem-42";
  * and sees them in the real widget of the preview; the server's field errors show beside the
  * fields; an `agent`-role operator who tries the same gets the server's refusal.
  */
-describeNeeding("chromium")("the console's Agents screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Agents screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   const contexts: BrowserContext[] = [];

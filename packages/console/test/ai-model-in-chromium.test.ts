@@ -19,7 +19,7 @@ const JSON_HEADERS = { "content-type": "application/json" };
  * then its success, the key saved and never shown again (its last 4 characters only), and an
  * agent given its own model and instructions.
  */
-describeNeeding("chromium")("the console's AI model settings, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's AI model settings, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

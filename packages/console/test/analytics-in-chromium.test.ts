@@ -16,7 +16,7 @@ import { screenshotWhole } from "./support/screenshot-whole.js";
  * reply, the top questions and the funnel; another agent and another period change them; an
  * invalid period shows the server's words.
  */
-describeNeeding("chromium")("the console's Analytics screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Analytics screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

@@ -17,7 +17,7 @@ import { screenshotWhole } from "./support/screenshot-whole.js";
  * row reported by number, a run started from the button and its results with their reasons and the
  * pass rate; in dark mode and narrow; an operator with the agent role only reads.
  */
-describeNeeding("chromium")("the console's Answer tests screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Answer tests screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let workers: { close(): Promise<void> };

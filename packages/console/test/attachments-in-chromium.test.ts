@@ -15,7 +15,7 @@ import { poll, seriousViolations, signedInOperator } from "./support/console-bro
  * attaches a photo in the widget on a host site; the operator sees it in the console's timeline,
  * takes over and answers with a PDF from the reply box; the widget shows it as a chip that downloads.
  */
-describeNeeding("chromium")("attachments between the widget and the console, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("attachments between the widget and the console, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

@@ -15,7 +15,7 @@ import { poll, seriousViolations, signedInOperator } from "./support/console-bro
  * whisper on the conversation's operators presence channel); while the first has the
  * conversation, the second's reply box is disabled and says why, and the server refuses her reply.
  */
-describeNeeding("chromium")("collision in the conversation screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("collision in the conversation screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

@@ -21,7 +21,7 @@ const WEDDING_ANSWER = "Yes: our cargo bikes can be hired for weddings, with rib
  * live when another console writes one; delete after confirming; an operator with the agent role
  * is refused by the server, in the dialog.
  */
-describeNeeding("chromium")("curated answers in the console, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("curated answers in the console, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

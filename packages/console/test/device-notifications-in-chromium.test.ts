@@ -31,7 +31,7 @@ describeNeeding("chromium")("notifications on this device, in Chromium", () => {
     await pushService.start();
     [stage, browser] = await Promise.all([
       startWidgetStage({ FRONTDESK_PUSH_ALLOW_PRIVATE_NETWORKS: "true", FRONTDESK_PUSH_RETRY_BASE_MS: "1" }),
-      launchChromium(),
+      launchChromium("browser"),
     ]);
     workers = await registerPushWorkers(stage.t.services, pino({ level: "silent" }));
   });

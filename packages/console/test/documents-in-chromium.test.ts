@@ -18,7 +18,7 @@ const SHOTS = "/tmp";
  * extracted text and passages opened; the Exclude switch takes the page's passages out of the
  * store, and back; a sitemap's URL patterns refused beside the field when invalid.
  */
-describeNeeding("chromium")("the Knowledge screen's pages, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the Knowledge screen's pages, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let sitemapUrl = "";

@@ -16,7 +16,7 @@ const KEY = "sk-console-embeddings-42";
  * on loopback: the provider in use, a change with its progress while the server holds the batch,
  * the switch, a wrong key's failure with the provider's message and Retry, and the key never shown.
  */
-describeNeeding("chromium")("the console's Embeddings section, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Embeddings section, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let server: LoopbackEmbeddingsServer;

@@ -45,7 +45,7 @@ async function fileChooserOpenedBy(page: Page, act: () => Promise<void>): Promis
  * dropped on the drop zone and refused with its 413 reason; the PDF's and the DOCX's sources then
  * indexed and their documents listed under "What was indexed". axe on each state, light and dark.
  */
-describeNeeding("chromium")("uploading files on the Knowledge screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("uploading files on the Knowledge screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

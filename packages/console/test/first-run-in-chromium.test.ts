@@ -22,7 +22,7 @@ const PASSWORD = "handlebar-tandem-42";
  * sitemap and shows it indexed live, and gives the script tag, which pasted into the site's page
  * shows the widget's launcher there.
  */
-describeNeeding("chromium")("the first run, in Chromium, from an empty data dir", () => {
+describeNeeding("chromium-headless-shell")("the first run, in Chromium, from an empty data dir", () => {
   let dataDir: string;
   let serve: WatchedProcess;
   let serviceUrl: string;

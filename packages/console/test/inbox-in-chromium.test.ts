@@ -17,7 +17,7 @@ import { OPERATOR_PASSWORD as PASSWORD, poll, seriousViolations } from "./suppor
  * typing, replies (the widget shows it; a colleague sees whose conversation it is), catches up
  * after losing the realtime connection, hands back to the assistant and closes it.
  */
-describeNeeding("chromium")("the console's inbox, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's inbox, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let operatorContext: BrowserContext;

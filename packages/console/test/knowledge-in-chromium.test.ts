@@ -18,7 +18,7 @@ import { poll, seriousViolations, signedInOperator } from "./support/console-bro
  * decided (the page, the question's words it holds, why it is sure), shows the passages read with
  * those words and the answer with its citation; re-sync; delete.
  */
-describeNeeding("chromium")("the console's Knowledge screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Knowledge screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

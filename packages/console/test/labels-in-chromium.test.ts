@@ -19,7 +19,7 @@ const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
  * shows the visitor's local time, language, browser in words, this conversation's pages, their
  * earlier conversation (a link), lead and ratings. Light, dark; no serious axe violation.
  */
-describeNeeding("chromium")("labels and the visitor's profile, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("labels and the visitor's profile, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   const conversations: { earlier: string; current: string; other: string } = { earlier: "", current: "", other: "" };

@@ -17,7 +17,7 @@ const SECOND_AGENT = "agt_leads_browser_second";
  * a page of 50 and "Load more", search and the agent filter kept in the URL, and the CSV export
  * downloaded with the filter it shows.
  */
-describeNeeding("chromium")("the console's Leads screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Leads screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

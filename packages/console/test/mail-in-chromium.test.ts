@@ -22,7 +22,7 @@ const VISITORS = ["ann@visitors.test", "ben@visitors.test", "refuse-cat@visitors
  * starts with SMTP set (a real SMTP server on loopback that refuses one address: 550); and every
  * operator's e-mail alerts, chosen by keyboard, saved and shown again after a reload.
  */
-describeNeeding("chromium")("the console's e-mail banner, outbox and alerts, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's e-mail banner, outbox and alerts, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   const receiver = new SmtpReceiver({ refuse: (address) => address.startsWith("refuse") });

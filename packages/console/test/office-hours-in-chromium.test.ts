@@ -17,7 +17,7 @@ const PASSWORD = "handlebar-tandem-42";
  * picks a time zone, edits a day's intervals (an overlap the server refuses is explained beside
  * its field), sets the away message and the reply time, saves, and a reload shows them.
  */
-describeNeeding("chromium")("the console's office hours, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's office hours, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

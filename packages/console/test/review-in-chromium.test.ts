@@ -15,7 +15,7 @@ import { screenshotWhole } from "./support/screenshot-whole.js";
  * reason reads in words with the passages read, and "Fix this answer" opens the curated answer's
  * dialog with the question filled in.
  */
-describeNeeding("chromium")("the console's review queue, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's review queue, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

@@ -14,7 +14,7 @@ import { poll, seriousViolations, signedInOperator } from "./support/console-bro
  * robin within a team in the agent editor; then snoozes a visitor's conversation from its snooze
  * menu, finds it under "Snoozed", and brings it back.
  */
-describeNeeding("chromium")("the console's routing setting and snooze menu, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's routing setting and snooze menu, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

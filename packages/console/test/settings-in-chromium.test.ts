@@ -20,7 +20,7 @@ const VISITORS = 3;
  * set-password link works), changes a role, signs a colleague out everywhere and removes one; the
  * quota and this month's usage are the counted ones. An agent-role operator sees the server's 403.
  */
-describeNeeding("chromium")("the console's Settings screen, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Settings screen, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

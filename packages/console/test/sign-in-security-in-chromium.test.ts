@@ -19,7 +19,7 @@ import { startOidcProvider, type LoopbackOpenIdProvider } from "../../server/tes
  * recovery codes once) and is then asked for its code at sign-in; a workspace that requires
  * two-factor sign-in makes an operator without it set one up while signing in.
  */
-describeNeeding("chromium")("sign-in security screens, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("sign-in security screens, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let provider: LoopbackOpenIdProvider;

@@ -20,7 +20,7 @@ const PASSWORD = "handlebar-tandem-42";
  * once, with a Copy button), turns verification on, and the inbox then names a signed-in user with
  * a Verified badge, while a name typed into a lead form is shown as the lead's, never as verified.
  */
-describeNeeding("chromium")("verified visitors in the console, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("verified visitors in the console, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

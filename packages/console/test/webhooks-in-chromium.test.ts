@@ -17,7 +17,7 @@ import { screenshotWhole } from "./support/screenshot-whole.js";
  * refusal of a private URL beside the field, an endpoint added (its secret shown once), a test event
  * delivered and verified with that secret, shown in the delivery log; turned off and on; deleted.
  */
-describeNeeding("chromium")("the console's Webhooks section, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's Webhooks section, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let workers: { close(): Promise<void> };

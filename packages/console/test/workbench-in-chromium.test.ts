@@ -16,7 +16,7 @@ import { screenshotWhole } from "./support/screenshot-whole.js";
  * an internal note with a mention, set apart in the transcript; the keyboard shortcuts and their
  * dialog under `?`. Light, dark and narrow; no serious axe violation.
  */
-describeNeeding("chromium")("the console's workbench: saved replies, notes and keyboard shortcuts, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the console's workbench: saved replies, notes and keyboard shortcuts, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let gina: StartedSession;

@@ -14,7 +14,7 @@ const WIDGET_CLIP = { x: 850, y: 92, width: 430, height: 708 };
  * 👍/👎 under each bot answer (issue 31, part 3): real toggle buttons named in the widget's language,
  * pressed by mouse or keyboard, the rating stored on the answer and changeable, axe clean.
  */
-describeNeeding("chromium")("rating an answer in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("rating an answer in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
 

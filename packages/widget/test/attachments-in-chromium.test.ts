@@ -16,7 +16,7 @@ const WIDGET_CLIP = { x: 850, y: 92, width: 430, height: 708 };
  * composer; a thumbnail or a chip with the upload's progress and a remove button while it uploads;
  * the message then shows the photo (served by the service) and the operator's PDF as a chip.
  */
-describeNeeding("chromium")("attachments in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("attachments in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let photo: Buffer;

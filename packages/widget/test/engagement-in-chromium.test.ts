@@ -22,7 +22,7 @@ const RULES = [
   { id: "spring-sale", trigger: { type: "page", url: "/sale" }, action: { type: "cta", text: "Spring sale: 20% off today.", label: "Get 20% off", url: "", coupon: "SPRING-20" } },
 ];
 
-describeNeeding("chromium")("proactive rules, coupons, satisfaction, page context and the JavaScript API in Chromium", () => {
+describeNeeding("chromium-headless-shell")("proactive rules, coupons, satisfaction, page context and the JavaScript API in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

@@ -26,7 +26,7 @@ const subscribed = (channel: Channel) =>
  * of the workspace signed in to the console API with a pusher-js client of their own (online on
  * the presence channel), taking the conversation over, typing, replying and handing it back.
  */
-describeNeeding("chromium")("the human handoff in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the human handoff in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

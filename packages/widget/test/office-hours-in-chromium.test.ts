@@ -24,7 +24,7 @@ const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
  * waits for them; outside them the away notice says when someone is back, in the visitor's own
  * time zone, and asking for a person offers the e-mail form at once.
  */
-describeNeeding("chromium")("office hours in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("office hours in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

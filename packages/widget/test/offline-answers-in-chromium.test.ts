@@ -12,7 +12,7 @@ const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_
  * A service with no model at all (the extractive answerer, the hashing embedder): what a visitor
  * sees for a question the site answers, one it only seems to touch, and one it knows nothing of.
  */
-describeNeeding("chromium")("offline answers in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("offline answers in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let page: Page;

@@ -23,7 +23,7 @@ declare global {
  * in-process app's server closed, every connection cut, then listening again on the same port, the
  * store untouched), and a page whose origin the agent does not allow.
  */
-describeNeeding("chromium")("messages that could not be delivered, and a refused origin, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("messages that could not be delivered, and a refused origin, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let port: number;

@@ -14,7 +14,7 @@ const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_
  * with `#frontdesk_resume=<token>` on a browser that never saw the visitor opens the widget on the
  * same conversation, takes the token out of the address bar, and acknowledges the replies it shows.
  */
-describeNeeding("chromium")("the resume link of an e-mailed reply, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the resume link of an e-mailed reply, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

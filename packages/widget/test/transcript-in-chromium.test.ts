@@ -18,7 +18,7 @@ const WIDGET_CLIP = { x: 850, y: 92, width: 430, height: 708 };
  * the service has no SMTP (the embedded default), so the mail waits in the outbox, addressed to
  * the lead's address and no other.
  */
-describeNeeding("chromium")("the transcript by e-mail in the widget, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the transcript by e-mail in the widget, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

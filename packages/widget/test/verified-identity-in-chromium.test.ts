@@ -18,7 +18,7 @@ const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_
  * on one device, Frontdesk.identify on the other), and the conversation follows the user from one
  * browser to another; a browser without the identity, or with a forged one, gets none of it.
  */
-describeNeeding("chromium")("a verified user's conversation across browsers, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("a verified user's conversation across browsers, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   const contexts: BrowserContext[] = [];

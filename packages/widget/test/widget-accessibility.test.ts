@@ -34,7 +34,7 @@ interface AxeResult {
   nodes: { target: unknown[] }[];
 }
 
-describeNeeding("chromium")("the widget's accessibility, languages, dark mode and small screens, in Chromium", () => {
+describeNeeding("chromium-headless-shell")("the widget's accessibility, languages, dark mode and small screens, in Chromium", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

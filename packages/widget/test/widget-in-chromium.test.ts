@@ -21,7 +21,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-describeNeeding("chromium")("the widget in Chromium, on a host site of another origin", () => {
+describeNeeding("chromium-headless-shell")("the widget in Chromium, on a host site of another origin", () => {
   let stage: WidgetStage;
   let browser: Browser;
   let context: BrowserContext;

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createChromiumLeg, chromiumLeg, DEBIAN_CHROMIUM } from "../../../../scripts/test-legs/chromium-leg.mjs";
+import { createChromiumLeg, chromiumHeadlessShellLeg, chromiumLeg, DEBIAN_CHROMIUM, DEBIAN_CHROMIUM_HEADLESS_SHELL } from "../../../../scripts/test-legs/chromium-leg.mjs";
 import { machine as realMachine } from "../../../../scripts/test-legs/machine.mjs";
 import { missingLegs } from "../support/test-legs.js";
 
@@ -123,7 +123,37 @@ describe("the chromium leg's provisioning", () => {
     expect(DEBIAN_CHROMIUM).toBe("/usr/bin/chromium");
   });
 
+  it("happy: the headless shell's leg installs Debian's chromium-headless-shell at its binary, unless FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH says otherwise", async () => {
+    expect(chromiumHeadlessShellLeg.name).toBe("chromium-headless-shell");
+    expect(chromiumHeadlessShellLeg.target({ FRONTDESK_TEST_CHROMIUM_PATH: "/opt/chrome" })).toBe(DEBIAN_CHROMIUM_HEADLESS_SHELL);
+    expect(chromiumHeadlessShellLeg.target({ FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH: "/opt/shell" })).toBe("/opt/shell");
+    expect(DEBIAN_CHROMIUM_HEADLESS_SHELL).toBe("/usr/lib/chromium/chromium-headless-shell");
+    const directory = await mkdtemp(join(tmpdir(), "frontdesk-headless-shell-leg-"));
+    const packagePath = join(directory, "chromium-headless-shell");
+    const ran: string[] = [];
+    const machine: Machine = {
+      ...realMachine,
+      isRoot: () => true,
+      hasCommand: (command: string) => command === "apt-get",
+      run: async (command: string, args: string[]) => {
+        ran.push([command, ...args].join(" "));
+        if (args.includes("chromium-headless-shell")) await writeChromium(packagePath, 'echo "Chromium 156.0.8078.108"');
+        return { code: 0, output: "" };
+      },
+    };
+    const leg = createChromiumLeg({ name: "chromium-headless-shell", debianPackage: "chromium-headless-shell", packagePath, variable: "FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH" });
+    const actions: string[] = [];
+    const outcome = await leg.provision(packagePath, await leg.probe(packagePath), { machine, did: (action: string) => actions.push(action) });
+    expect(ran).toEqual(["apt-get install -y --no-install-recommends chromium-headless-shell"]);
+    expect(outcome).toEqual({ ready: true, problem: "" });
+    expect(actions).toEqual(["installed Debian's chromium-headless-shell package with apt-get"]);
+  });
+
   it.skipIf(missingLegs(["chromium"]).length > 0)("happy: this machine's Chromium answers the probe", async () => {
     expect(await chromiumLeg.probe(chromiumLeg.target(process.env))).toEqual({ ready: true, problem: "" });
+  });
+
+  it.skipIf(missingLegs(["chromium-headless-shell"]).length > 0)("happy: this machine's headless shell answers the probe", async () => {
+    expect(await chromiumHeadlessShellLeg.probe(chromiumHeadlessShellLeg.target(process.env))).toEqual({ ready: true, problem: "" });
   });
 });

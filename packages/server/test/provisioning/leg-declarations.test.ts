@@ -14,9 +14,21 @@ const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const UNDECLARED_STORE_LOOP = /describe\.each(<StoreKind>)?\((storeKinds|\[\s*"pglite",\s*"postgres"\s*\])\)/;
 /** Uses of the machine's Postgres or Redis that need a leg declared in the same file. */
 const LEG_USES = [/createTestDatabase\("postgres"\)/, /createEmptyPostgresDatabase\(/, /ThrowawayRedis\.start\(/, /FRONTDESK_TEST_REDIS_URL/];
-/** Uses of the machine's Chromium (through playwright-core), which need describeNeeding("chromium") in the same file. */
+/**
+ * Uses of the machine's Chromium (through playwright-core), which need the leg of the build they launch
+ * declared in the same file: describeNeeding("chromium-headless-shell") for launchChromium() (the
+ * shell), describeNeeding("chromium") for launchChromium("browser") or playwright-core's own launcher.
+ */
 const BROWSER_USES = [/from "playwright-core"/, /launchChromium\(/];
+const WHOLE_BROWSER_USES = [/import \{[^}]*\bchromium\b[^}]*\} from "playwright-core"/, /launchChromium\("browser"\)/];
 const CHROMIUM_DECLARATION = /describeNeeding\([^)]*"chromium"/;
+const HEADLESS_SHELL_DECLARATION = /describeNeeding\([^)]*"chromium-headless-shell"/;
+/** Why a file's browser use is not covered by its declarations, or null. */
+function undeclaredBrowser(text: string): string | null {
+  if (WHOLE_BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text)) return 'drives the whole browser; wrap it in describeNeeding("chromium")';
+  if (/launchChromium\(\)/.test(text) && !HEADLESS_SHELL_DECLARATION.test(text)) return 'drives the headless shell; wrap it in describeNeeding("chromium-headless-shell")';
+  return null;
+}
 const LEG_DECLARATIONS = /describeEachStore\(|describeNeeding\(|describeEachNeeding\(/;
 
 async function testFiles(dir: string): Promise<string[]> {
@@ -44,20 +56,21 @@ describe("test legs declared", () => {
       else if (LEG_USES.some((use) => use.test(text)) && !LEG_DECLARATIONS.test(text)) {
         offenders.push(`${path}: uses the machine's Postgres or Redis; wrap it in describeNeeding("postgres" | "redis") (support/test-legs.ts)`);
       }
-      if (BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text)) {
-        offenders.push(`${path}: drives a browser; wrap it in describeNeeding("chromium") (support/test-legs.ts)`);
-      }
+      const browser = BROWSER_USES.some((use) => use.test(text)) ? undeclaredBrowser(text) : null;
+      if (browser) offenders.push(`${path}: ${browser} (support/test-legs.ts)`);
     }
     expect(files.length).toBeGreaterThan(20);
     expect(offenders).toEqual([]);
   });
 
-  it("error: a browser test without the chromium leg is caught, and one that declares it is not", () => {
-    const undeclared = `import { chromium } from "playwright-core";\ndescribe("widget", () => {});`;
-    const declared = `const browser = await launchChromium();\ndescribeNeeding("chromium")("widget", () => {});`;
-    const flagged = (text: string) => BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text);
-    expect(flagged(undeclared)).toBe(true);
-    expect(flagged(declared)).toBe(false);
+  it("error: a browser test without the leg of the build it launches is caught, and one that declares it is not", () => {
+    const flagged = (text: string) => BROWSER_USES.some((use) => use.test(text)) && undeclaredBrowser(text) !== null;
+    expect(flagged(`import { chromium } from "playwright-core";\ndescribe("widget", () => {});`)).toBe(true);
+    expect(flagged(`import { chromium } from "playwright-core";\ndescribeNeeding("chromium")("widget", () => {});`)).toBe(false);
+    expect(flagged(`const browser = await launchChromium();\ndescribeNeeding("chromium-headless-shell")("widget", () => {});`)).toBe(false);
+    expect(flagged(`const browser = await launchChromium();\ndescribeNeeding("chromium")("widget", () => {});`)).toBe(true);
+    expect(flagged(`const browser = await launchChromium("browser");\ndescribeNeeding("chromium")("push", () => {});`)).toBe(false);
+    expect(flagged(`const browser = await launchChromium("browser");\ndescribeNeeding("chromium-headless-shell")("push", () => {});`)).toBe(true);
     expect(flagged(`launchChromium();\ndescribeNeeding("redis")("x", () => {});`)).toBe(true);
   });
 });

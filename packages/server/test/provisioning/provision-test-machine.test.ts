@@ -54,12 +54,13 @@ async function provision(env: Record<string, string>, options: { asUser?: string
 }
 
 describe("scripts/provision-test-machine.mjs", () => {
-  let closed: { postgres: string; redis: string; chromium: string; dovecot: string; haproxy: string; postgresPort: number; redisPort: number };
+  let closed: { postgres: string; redis: string; headlessShell: string; chromium: string; dovecot: string; haproxy: string; postgresPort: number; redisPort: number };
   beforeAll(async () => {
     const [postgresPort, redisPort] = [await freePort(), await freePort()];
     closed = {
       postgres: `postgres://postgres:secret@127.0.0.1:${postgresPort}/postgres`,
       redis: `redis://127.0.0.1:${redisPort}`,
+      headlessShell: join(await mkdtemp(join(tmpdir(), "frontdesk-no-headless-shell-")), "chromium-headless-shell"),
       chromium: join(await mkdtemp(join(tmpdir(), "frontdesk-no-chromium-")), "chromium"),
       dovecot: join(await mkdtemp(join(tmpdir(), "frontdesk-no-dovecot-")), "dovecot"),
       haproxy: join(await mkdtemp(join(tmpdir(), "frontdesk-no-haproxy-")), "haproxy"),
@@ -67,7 +68,7 @@ describe("scripts/provision-test-machine.mjs", () => {
       redisPort,
     };
   });
-  const closedLegs = () => ({ FRONTDESK_TEST_POSTGRES_URL: closed.postgres, FRONTDESK_TEST_REDIS_URL: closed.redis, FRONTDESK_TEST_CHROMIUM_PATH: closed.chromium, FRONTDESK_TEST_DOVECOT_PATH: closed.dovecot, FRONTDESK_TEST_HAPROXY_PATH: closed.haproxy });
+  const closedLegs = () => ({ FRONTDESK_TEST_POSTGRES_URL: closed.postgres, FRONTDESK_TEST_REDIS_URL: closed.redis, FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH: closed.headlessShell, FRONTDESK_TEST_CHROMIUM_PATH: closed.chromium, FRONTDESK_TEST_DOVECOT_PATH: closed.dovecot, FRONTDESK_TEST_HAPROXY_PATH: closed.haproxy });
 
   it("error: legs it cannot provide are recorded as skipped with the reason, and it still exits 0", async () => {
     const result = await provision(closedLegs());
@@ -78,6 +79,10 @@ describe("scripts/provision-test-machine.mjs", () => {
     expect(postgres?.reason).not.toContain("secret");
     expect(redis).toMatchObject({ status: "skipped", target: closed.redis, actions: [] });
     expect(redis?.reason).toContain(`cannot connect to ${closed.redis}`);
+    expect(result.legs["chromium-headless-shell"]).toMatchObject({ status: "skipped", target: closed.headlessShell, actions: [] });
+    expect(result.legs["chromium-headless-shell"]?.reason).toBe(
+      `no Chromium at ${closed.headlessShell}; this script installs Chromium only at /usr/lib/chromium/chromium-headless-shell (Debian's package)`,
+    );
     expect(result.legs.chromium).toMatchObject({ status: "skipped", target: closed.chromium, actions: [] });
     expect(result.legs.chromium?.reason).toBe(`no Chromium at ${closed.chromium}; this script installs Chromium only at /usr/bin/chromium (Debian's package)`);
     expect(result.legs.dovecot).toMatchObject({ status: "skipped", target: closed.dovecot, actions: [] });
@@ -91,17 +96,18 @@ describe("scripts/provision-test-machine.mjs", () => {
     }
     expect(result.stderr).toContain(`SKIPPED leg postgres: ${postgres?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg redis: ${redis?.reason}`);
+    expect(result.stderr).toContain(`SKIPPED leg chromium-headless-shell: ${result.legs["chromium-headless-shell"]?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg chromium: ${result.legs.chromium?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg dovecot: ${result.legs.dovecot?.reason}`);
     expect(result.stderr).toContain(`SKIPPED leg haproxy: ${result.legs.haproxy?.reason}`);
-    expect(result.stdout).toMatch(/postgres skipped, redis skipped, chromium skipped, dovecot skipped, haproxy skipped in \d+ ms/);
+    expect(result.stdout).toMatch(/postgres skipped, redis skipped, chromium-headless-shell skipped, chromium skipped, dovecot skipped, haproxy skipped in \d+ ms/);
   });
 
   it("error: FRONTDESK_TEST_REQUIRE_ALL=1 turns a skipped leg into exit 1", async () => {
     const result = await provision({ ...closedLegs(), FRONTDESK_TEST_REQUIRE_ALL: "1" });
     expect(result.code).toBe(1);
     expect(result.legs.postgres?.status).toBe("skipped");
-    expect(result.stderr).toContain("FRONTDESK_TEST_REQUIRE_ALL=1 and 5 leg(s) skipped: failing");
+    expect(result.stderr).toContain("FRONTDESK_TEST_REQUIRE_ALL=1 and 6 leg(s) skipped: failing");
   });
 
   it("error: a machine without Postgres or Redis installed says so", async () => {
@@ -171,12 +177,13 @@ describe("scripts/provision-test-machine.mjs", () => {
 
   describe("on this machine's legs", () => {
     // These need the legs themselves; on a machine without them they are skipped like the rest.
-    const machineLegs = () => missingLegs(["postgres", "redis", "chromium", "dovecot", "haproxy"]).length > 0;
+    const machineLegs = () => missingLegs(["postgres", "redis", "chromium-headless-shell", "chromium", "dovecot", "haproxy"]).length > 0;
 
     it.skipIf(machineLegs())("happy: everything already there is ready, nothing is done, even with FRONTDESK_TEST_REQUIRE_ALL=1", async () => {
       const env: Record<string, string> = { FRONTDESK_TEST_REQUIRE_ALL: "1" };
       if (process.env.FRONTDESK_TEST_POSTGRES_URL) env.FRONTDESK_TEST_POSTGRES_URL = process.env.FRONTDESK_TEST_POSTGRES_URL;
       if (process.env.FRONTDESK_TEST_REDIS_URL) env.FRONTDESK_TEST_REDIS_URL = process.env.FRONTDESK_TEST_REDIS_URL;
+      if (process.env.FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH) env.FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH = process.env.FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH;
       if (process.env.FRONTDESK_TEST_CHROMIUM_PATH) env.FRONTDESK_TEST_CHROMIUM_PATH = process.env.FRONTDESK_TEST_CHROMIUM_PATH;
       if (process.env.FRONTDESK_TEST_DOVECOT_PATH) env.FRONTDESK_TEST_DOVECOT_PATH = process.env.FRONTDESK_TEST_DOVECOT_PATH;
       if (process.env.FRONTDESK_TEST_HAPROXY_PATH) env.FRONTDESK_TEST_HAPROXY_PATH = process.env.FRONTDESK_TEST_HAPROXY_PATH;
@@ -184,6 +191,12 @@ describe("scripts/provision-test-machine.mjs", () => {
       expect(result.code).toBe(0);
       expect(result.legs.postgres).toMatchObject({ status: "ready", reason: null, actions: [] });
       expect(result.legs.redis).toMatchObject({ status: "ready", reason: null, actions: [] });
+      expect(result.legs["chromium-headless-shell"]).toMatchObject({
+        status: "ready",
+        target: env.FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/lib/chromium/chromium-headless-shell",
+        reason: null,
+        actions: [],
+      });
       expect(result.legs.chromium).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_CHROMIUM_PATH ?? "/usr/bin/chromium", reason: null, actions: [] });
       expect(result.legs.dovecot).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_DOVECOT_PATH ?? "/usr/sbin/dovecot", reason: null, actions: [] });
       expect(result.legs.haproxy).toMatchObject({ status: "ready", target: env.FRONTDESK_TEST_HAPROXY_PATH ?? "/usr/sbin/haproxy", reason: null, actions: [] });
@@ -197,6 +210,7 @@ describe("scripts/provision-test-machine.mjs", () => {
       expect(result.code).toBe(0);
       expect(result.legs.postgres?.status).toBe("ready");
       expect(result.legs.redis?.status).toBe("ready");
+      expect(result.legs["chromium-headless-shell"]?.status).toBe("ready");
       expect(result.legs.chromium?.status).toBe("ready");
       expect(result.legs.dovecot?.status).toBe("ready");
       expect(result.legs.haproxy?.status).toBe("ready");

@@ -40,8 +40,8 @@ export default async function setup(project: TestProject) {
       ...skipped.map(([name, state]) => `  - ${name}: ${state.reason}`),
       "  Provide them: run `node scripts/provision-test-machine.mjs` as root on a Debian machine, or point",
       "  FRONTDESK_TEST_POSTGRES_URL / FRONTDESK_TEST_REDIS_URL at servers that have them and",
-      "  FRONTDESK_TEST_CHROMIUM_PATH at a Chromium, FRONTDESK_TEST_DOVECOT_PATH at a Dovecot,",
-      "  FRONTDESK_TEST_HAPROXY_PATH at an HAProxy.",
+      "  FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH at Chromium's headless shell, FRONTDESK_TEST_CHROMIUM_PATH",
+      "  at a Chromium, FRONTDESK_TEST_DOVECOT_PATH at a Dovecot, FRONTDESK_TEST_HAPROXY_PATH at an HAProxy.",
       requireAll
         ? "  FRONTDESK_TEST_REQUIRE_ALL=1: a skipped leg fails this run."
         : "  FRONTDESK_TEST_REQUIRE_ALL=1 turns a skipped leg into a failure (as .ci/run does).",

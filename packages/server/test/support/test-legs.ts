@@ -1,7 +1,7 @@
 import { describe, inject } from "vitest";
 
 /** A part of the suite that needs something from the machine (see scripts/test-legs/legs.mjs). */
-export type TestLegName = "postgres" | "redis" | "chromium" | "dovecot" | "haproxy";
+export type TestLegName = "postgres" | "redis" | "chromium-headless-shell" | "chromium" | "dovecot" | "haproxy";
 
 export interface TestLegState {
   status: "ready" | "skipped";
