@@ -226,7 +226,12 @@ describeEachStore("a large agent's own HNSW index (migration 0051) on %s", (kind
     try {
       const stopping = new AbortController();
       const building = buildOwnVectorIndex(db, agentId, 64, stopping.signal);
-      await expect.poll(async () => (await db.query(`SELECT 1 FROM pg_stat_progress_create_index`)).rows.length, { timeout: 10_000 }).toBe(1);
+      // Settled before it is seen under way, the poll shows how ("busy", "refused") instead of waiting on.
+      let settled: string | null = null;
+      void building.then((outcome) => (settled = outcome));
+      // The view covers the whole cluster: other test files build indexes in their own databases.
+      const underWay = `SELECT 1 FROM pg_stat_progress_create_index WHERE datname = current_database()`;
+      await expect.poll(async () => settled ?? (await db.query(underWay)).rows.length, { timeout: 20_000 }).toBe(1);
       stopping.abort();
       expect(await building).toBe("stopped");
     } finally {
