@@ -2,9 +2,9 @@
 // browser is never downloaded), provisioned with apt-get (root only).
 // - `chromium-headless-shell`: Debian's `chromium-headless-shell` package, Chromium's headless-only
 //   build, which the browser tests use unless they need the whole browser. The same Blink renders the
-//   same pages, at about half the CPU of the whole browser run headless (three console and widget
-//   files: 63 → 38 s of the machine's CPU, docs/testing.md). FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH,
-//   by default /usr/lib/chromium/chromium-headless-shell.
+//   same pages; a browser test file costs the machine about a third less CPU than with the whole
+//   browser run headless (the 38 browser files: 339 → 216 s, docs/testing.md).
+//   FRONTDESK_TEST_CHROMIUM_HEADLESS_SHELL_PATH, by default /usr/lib/chromium/chromium-headless-shell.
 // - `chromium`: the whole browser, Debian's `chromium` package, for what the shell lacks (it denies
 //   notifications, so device notifications need it) and for the browser benchmark.
 //   FRONTDESK_TEST_CHROMIUM_PATH, by default /usr/bin/chromium.

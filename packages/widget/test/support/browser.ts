@@ -3,7 +3,8 @@ import { chromium, type Browser, type BrowserContext } from "playwright-core";
 /**
  * Which of Debian's Chromium builds a file drives (scripts/test-legs/chromium-leg.mjs; never downloaded):
  * - `headless-shell`, the `chromium-headless-shell` leg: Chromium's headless-only build, the same
- *   Blink at about half the CPU of the whole browser. Every browser test unless it needs more.
+ *   Blink; a browser test file costs the machine about a third less CPU than with the whole browser.
+ *   Every browser test unless it needs more.
  * - `browser`, the `chromium` leg: the whole browser, for what the shell lacks (it denies
  *   notifications and has no push messaging).
  */
