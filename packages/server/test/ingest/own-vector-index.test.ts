@@ -226,7 +226,7 @@ describeEachStore("a large agent's own HNSW index (migration 0051) on %s", (kind
     try {
       const stopping = new AbortController();
       const building = buildOwnVectorIndex(db, agentId, 64, stopping.signal);
-      // Settled before it is seen under way, the poll shows how ("busy", "refused") instead of waiting on.
+      // A build that ends before it is seen under way makes the poll's failure say how ("busy", "refused").
       let settled: string | null = null;
       void building.then((outcome) => (settled = outcome));
       // The view covers the whole cluster: other test files build indexes in their own databases.

@@ -26,7 +26,7 @@ const HEADLESS_SHELL_DECLARATION = /describeNeeding\([^)]*"chromium-headless-she
 /** Why a file's browser use is not covered by its declarations, or null. */
 function undeclaredBrowser(text: string): string | null {
   if (WHOLE_BROWSER_USES.some((use) => use.test(text)) && !CHROMIUM_DECLARATION.test(text)) return 'drives the whole browser; wrap it in describeNeeding("chromium")';
-  if (/launchChromium\(\)/.test(text) && !HEADLESS_SHELL_DECLARATION.test(text)) return 'drives the headless shell; wrap it in describeNeeding("chromium-headless-shell")';
+  if (/launchChromium\((\)|"headless-shell"\))/.test(text) && !HEADLESS_SHELL_DECLARATION.test(text)) return 'drives the headless shell; wrap it in describeNeeding("chromium-headless-shell")';
   return null;
 }
 const LEG_DECLARATIONS = /describeEachStore\(|describeNeeding\(|describeEachNeeding\(/;
@@ -72,5 +72,6 @@ describe("test legs declared", () => {
     expect(flagged(`const browser = await launchChromium("browser");\ndescribeNeeding("chromium")("push", () => {});`)).toBe(false);
     expect(flagged(`const browser = await launchChromium("browser");\ndescribeNeeding("chromium-headless-shell")("push", () => {});`)).toBe(true);
     expect(flagged(`launchChromium();\ndescribeNeeding("redis")("x", () => {});`)).toBe(true);
+    expect(flagged(`launchChromium("headless-shell");\ndescribeNeeding("chromium")("x", () => {});`)).toBe(true);
   });
 });
